@@ -1,0 +1,70 @@
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::AppError;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserView {
+    pub id: i64,
+    pub username: String,
+    /// "admin" or "player".
+    pub role: String,
+}
+
+#[cfg(feature = "ssr")]
+pub(crate) const SESSION_USER_KEY: &str = "user_id";
+
+#[cfg(feature = "ssr")]
+async fn session() -> Result<tower_sessions::Session, AppError> {
+    leptos_axum::extract::<tower_sessions::Session>().await.map_err(|e| {
+        tracing::error!(error = %e, "session layer missing");
+        AppError::Internal
+    })
+}
+
+#[cfg(feature = "ssr")]
+async fn sign_session_in(user: &UserView) -> Result<(), AppError> {
+    let session = session().await?;
+    // A new id on every sign-in, so a planted session id is worthless (session fixation).
+    session.cycle_id().await.map_err(|_| AppError::Internal)?;
+    session.insert(SESSION_USER_KEY, user.id).await.map_err(|_| AppError::Internal)
+}
+
+/// Who is signed in on this session, if anyone.
+#[server(endpoint = "current_user")]
+pub async fn current_user() -> Result<Option<UserView>, AppError> {
+    let session = session().await?;
+    let id: Option<i64> = session.get(SESSION_USER_KEY).await.map_err(|_| AppError::Internal)?;
+    match id {
+        Some(id) => super::db()?.user_by_id(id).await,
+        None => Ok(None),
+    }
+}
+
+#[server(endpoint = "sign_in")]
+pub async fn sign_in(username: String, password: String) -> Result<UserView, AppError> {
+    let user = super::db()?.verify_password(&username, &password).await?;
+    sign_session_in(&user).await?;
+    Ok(user)
+}
+
+#[server(endpoint = "sign_out")]
+pub async fn sign_out() -> Result<(), AppError> {
+    session().await?.flush().await.map_err(|_| AppError::Internal)
+}
+
+/// Creates the first administrator from the one-time setup token printed at first start.
+#[server(endpoint = "complete_setup")]
+pub async fn complete_setup(
+    token: String,
+    username: String,
+    password: String,
+    password_again: String,
+) -> Result<UserView, AppError> {
+    if password != password_again {
+        return Err(AppError::invalid("password_again", "the two passwords differ"));
+    }
+    let user = super::db()?.create_first_admin(&token, &username, &password).await?;
+    sign_session_in(&user).await?;
+    Ok(user)
+}

@@ -1,0 +1,18 @@
+//! Server functions: each is a public HTTP endpoint, so each checks who is asking itself.
+//! They are thin adapters: validation and storage live in `crate::data`.
+
+pub mod auth;
+pub mod rooms;
+pub mod system;
+
+pub use auth::{current_user, CompleteSetup, SignIn, SignOut, UserView};
+pub use rooms::{list_rooms, RoomSummary};
+pub use system::{server_info, VersionInfo};
+
+#[cfg(feature = "ssr")]
+pub(crate) fn db() -> Result<crate::data::Db, crate::AppError> {
+    leptos::prelude::use_context::<crate::data::Db>().ok_or_else(|| {
+        tracing::error!("database handle missing from the server-function context");
+        crate::AppError::Internal
+    })
+}

@@ -1,0 +1,79 @@
+//! Storage (server only). Every query goes through [`Db`], so a PostgreSQL backend can be
+//! added behind the same methods; SQL here sticks to what both dialects accept.
+
+mod accounts;
+mod rooms;
+
+use std::{path::Path, str::FromStr, time::Duration};
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+
+pub use accounts::SetupToken;
+
+/// File name of the embedded database inside the data directory.
+pub const DB_FILE: &str = "space-baduk.sqlite3";
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot create data directory {path}: {source}")]
+    DataDir { path: String, source: std::io::Error },
+    #[error("cannot open database {path}: {source}")]
+    Connect { path: String, source: sqlx::Error },
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: SqlitePool,
+}
+
+impl Db {
+    /// Opens (creating if needed) the SQLite file in `data_dir` and runs the embedded migrations.
+    pub async fn open(data_dir: &Path) -> Result<Self, OpenError> {
+        std::fs::create_dir_all(data_dir).map_err(|source| OpenError::DataDir {
+            path: data_dir.display().to_string(),
+            source,
+        })?;
+        let path = data_dir.join(DB_FILE);
+        let connect = |source| OpenError::Connect { path: path.display().to_string(), source };
+        let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
+            .map_err(connect)?
+            .create_if_missing(true)
+            // WAL + FULL: an acknowledged write survives a killed process and a power cut.
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(5));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await
+            .map_err(connect)?;
+        sqlx::migrate!("../migrations").run(&pool).await?;
+        Ok(Db { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// True when the database answers a trivial query.
+    pub async fn healthy(&self) -> bool {
+        sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(&self.pool).await.is_ok()
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Logs a storage failure and turns it into the opaque error clients see.
+pub(crate) fn internal(e: sqlx::Error) -> crate::AppError {
+    tracing::error!(error = %e, "database error");
+    crate::AppError::Internal
+}

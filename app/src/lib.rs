@@ -1,0 +1,72 @@
+//! Space Baduk's Leptos application: routes, pages, server functions and the board view.
+//!
+//! Compiled twice: with `ssr` into the server (server functions run, `data` talks to SQLite)
+//! and with `hydrate` into the WASM bundle (server functions become HTTP calls, `board_view`
+//! draws with three-d). Neither side compiles the other's dependencies.
+
+pub mod api;
+pub mod board_view;
+pub mod error;
+pub mod pages;
+
+#[cfg(feature = "ssr")]
+pub mod data;
+
+use leptos::prelude::*;
+use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    SsrMode, StaticSegment,
+};
+
+pub use error::AppError;
+
+/// The package name cargo-leptos gives the wasm, JS and CSS bundle (`/pkg/<name>.*`).
+pub const OUTPUT_NAME: &str = "space-baduk";
+
+/// The HTML document around the app, rendered on the server only.
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    view! {
+        <!DOCTYPE html>
+        <html lang="ko">
+            <head>
+                <meta charset="utf-8"/>
+                <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
+                <AutoReload options=options.clone()/>
+                <HydrationScripts options/>
+                <MetaTags/>
+            </head>
+            <body>
+                <App/>
+            </body>
+        </html>
+    }
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    view! {
+        <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
+        <Title text="Space Baduk"/>
+        // Installable app (PWA) and tablet meta tags.
+        <Link rel="manifest" href="/manifest.webmanifest"/>
+        <Link rel="icon" href="/icons/icon-192.png" type_="image/png"/>
+        <Link rel="apple-touch-icon" href="/icons/icon-192.png"/>
+        <Meta name="theme-color" content="#0b1020"/>
+        <Meta name="description" content="Baduk (Go) on three-dimensional boards and the classic flat board."/>
+        <Meta name="mobile-web-app-capable" content="yes"/>
+        <Meta name="apple-mobile-web-app-capable" content="yes"/>
+        <Meta name="apple-mobile-web-app-title" content="Space Baduk"/>
+        <Meta name="apple-mobile-web-app-status-bar-style" content="black-translucent"/>
+        <Router>
+            <Routes fallback=pages::NotFound>
+                // Async SSR: the page is sent complete (rooms, user, version), so it is
+                // readable before any script runs.
+                <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
+            </Routes>
+        </Router>
+        <pages::ServiceWorkerRegistration/>
+    }
+}

@@ -1,0 +1,50 @@
+//! Command-line flags, each also settable by an environment variable (`--help` lists both).
+
+use std::{net::IpAddr, path::PathBuf};
+
+use clap::{Parser, ValueEnum};
+
+#[derive(Debug, Clone, Parser)]
+#[command(name = "space-baduk", version, about = "Space Baduk server: baduk on 3D boards and the classic board")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "SPACE_BADUK_BIND", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// TCP port to listen on.
+    #[arg(long, env = "SPACE_BADUK_PORT", default_value_t = 3000)]
+    pub port: u16,
+    /// Directory holding the SQLite database (created if missing).
+    #[arg(long, env = "SPACE_BADUK_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// Log filter, e.g. `info`, `debug`, `server=debug,sqlx=warn`.
+    #[arg(long, env = "SPACE_BADUK_LOG", default_value = "info")]
+    pub log: String,
+    /// Log line format.
+    #[arg(long, env = "SPACE_BADUK_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Directory with the built site (wasm, JS, CSS and public assets).
+    #[arg(long, env = "SPACE_BADUK_SITE_ROOT", default_value = "target/site")]
+    pub site_root: PathBuf,
+    /// Mark session cookies `Secure` (set this when served over HTTPS).
+    #[arg(long, env = "SPACE_BADUK_SECURE_COOKIES", default_value_t = false)]
+    pub secure_cookies: bool,
+    /// Public base URL used in the printed setup link (defaults to http://BIND:PORT).
+    #[arg(long, env = "SPACE_BADUK_PUBLIC_URL")]
+    pub public_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+impl Config {
+    pub fn public_url(&self) -> String {
+        self.public_url.clone().unwrap_or_else(|| match self.bind {
+            IpAddr::V6(a) => format!("http://[{a}]:{}", self.port),
+            IpAddr::V4(a) if a.is_unspecified() => format!("http://127.0.0.1:{}", self.port),
+            a => format!("http://{a}:{}", self.port),
+        })
+    }
+}

@@ -1,0 +1,66 @@
+//! The Space Baduk server as a library, so integration tests can start the real thing on a
+//! temporary SQLite file and an ephemeral port.
+
+pub mod config;
+mod routes;
+
+use std::net::SocketAddr;
+
+use app::data::Db;
+use leptos::config::LeptosOptions;
+use tokio::net::TcpListener;
+
+pub use config::Config;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Database(#[from] app::data::OpenError),
+    #[error("session store: {0}")]
+    Sessions(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error("setup token: {0}")]
+    Setup(app::AppError),
+}
+
+/// A bound, ready server: `addr` is where it listens; `setup_url` is set when no
+/// administrator exists yet.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub setup_url: Option<String>,
+    listener: TcpListener,
+    router: axum::Router,
+}
+
+impl Server {
+    /// Opens the database (running migrations), prepares the setup token if needed, and
+    /// binds the port. Nothing is served until [`Server::run`].
+    pub async fn prepare(config: &Config) -> Result<Server, StartError> {
+        let db = Db::open(&config.data_dir).await?;
+        let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
+            None
+        } else {
+            let token = db.issue_setup_token().await.map_err(StartError::Setup)?;
+            Some(format!("{}/setup?token={}", config.public_url(), token.secret))
+        };
+        let addr = SocketAddr::new(config.bind, config.port);
+        let listener = TcpListener::bind(addr).await.map_err(|source| StartError::Bind { addr, source })?;
+        let addr = listener.local_addr().map_err(|source| StartError::Bind { addr, source })?;
+        let options = LeptosOptions::builder()
+            .output_name(app::OUTPUT_NAME)
+            .site_root(config.site_root.display().to_string())
+            .site_pkg_dir("pkg")
+            .site_addr(addr)
+            .build();
+        let router = routes::router(options, db, config).await?;
+        Ok(Server { addr, setup_url, listener, router })
+    }
+
+    /// Serves until the future `shutdown` completes.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+        axum::serve(self.listener, self.router.into_make_service())
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+}

@@ -1,0 +1,67 @@
+//! The HTTP surface: health check, Leptos pages and server functions, static files.
+
+use std::time::Duration;
+
+use app::{data::Db, shell, App};
+use axum::{http::StatusCode, response::IntoResponse, routing::get, Json, Router};
+use leptos::{config::LeptosOptions, prelude::provide_context};
+use leptos_axum::{generate_route_list, LeptosRoutes};
+use tower_http::compression::CompressionLayer;
+use tower_sessions::{cookie::SameSite, Expiry, SessionManagerLayer};
+use tower_sessions_sqlx_store::SqliteStore;
+
+use crate::{Config, StartError};
+
+/// Sessions idle this long expire.
+const SESSION_IDLE_DAYS: i64 = 30;
+
+pub async fn router(options: LeptosOptions, db: Db, config: &Config) -> Result<Router, StartError> {
+    let store = SqliteStore::new(db.pool().clone());
+    store.migrate().await.map_err(|e| StartError::Sessions(e.to_string()))?;
+    {
+        use tower_sessions::ExpiredDeletion;
+        let store = store.clone();
+        tokio::spawn(async move {
+            if let Err(e) = store.continuously_delete_expired(Duration::from_secs(3600)).await {
+                tracing::warn!(error = %e, "expired-session cleanup stopped");
+            }
+        });
+    }
+    let sessions = SessionManagerLayer::new(store)
+        .with_name("sb_session")
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_secure(config.secure_cookies)
+        .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(SESSION_IDLE_DAYS)));
+
+    let routes = generate_route_list(App);
+    let context_db = db.clone();
+    let health_db = db.clone();
+    let router = Router::new()
+        .route("/healthz", get(move || healthz(health_db.clone())))
+        .leptos_routes_with_context(
+            &options,
+            routes,
+            move || provide_context(context_db.clone()),
+            {
+                let options = options.clone();
+                move || shell(options.clone())
+            },
+        )
+        .fallback(leptos_axum::file_and_error_handler(shell))
+        .layer(sessions)
+        .layer(CompressionLayer::new())
+        .with_state(options);
+    Ok(router)
+}
+
+/// `GET /healthz`: 200 when the database answers, 503 otherwise.
+async fn healthz(db: Db) -> impl IntoResponse {
+    let ok = db.healthy().await;
+    let body = Json(serde_json::json!({
+        "status": if ok { "ok" } else { "unavailable" },
+        "version": env!("CARGO_PKG_VERSION"),
+        "database": ok,
+    }));
+    (if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, body)
+}

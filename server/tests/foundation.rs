@@ -1,0 +1,143 @@
+//! The real server on a real SQLite file: health, SSR, the first-administrator setup token,
+//! sign-in and sessions, and a restart on the same data directory.
+
+use std::path::Path;
+
+use server::{Config, Server};
+
+fn config(data_dir: &Path) -> Config {
+    Config {
+        bind: "127.0.0.1".parse().unwrap(),
+        port: 0, // any free port
+        data_dir: data_dir.to_path_buf(),
+        log: "warn".into(),
+        log_format: server::config::LogFormat::Text,
+        site_root: "target/site".into(),
+        secure_cookies: false,
+        public_url: None,
+    }
+}
+
+/// Starts a server in the background; returns its base URL, the setup link (if any) and a
+/// handle that stops it when dropped.
+async fn start(data_dir: &Path) -> (String, Option<String>, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+    let server = Server::prepare(&config(data_dir)).await.expect("server starts");
+    let base = format!("http://{}", server.addr);
+    let setup = server.setup_url.clone();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        server.run(async { let _ = rx.await; }).await.expect("serve");
+    });
+    (base, setup, tx, task)
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().cookie_store(true).build().unwrap()
+}
+
+async fn call(c: &reqwest::Client, base: &str, name: &str, form: &[(&str, &str)]) -> (u16, String) {
+    let r = c.post(format!("{base}/api/{name}")).form(form).send().await.expect("request");
+    (r.status().as_u16(), r.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn health_ssr_setup_signin_and_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, setup, stop, task) = start(dir.path()).await;
+    assert!(dir.path().join(app::data::DB_FILE).exists(), "SQLite file created in the data dir");
+
+    // Health check answers with the database's state.
+    let r = reqwest::get(format!("{base}/healthz")).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["database"], true);
+
+    // The home page is complete in the server-rendered HTML.
+    let html = reqwest::get(format!("{base}/")).await.unwrap().text().await.unwrap();
+    assert!(html.contains("Space Baduk"));
+    assert!(html.contains("No rooms yet"), "room list rendered on the server");
+    assert!(html.contains("board-canvas"));
+    assert!(html.contains("/manifest.webmanifest"));
+
+    // No administrator yet: a one-time setup link was issued.
+    let setup = setup.expect("setup link on first start");
+    let token = setup.split("token=").nth(1).unwrap().to_string();
+    assert!(token.len() >= 32, "token has enough entropy");
+
+    let c = client();
+    let (status, body) = call(&c, &base, "complete_setup",
+        &[("token", "not-the-token"), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("BadSetupToken"), "{body}");
+
+    let (status, body) = call(&c, &base, "complete_setup",
+        &[("token", &token), ("username", "ab"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("3–32 characters"), "error names the allowed range: {body}");
+
+    let (status, body) = call(&c, &base, "complete_setup",
+        &[("token", &token), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"role\":\"admin\""), "{body}");
+
+    // The same token cannot be used twice.
+    let (status, body) = call(&client(), &base, "complete_setup",
+        &[("token", &token), ("username", "intruder"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("BadSetupToken"), "{body}");
+
+    // The session made by setup is signed in; sign out ends it.
+    let (_, me) = call(&c, &base, "current_user", &[]).await;
+    assert!(me.contains("\"username\":\"admin\""), "{me}");
+    let (status, _) = call(&c, &base, "sign_out", &[]).await;
+    assert_eq!(status, 200);
+    let (_, me) = call(&c, &base, "current_user", &[]).await;
+    assert_eq!(me, "null");
+
+    // Sign-in: wrong password refused, right one accepted; the cookie is HttpOnly.
+    let (status, body) = call(&c, &base, "sign_in", &[("username", "admin"), ("password", "wrong password!")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("BadCredentials"), "{body}");
+    let r = c.post(format!("{base}/api/sign_in"))
+        .form(&[("username", "admin"), ("password", "correct horse battery")]).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let cookie = r.headers().get("set-cookie").expect("session cookie").to_str().unwrap().to_string();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
+    let (_, me) = call(&c, &base, "current_user", &[]).await;
+    assert!(me.contains("admin"), "{me}");
+
+    let (_, rooms) = call(&c, &base, "list_rooms", &[]).await;
+    assert_eq!(rooms, "[]");
+
+    let _ = stop.send(());
+    task.await.unwrap();
+
+    // Restart on the same data directory: the administrator and the session survive, and
+    // no new setup link is printed.
+    let (base, setup, stop, task) = start(dir.path()).await;
+    assert!(setup.is_none(), "no setup link once an administrator exists");
+    let r = reqwest::Client::new().post(format!("{base}/api/sign_in"))
+        .form(&[("username", "admin"), ("password", "correct horse battery")]).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let _ = stop.send(());
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn restart_without_admin_revokes_the_old_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, first, stop, task) = start(dir.path()).await;
+    let _ = stop.send(());
+    task.await.unwrap();
+    let (base, second, stop, task) = start(dir.path()).await;
+    let (first, second) = (first.unwrap(), second.unwrap());
+    assert_ne!(first, second);
+    let old = first.split("token=").nth(1).unwrap();
+    let (status, body) = call(&client(), &base, "complete_setup",
+        &[("token", old), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 500, "only the newest link works");
+    assert!(body.contains("BadSetupToken"));
+    let _ = stop.send(());
+    task.await.unwrap();
+}
