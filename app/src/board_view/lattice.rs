@@ -4,10 +4,12 @@
 //! world, since world y points up), Z back→front (+z, towards the default viewer). Points
 //! are one unit apart and the box is centred on the origin.
 
-/// What a segment is drawn as: ordinary grid or one of the three reference axes.
+/// What a segment is drawn as: a grid line inside the box, one on its surface, or one of
+/// the three reference axes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineKind {
-    Grid,
+    Interior,
+    Surface,
     AxisX,
     AxisY,
     AxisZ,
@@ -26,37 +28,53 @@ pub fn world_pos(dims: [u16; 3], i: u16, j: u16, k: u16) -> [f32; 3] {
     [i as f32 - c(dims[0]), c(dims[1]) - j as f32, k as f32 - c(dims[2])]
 }
 
-/// All grid lines of the box: every line along X, Y and Z through the points. The three
-/// lines through the reference point (the first point of every axis, "1,1,1") are marked as
-/// axes so they can be drawn in distinct colours (003 §7.2).
+/// All grid lines of the box: every line along X, Y and Z through the points, marked as
+/// surface lines when they lie on a face of the box (drawn brighter: they outline it).
 pub fn segments(dims: [u16; 3]) -> Vec<Segment> {
     let [nx, ny, nz] = dims;
+    let edge = |v: u16, n: u16| v == 0 || v + 1 == n;
+    let kind = |surface: bool| if surface { LineKind::Surface } else { LineKind::Interior };
     let mut out = Vec::with_capacity(ny as usize * nz as usize + nx as usize * nz as usize + nx as usize * ny as usize);
-    for j in 0..ny {
-        for k in 0..nz {
-            let kind = if j == 0 && k == 0 { LineKind::AxisX } else { LineKind::Grid };
-            if nx > 1 {
+    if nx > 1 {
+        for j in 0..ny {
+            for k in 0..nz {
+                let kind = kind(edge(j, ny) || edge(k, nz));
                 out.push(Segment { from: world_pos(dims, 0, j, k), to: world_pos(dims, nx - 1, j, k), kind });
             }
         }
     }
-    for i in 0..nx {
-        for k in 0..nz {
-            let kind = if i == 0 && k == 0 { LineKind::AxisY } else { LineKind::Grid };
-            if ny > 1 {
+    if ny > 1 {
+        for i in 0..nx {
+            for k in 0..nz {
+                let kind = kind(edge(i, nx) || edge(k, nz));
                 out.push(Segment { from: world_pos(dims, i, 0, k), to: world_pos(dims, i, ny - 1, k), kind });
             }
         }
     }
-    for i in 0..nx {
-        for j in 0..ny {
-            let kind = if i == 0 && j == 0 { LineKind::AxisZ } else { LineKind::Grid };
-            if nz > 1 {
+    if nz > 1 {
+        for i in 0..nx {
+            for j in 0..ny {
+                let kind = kind(edge(i, nx) || edge(j, ny));
                 out.push(Segment { from: world_pos(dims, i, j, 0), to: world_pos(dims, i, j, nz - 1), kind });
             }
         }
     }
     out
+}
+
+/// How far the axis arrows reach past the last point, in point spacings.
+pub const AXIS_OVERSHOOT: f32 = 1.5;
+
+/// The three reference axes (003 §7.2): from the reference point (the first point of every
+/// axis, "1,1,1") along +X, +Y and +Z, a little past the box so their heads stay visible.
+pub fn axes(dims: [u16; 3]) -> [Segment; 3] {
+    let o = world_pos(dims, 0, 0, 0);
+    let len = |n: u16| (n as f32 - 1.0) + AXIS_OVERSHOOT;
+    [
+        Segment { from: o, to: [o[0] + len(dims[0]), o[1], o[2]], kind: LineKind::AxisX },
+        Segment { from: o, to: [o[0], o[1] - len(dims[1]), o[2]], kind: LineKind::AxisY },
+        Segment { from: o, to: [o[0], o[1], o[2] + len(dims[2])], kind: LineKind::AxisZ },
+    ]
 }
 
 /// Radius of the sphere that encloses the box (for camera distance limits).
@@ -73,22 +91,24 @@ mod tests {
     fn cube_19_has_three_families_of_361_lines() {
         let s = segments([19, 19, 19]);
         assert_eq!(s.len(), 3 * 361);
-        let axes: Vec<_> = s.iter().filter(|s| s.kind != LineKind::Grid).collect();
-        assert_eq!(axes.len(), 3, "exactly one line per reference axis");
+        // Per family, the lines not on the surface form a 17×17 block.
+        let interior = s.iter().filter(|s| s.kind == LineKind::Interior).count();
+        assert_eq!(interior, 3 * 17 * 17);
     }
 
     #[test]
     fn axes_start_at_the_reference_point_and_point_the_right_way() {
         let dims = [5, 7, 9];
         let origin = world_pos(dims, 0, 0, 0);
-        for s in segments(dims).into_iter().filter(|s| s.kind != LineKind::Grid) {
+        let o = AXIS_OVERSHOOT;
+        for s in axes(dims) {
             assert_eq!(s.from, origin);
             let d = [s.to[0] - s.from[0], s.to[1] - s.from[1], s.to[2] - s.from[2]];
             match s.kind {
-                LineKind::AxisX => assert_eq!(d, [4.0, 0.0, 0.0]),  // left → right
-                LineKind::AxisY => assert_eq!(d, [0.0, -6.0, 0.0]), // top → bottom
-                LineKind::AxisZ => assert_eq!(d, [0.0, 0.0, 8.0]),  // back → front
-                LineKind::Grid => unreachable!(),
+                LineKind::AxisX => assert_eq!(d, [4.0 + o, 0.0, 0.0]),  // left → right
+                LineKind::AxisY => assert_eq!(d, [0.0, -6.0 - o, 0.0]), // top → bottom
+                LineKind::AxisZ => assert_eq!(d, [0.0, 0.0, 8.0 + o]),  // back → front
+                _ => panic!("not an axis: {s:?}"),
             }
         }
     }
@@ -97,6 +117,7 @@ mod tests {
     fn flat_board_has_no_depth_lines_and_is_centred() {
         let s = segments([9, 9, 1]);
         assert_eq!(s.len(), 18);
+        assert!(s.iter().all(|s| s.kind == LineKind::Surface), "every line of a flat board is on its surface");
         assert_eq!(world_pos([9, 9, 1], 4, 4, 0), [0.0, 0.0, 0.0]);
     }
 }

@@ -20,10 +20,11 @@ pub const DRAG_SPEED: f32 = 0.008;
 const PITCH_LIMIT: f32 = FRAC_PI_2 - 0.01;
 
 impl Orbit {
-    /// A view that shows the whole box of the given bounding radius from front-right-above.
+    /// A view that shows the whole box from front-left-above, so that the reference corner
+    /// (top-left-back, 003 §7.1) and its three axes are in sight.
     pub fn for_radius(radius: f32) -> Self {
         Orbit {
-            yaw: 0.6,
+            yaw: -0.55,
             pitch: 0.45,
             distance: radius * 3.0,
             min_distance: radius * 0.25,

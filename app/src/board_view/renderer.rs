@@ -5,19 +5,21 @@
 use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::Arc};
 
 use three_d::{
-    vec3, ClearState, ColorMaterial, Context, CpuMesh, Gm, InstancedMesh, Instances, Mat4,
+    vec3, ClearState, ColorMaterial, Context, CpuMesh, Gm, InstancedMesh, Instances, Mat4, Mesh,
     Quaternion, RenderStates, RenderTarget, Srgba, Vec3, Viewport,
 };
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
 
 use super::{
-    lattice::{bounding_radius, segments, LineKind, Segment},
+    lattice::{axes, bounding_radius, segments, LineKind, Segment},
     orbit::Orbit,
 };
 
 const BACKGROUND: (f32, f32, f32) = (0.043, 0.063, 0.125);
-const GRID: Srgba = Srgba::new_opaque(96, 122, 170);
+const SURFACE: Srgba = Srgba::new_opaque(112, 140, 196);
+/// Interior lines are dimmer so the box reads as a volume rather than a wall of lines.
+const INTERIOR: Srgba = Srgba::new_opaque(46, 60, 96);
 const AXIS_X: Srgba = Srgba::new_opaque(239, 68, 68);
 const AXIS_Y: Srgba = Srgba::new_opaque(34, 197, 94);
 const AXIS_Z: Srgba = Srgba::new_opaque(59, 130, 246);
@@ -26,6 +28,7 @@ struct Scene {
     canvas: HtmlCanvasElement,
     context: Context,
     lines: Gm<InstancedMesh, ColorMaterial>,
+    arrows: Vec<Gm<Mesh, ColorMaterial>>,
     orbit: Orbit,
     /// Active pointers by id, with their last position (CSS px), for drag and pinch.
     pointers: HashMap<i32, (f32, f32)>,
@@ -52,10 +55,12 @@ impl Handle {
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = [size, size, size];
         let lines = build_lines(&context, &segments(dims));
+        let arrows = axes(dims).iter().map(|a| build_arrow(&context, a)).collect();
         let scene = Rc::new(RefCell::new(Scene {
             canvas: canvas.clone(),
             context,
             lines,
+            arrows,
             orbit: Orbit::for_radius(bounding_radius(dims)),
             pointers: HashMap::new(),
             dirty: true,
@@ -191,7 +196,8 @@ impl Scene {
         let (r, g, b) = BACKGROUND;
         RenderTarget::screen(&self.context, w, h)
             .clear(ClearState::color_and_depth(r, g, b, 1.0, 1.0))
-            .render(&camera, &self.lines, &[]);
+            .render(&camera, &self.lines, &[])
+            .render(&camera, &self.arrows, &[]);
         self.frames += 1;
         let _ = self.canvas.set_attribute("data-frames", &self.frames.to_string());
     }
@@ -230,7 +236,6 @@ fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
 /// All grid lines as one instanced mesh of thin cylinders (WebGL lines are 1 px and 2D
 /// only in three-d), axes thicker and coloured.
 fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMaterial> {
-    let x_axis = vec3(1.0, 0.0, 0.0);
     let mut transformations = Vec::with_capacity(segs.len());
     let mut colors = Vec::with_capacity(segs.len());
     for s in segs {
@@ -241,15 +246,10 @@ fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMa
             continue;
         }
         let (radius, color) = match s.kind {
-            LineKind::Grid => (0.018, GRID),
-            LineKind::AxisX => (0.06, AXIS_X),
-            LineKind::AxisY => (0.06, AXIS_Y),
-            LineKind::AxisZ => (0.06, AXIS_Z),
+            LineKind::Interior => (0.014, INTERIOR),
+            _ => (0.022, SURFACE),
         };
-        let rotation: Mat4 = Quaternion::from_arc(x_axis, d / len, None).into();
-        transformations.push(
-            Mat4::from_translation(from) * rotation * Mat4::from_nonuniform_scale(len, radius, radius),
-        );
+        transformations.push(along(from, d / len, len, radius));
         colors.push(color);
     }
     let instances = Instances { transformations, colors: Some(colors), ..Default::default() };
@@ -260,4 +260,31 @@ fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMa
         is_transparent: false,
     };
     Gm::new(InstancedMesh::new(context, &instances, &CpuMesh::cylinder(6)), material)
+}
+
+/// Maps three-d's unit mesh along +X (length 1, radius 1) onto a segment from `from` in
+/// unit direction `dir`.
+fn along(from: Vec3, dir: Vec3, len: f32, radius: f32) -> Mat4 {
+    let rotation: Mat4 = Quaternion::from_arc(vec3(1.0, 0.0, 0.0), dir, None).into();
+    Mat4::from_translation(from) * rotation * Mat4::from_nonuniform_scale(len, radius, radius)
+}
+
+/// A reference axis as an arrow in its own colour: a shaft with a cone head of fixed size.
+fn build_arrow(context: &Context, s: &Segment) -> Gm<Mesh, ColorMaterial> {
+    const HEAD_RADIUS: f32 = 0.32;
+    const HEAD_LENGTH: f32 = 0.9;
+    const SHAFT_RADIUS: f32 = 0.07;
+    let from = Vec3::from(s.from);
+    let d = Vec3::from(s.to) - from;
+    let len = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt().max(HEAD_LENGTH * 1.5);
+    let mut mesh = CpuMesh::arrow(1.0 - HEAD_LENGTH / len, SHAFT_RADIUS / HEAD_RADIUS, 12);
+    let dir = if d.x == 0.0 && d.y == 0.0 && d.z == 0.0 { vec3(1.0, 0.0, 0.0) } else { d / len };
+    let _ = mesh.transform(along(from, dir, len, HEAD_RADIUS));
+    let color = match s.kind {
+        LineKind::AxisX => AXIS_X,
+        LineKind::AxisY => AXIS_Y,
+        _ => AXIS_Z,
+    };
+    let material = ColorMaterial { color, texture: None, render_states: RenderStates::default(), is_transparent: false };
+    Gm::new(Mesh::new(context, &mesh), material)
 }

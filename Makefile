@@ -1,0 +1,39 @@
+# Space Baduk: `make run` starts the product, `make test` runs every test.
+# Both install what is missing first (scripts/setup.sh), so they work on a fresh machine.
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
+# Everything the release server needs to find its files when started from the repository.
+export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
+
+.PHONY: run test setup build unit e2e dev bench
+
+## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
+run:
+	scripts/setup.sh run
+	cargo leptos build --release
+	target/release/space-baduk
+
+## Every test: unit and integration (cargo), then browser end-to-end tests (Playwright).
+test:
+	scripts/setup.sh test
+	$(MAKE) unit
+	cargo leptos build --release
+	$(MAKE) e2e
+
+unit:
+	cargo test --workspace --exclude frontend
+
+e2e:
+	node end2end/run.mjs
+
+## Watch mode for development (debug build, live reload).
+dev:
+	scripts/setup.sh run
+	cargo leptos watch
+
+build:
+	scripts/setup.sh run
+	cargo leptos build --release
+
+bench:
+	cargo bench -p engine

@@ -1,0 +1,49 @@
+// First administrator through the UI with the printed one-time link, then sign out and
+// sign in again with the form on the home page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
+
+test("the one-time setup link creates the administrator, who can sign in again", async () => {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(process.env.SETUP_URL);
+    await page.fill("#setup-form input[name=username]", "admin");
+    await page.fill("#setup-form input[name=password]", "a long admin password");
+    await page.fill("#setup-form input[name=password_again]", "a long admin password");
+    await page.click("#setup-form button[type=submit]");
+    await page.waitForSelector("text=Administrator created");
+    await page.screenshot({ path: `${ARTIFACTS}/setup-done.png` });
+
+    await page.goto(BASE + "/");
+    await waitFrames(page, 1);
+    assert.match(await page.textContent("[data-testid=signed-in]"), /admin/);
+    await page.click("[data-testid=signed-in] button");
+    await page.waitForSelector("#signin-form");
+
+    await page.fill("#signin-form input[name=username]", "admin");
+    await page.fill("#signin-form input[name=password]", "wrong password");
+    await page.click("#signin-form button[type=submit]");
+    await page.waitForSelector("[data-testid=signin-error]");
+    assert.match(await page.textContent("[data-testid=signin-error]"), /wrong user name or password/);
+
+    await page.fill("#signin-form input[name=password]", "a long admin password");
+    await page.click("#signin-form button[type=submit]");
+    await page.waitForSelector("[data-testid=signed-in]");
+    await page.screenshot({ path: `${ARTIFACTS}/signed-in.png` });
+  } finally { await close(); }
+});
+
+test("a used setup link cannot create a second administrator", async () => {
+  const r = await fetch(BASE + "/api/complete_setup", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      token: new URL(process.env.SETUP_URL).searchParams.get("token"),
+      username: "second", password: "another long password", password_again: "another long password",
+    }),
+  });
+  assert.equal(r.status, 500);
+  assert.match(await r.text(), /BadSetupToken/);
+});
