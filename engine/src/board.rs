@@ -1,0 +1,847 @@
+//! The fast board, in the spirit of KataGo's `board.h`.
+//!
+//! * Chains are circular linked lists (`next`), every stone knows its chain
+//!   head, and the head stores the stone count and the liberty count. All of
+//!   it is maintained incrementally: a move costs time proportional to the
+//!   chains it touches (003 §2.2 captures, merges), never a whole-board scan.
+//! * The Zobrist hash is updated incrementally. Keys are computed on the fly
+//!   from a fixed-seed splitmix64 of (point, colour) — deterministic, no
+//!   table, no `rand`.
+//! * The list of empty points is maintained incrementally too (O(1) per
+//!   change), so legal-point queries and playouts only visit empty points.
+//!
+//! Memory: 1 + 6×2 bytes per point = 13 bytes, i.e. ≈ 203 KB for 25³
+//! (the geometry's neighbour tables are shared behind an `Arc`).
+
+use crate::geometry::{Geometry, Point};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A player colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    #[inline]
+    pub const fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+    #[inline]
+    pub(crate) const fn cell(self) -> u8 {
+        match self {
+            Color::Black => BLACK,
+            Color::White => WHITE,
+        }
+    }
+    #[inline]
+    pub(crate) const fn idx(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+    pub(crate) const fn from_cell(c: u8) -> Option<Color> {
+        match c {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+    /// `"B"` / `"W"`.
+    pub const fn letter(self) -> &'static str {
+        match self {
+            Color::Black => "B",
+            Color::White => "W",
+        }
+    }
+    /// 흑 / 백.
+    pub const fn korean(self) -> &'static str {
+        match self {
+            Color::Black => "흑",
+            Color::White => "백",
+        }
+    }
+    pub const fn english(self) -> &'static str {
+        match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        }
+    }
+}
+
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const BLACK: u8 = 1;
+pub(crate) const WHITE: u8 = 2;
+
+const ZOBRIST_SEED: u64 = 0x5BAD_0C0D_E000_2026;
+
+#[inline(always)]
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Zobrist key of a stone of colour `cell` (1 or 2) at point index `p`.
+#[inline(always)]
+pub(crate) fn zobrist(p: usize, cell: u8) -> u64 {
+    splitmix64(ZOBRIST_SEED ^ ((p as u64) << 1 | (cell as u64 - 1)))
+}
+
+/// Zobrist key for "`color` to move" (used for situations, 000 §5.3 korean).
+pub(crate) fn side_key(c: Color) -> u64 {
+    splitmix64(ZOBRIST_SEED.rotate_left(17) ^ c.idx() as u64)
+}
+
+/// What a stone move would do, computed without touching the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveEffect {
+    /// Number of opponent stones captured.
+    pub captured: u32,
+    /// If exactly one stone is captured, where it is.
+    pub single_capture: Option<Point>,
+    /// Hash of the arrangement after the move.
+    pub hash_after: u64,
+}
+
+/// Basic (rule-independent) reasons a stone cannot go somewhere (003 §2.1–2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BasicIllegal {
+    OffBoard,
+    Occupied,
+    Suicide,
+}
+
+/// The board: stones, chains, liberties, hash.
+#[derive(Clone, Debug)]
+pub struct Board {
+    geom: Arc<Geometry>,
+    cells: Vec<u8>,
+    head: Vec<u16>,
+    next: Vec<u16>,
+    /// Liberty count, valid at chain heads.
+    libs: Vec<u16>,
+    /// Stone count, valid at chain heads.
+    count: Vec<u16>,
+    empties: Vec<u16>,
+    empty_pos: Vec<u16>,
+    hash: u64,
+    stones: [u32; 2],
+}
+
+impl PartialEq for Board {
+    /// Two boards are equal when they have the same geometry and the same
+    /// stones (the internal chain representation may differ).
+    fn eq(&self, other: &Board) -> bool {
+        *self.geom == *other.geom && self.cells == other.cells
+    }
+}
+impl Eq for Board {}
+
+impl Board {
+    /// An empty board.
+    pub fn new(geom: Arc<Geometry>) -> Board {
+        let n = geom.len();
+        Board {
+            cells: vec![EMPTY; n],
+            head: (0..n as u16).collect(),
+            next: (0..n as u16).collect(),
+            libs: vec![0; n],
+            count: vec![0; n],
+            empties: (0..n as u16).collect(),
+            empty_pos: (0..n as u16).collect(),
+            hash: 0,
+            stones: [0, 0],
+            geom,
+        }
+    }
+
+    /// Remove every stone.
+    pub fn clear(&mut self) {
+        let n = self.cells.len();
+        self.cells.fill(EMPTY);
+        self.empties.clear();
+        for i in 0..n {
+            self.head[i] = i as u16;
+            self.next[i] = i as u16;
+            self.empties.push(i as u16);
+            self.empty_pos[i] = i as u16;
+        }
+        self.libs.fill(0);
+        self.count.fill(0);
+        self.hash = 0;
+        self.stones = [0, 0];
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+    pub fn geometry_arc(&self) -> &Arc<Geometry> {
+        &self.geom
+    }
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The stone at `p`, `None` when empty or off the board.
+    #[inline]
+    pub fn stone_at(&self, p: Point) -> Option<Color> {
+        self.cells.get(p.index()).and_then(|&c| Color::from_cell(c))
+    }
+    /// Cell value at an index taken from this board's geometry.
+    #[inline(always)]
+    pub(crate) fn cell(&self, p: usize) -> u8 {
+        self.cells[p]
+    }
+    /// Liberty count of the chain through stone index `p`.
+    #[inline(always)]
+    fn libs_at(&self, p: usize) -> u16 {
+        self.libs[self.head[p] as usize]
+    }
+
+    /// Zobrist hash of the stone arrangement (colour-to-move not included).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Number of stones of a colour on the board.
+    pub fn stone_count(&self, c: Color) -> u32 {
+        self.stones[c.idx()]
+    }
+    pub fn empty_count(&self) -> usize {
+        self.empties.len()
+    }
+    /// The empty points (in no particular order).
+    pub fn empty_points(&self) -> impl Iterator<Item = Point> + '_ {
+        self.empties.iter().map(|&p| Point(p))
+    }
+    /// Head (representative) of the chain through a stone.
+    #[inline]
+    pub fn chain_head(&self, p: Point) -> Option<Point> {
+        match self.cells.get(p.index()) {
+            Some(&c) if c != EMPTY => Some(Point(self.head[p.index()])),
+            _ => None,
+        }
+    }
+    /// Liberties of the chain through `p` (0 for empty / off-board).
+    #[inline]
+    pub fn liberties(&self, p: Point) -> u32 {
+        self.chain_head(p).map_or(0, |h| self.libs[h.index()] as u32)
+    }
+    /// Stones in the chain through `p`.
+    pub fn chain_len(&self, p: Point) -> u32 {
+        self.chain_head(p).map_or(0, |h| self.count[h.index()] as u32)
+    }
+    /// Every stone of the chain through `p` (ring order).
+    pub fn chain_stones(&self, p: Point) -> Vec<Point> {
+        let mut out = Vec::new();
+        if let Some(h) = self.chain_head(p) {
+            let h = h.index();
+            let mut s = h;
+            loop {
+                out.push(Point(s as u16));
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        out
+    }
+    /// The liberty points of the chain through `p`, sorted.
+    pub fn chain_liberties(&self, p: Point) -> Vec<Point> {
+        let mut libs: Vec<Point> = Vec::new();
+        for s in self.chain_stones(p) {
+            for &q in self.geom.nbrs(s.index()) {
+                if self.cells[q.index()] == EMPTY {
+                    libs.push(q);
+                }
+            }
+        }
+        libs.sort_unstable();
+        libs.dedup();
+        libs
+    }
+
+    /// Whether empty point `q` is adjacent to the chain with head `h`.
+    #[inline(always)]
+    fn is_liberty_of(&self, q: usize, h: u16) -> bool {
+        for &r in self.geom.nbrs(q) {
+            let r = r.index();
+            if self.cell(r) != EMPTY && self.head[r] == h {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn remove_empty(&mut self, p: usize) {
+        let i = self.empty_pos[p] as usize;
+        let last = self.empties.len() - 1;
+        let moved = self.empties[last];
+        self.empties[i] = moved;
+        self.empty_pos[moved as usize] = i as u16;
+        self.empties.pop();
+    }
+    /// Rule-independent check of a stone move: off-board, occupied, suicide
+    /// (003 §2.2). Computes captures and the resulting hash without mutating.
+    #[inline]
+    pub(crate) fn move_effect(&self, p: Point, c: Color) -> Result<MoveEffect, BasicIllegal> {
+        let pi = p.index();
+        if pi >= self.cells.len() {
+            return Err(BasicIllegal::OffBoard);
+        }
+        if self.cells[pi] != EMPTY {
+            return Err(BasicIllegal::Occupied);
+        }
+        let me = c.cell();
+        let mut has_lib = false;
+        let mut cap_heads = [u16::MAX; 6];
+        let mut ncap = 0usize;
+        for &q in self.geom.nbrs(pi) {
+            let q = q.index();
+            let cq = self.cells[q];
+            if cq == EMPTY {
+                has_lib = true;
+            } else {
+                let h = self.head[q];
+                let l = self.libs[h as usize];
+                if cq == me {
+                    if l > 1 {
+                        has_lib = true;
+                    }
+                } else if l == 1 && !cap_heads[..ncap].contains(&h) {
+                    cap_heads[ncap] = h;
+                    ncap += 1;
+                }
+            }
+        }
+        if ncap == 0 && !has_lib {
+            return Err(BasicIllegal::Suicide);
+        }
+        let mut hash = self.hash ^ self.geom.zkey(pi, me);
+        let mut captured = 0u32;
+        let mut single = None;
+        for &h in &cap_heads[..ncap] {
+            let h = h as usize;
+            captured += self.count[h] as u32;
+            single = Some(Point(h as u16));
+            let them = self.cells[h];
+            let mut s = h;
+            loop {
+                hash ^= self.geom.zkey(s, them);
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        Ok(MoveEffect {
+            captured,
+            single_capture: if captured == 1 { single } else { None },
+            hash_after: hash,
+        })
+    }
+
+    /// Some liberty of the chain through stone `p` (walks the chain).
+    pub(crate) fn first_liberty(&self, p: usize) -> Option<usize> {
+        if self.cells[p] == EMPTY {
+            return None;
+        }
+        let mut s = p;
+        loop {
+            for &q in self.geom.nbrs(s) {
+                if self.cells[q.index()] == EMPTY {
+                    return Some(q.index());
+                }
+            }
+            s = self.next[s] as usize;
+            if s == p {
+                return None;
+            }
+        }
+    }
+    #[inline]
+    pub(crate) fn libs_of(&self, p: usize) -> u16 {
+        self.libs[self.head[p] as usize]
+    }
+
+    /// Cheap rule-independent check: `Ok(true)` if the move is possible and
+    /// captures, `Ok(false)` if possible without capture (no hashing).
+    #[inline]
+    pub(crate) fn quick_check(&self, pi: usize, me: u8) -> Result<bool, BasicIllegal> {
+        if self.cells[pi] != EMPTY {
+            return Err(BasicIllegal::Occupied);
+        }
+        let mut has_lib = false;
+        let mut captures = false;
+        for &q in self.geom.nbrs(pi) {
+            let q = q.index();
+            let cq = self.cell(q);
+            if cq == EMPTY {
+                has_lib = true;
+            } else {
+                let l = self.libs_at(q);
+                if cq == me {
+                    has_lib |= l > 1;
+                } else {
+                    captures |= l == 1;
+                }
+            }
+        }
+        if captures || has_lib {
+            Ok(captures)
+        } else {
+            Err(BasicIllegal::Suicide)
+        }
+    }
+
+    /// True when `p` is empty and every existing neighbour is a stone of `c`
+    /// (a single-point own eye, as in the standard playout workload).
+    #[inline]
+    pub fn is_single_point_eye(&self, p: Point, c: Color) -> bool {
+        let pi = p.index();
+        if self.cells.get(pi) != Some(&EMPTY) {
+            return false;
+        }
+        let me = c.cell();
+        self.geom.nbrs(pi).iter().all(|q| self.cell(q.index()) == me)
+    }
+
+    /// Place a stone if it is on the board, on an empty point and not a
+    /// suicide (003 §2.1–2.2; no repetition rule at this level). Returns the
+    /// number of captured stones (appended to `captured_out` when given), or
+    /// `None` when the move is impossible.
+    pub fn place(&mut self, p: Point, c: Color, captured_out: Option<&mut Vec<Point>>) -> Option<u32> {
+        self.move_effect(p, c).ok()?;
+        Some(self.place_unchecked(p, c, captured_out))
+    }
+
+    /// Place a stone without the suicide check, capturing opponent chains
+    /// left without liberties (003 §2.2). The caller guarantees that the
+    /// move is not a suicide (see [`Board::is_legal_basic`]); off-board and
+    /// occupied points are ignored (returns 0).
+    /// Returns the number of stones captured; captured points are appended
+    /// to `captured_out` when given.
+    pub(crate) fn place_unchecked(&mut self, p: Point, c: Color, mut captured_out: Option<&mut Vec<Point>>) -> u32 {
+        let pi = p.index();
+        if pi >= self.cells.len() || self.cells[pi] != EMPTY {
+            return 0;
+        }
+        let me = c.cell();
+        self.remove_empty(pi);
+        let geom: &Geometry = &self.geom;
+        self.cells[pi] = me;
+        self.hash ^= geom.zkey(pi, me);
+        self.stones[c.idx()] += 1;
+
+        // Distinct adjacent chains; each loses the liberty `p`.
+        let nb = geom.nbrs(pi);
+        let mut heads = [u16::MAX; 6];
+        let mut nh = 0usize;
+        for &q in nb {
+            let q = q.index();
+            if self.cells[q] != EMPTY {
+                let h = self.head[q];
+                if !heads[..nh].contains(&h) {
+                    heads[nh] = h;
+                    nh += 1;
+                    self.libs[h as usize] -= 1;
+                }
+            }
+        }
+
+        // Join own chains: the largest becomes the base.
+        let mut base: Option<u16> = None;
+        for &h in &heads[..nh] {
+            if self.cells[h as usize] == me {
+                match base {
+                    Some(b) if self.count[b as usize] >= self.count[h as usize] => {}
+                    _ => base = Some(h),
+                }
+            }
+        }
+        match base {
+            None => {
+                self.head[pi] = pi as u16;
+                self.next[pi] = pi as u16;
+                self.count[pi] = 1;
+                let mut l = 0u16;
+                for &q in nb {
+                    if self.cells[q.index()] == EMPTY {
+                        l += 1;
+                    }
+                }
+                self.libs[pi] = l;
+            }
+            Some(b) => {
+                // Add p to b. Its empty neighbours are new liberties unless b
+                // already touches them (p is not yet labelled as b).
+                self.head[pi] = u16::MAX;
+                let mut added = 0u16;
+                for &q in nb {
+                    let q = q.index();
+                    if self.cells[q] == EMPTY && !self.is_liberty_of(q, b) {
+                        added += 1;
+                    }
+                }
+                self.head[pi] = b;
+                self.libs[b as usize] += added;
+                let bi = b as usize;
+                self.next[pi] = self.next[bi];
+                self.next[bi] = pi as u16;
+                self.count[bi] += 1;
+                // Merge every other own chain into b.
+                for &h in &heads[..nh] {
+                    if h == b || self.cells[h as usize] != me {
+                        continue;
+                    }
+                    let hi = h as usize;
+                    let mut s = hi;
+                    loop {
+                        let mut add = 0u16;
+                        for &q in geom.nbrs(s) {
+                            let q = q.index();
+                            if self.cells[q] == EMPTY && !self.is_liberty_of(q, b) {
+                                add += 1;
+                            }
+                        }
+                        self.libs[bi] += add;
+                        self.head[s] = b;
+                        s = self.next[s] as usize;
+                        if s == hi {
+                            break;
+                        }
+                    }
+                    // Splice the rings.
+                    self.next.swap(bi, hi);
+                    self.count[bi] += self.count[hi];
+                }
+            }
+        }
+
+        // Capture opponent chains without liberties.
+        let mut total = 0u32;
+        for &h in &heads[..nh] {
+            let hi = h as usize;
+            if self.cells[hi] != EMPTY && self.cells[hi] != me && self.head[hi] == h && self.libs[hi] == 0 {
+                total += self.remove_chain(hi, captured_out.as_deref_mut());
+            }
+        }
+        total
+    }
+
+    /// Remove the chain with head `h`; adjacent chains gain liberties.
+    fn remove_chain(&mut self, h: usize, mut out: Option<&mut Vec<Point>>) -> u32 {
+        let geom: &Geometry = &self.geom;
+        let them = self.cells[h];
+        let col = if them == BLACK { 0 } else { 1 };
+        let mut n = 0u32;
+        let mut s = h;
+        loop {
+            self.cells[s] = EMPTY;
+            self.hash ^= geom.zkey(s, them);
+            self.empty_pos[s] = self.empties.len() as u16;
+            self.empties.push(s as u16);
+            if let Some(o) = out.as_deref_mut() {
+                o.push(Point(s as u16));
+            }
+            n += 1;
+            s = self.next[s] as usize;
+            if s == h {
+                break;
+            }
+        }
+        self.stones[col] -= n;
+        // Every removed stone is a new liberty of each distinct chain next to it.
+        let mut s = h;
+        loop {
+            let mut seen = [u16::MAX; 6];
+            let mut ns = 0usize;
+            for &q in geom.nbrs(s) {
+                let q = q.index();
+                if self.cells[q] != EMPTY {
+                    let hq = self.head[q];
+                    if !seen[..ns].contains(&hq) {
+                        seen[ns] = hq;
+                        ns += 1;
+                        self.libs[hq as usize] += 1;
+                    }
+                }
+            }
+            let nx = self.next[s] as usize;
+            self.head[s] = s as u16;
+            self.next[s] = s as u16;
+            s = nx;
+            if s == h {
+                break;
+            }
+        }
+        n
+    }
+
+    /// Off-board / occupied / suicide check only (no repetition rule).
+    pub fn is_legal_basic(&self, p: Point, c: Color) -> bool {
+        self.move_effect(p, c).is_ok()
+    }
+
+    /// Set cells directly and rebuild every chain (used for setup stones and
+    /// for undo/replay; O(points)). Returns `false` and leaves the board
+    /// unchanged if some chain would have no liberty.
+    pub fn set_cells(&mut self, changes: &[(Point, Option<Color>)]) -> bool {
+        let mut cells = self.cells.clone();
+        for &(p, c) in changes {
+            if let Some(x) = cells.get_mut(p.index()) {
+                *x = c.map_or(EMPTY, Color::cell);
+            }
+        }
+        let old = std::mem::replace(&mut self.cells, cells);
+        self.rebuild();
+        if self.has_chain_without_liberty() {
+            self.cells = old;
+            self.rebuild();
+            return false;
+        }
+        true
+    }
+
+    fn has_chain_without_liberty(&self) -> bool {
+        (0..self.cells.len()).any(|i| self.cells[i] != EMPTY && self.head[i] as usize == i && self.libs[i] == 0)
+    }
+
+    /// Recompute chains, liberties, counts, hash and the empty list from the cells.
+    pub(crate) fn rebuild(&mut self) {
+        let n = self.cells.len();
+        let geom = Arc::clone(&self.geom);
+        self.empties.clear();
+        self.hash = 0;
+        self.stones = [0, 0];
+        let mut visited = vec![false; n];
+        let mut stack: Vec<usize> = Vec::new();
+        let mut mark = vec![u32::MAX; n];
+        for i in 0..n {
+            let c = self.cells[i];
+            if c == EMPTY {
+                self.empty_pos[i] = self.empties.len() as u16;
+                self.empties.push(i as u16);
+                self.head[i] = i as u16;
+                self.next[i] = i as u16;
+                continue;
+            }
+            self.hash ^= zobrist(i, c);
+            self.stones[(c - 1) as usize] += 1;
+            if visited[i] {
+                continue;
+            }
+            // Flood fill the chain, linking it into a ring headed by i.
+            visited[i] = true;
+            stack.push(i);
+            let mut members: Vec<usize> = Vec::new();
+            let mut libs = 0u16;
+            while let Some(s) = stack.pop() {
+                members.push(s);
+                for &q in geom.nbrs(s) {
+                    let q = q.index();
+                    if self.cells[q] == c && !visited[q] {
+                        visited[q] = true;
+                        stack.push(q);
+                    } else if self.cells[q] == EMPTY && mark[q] != i as u32 {
+                        mark[q] = i as u32;
+                        libs += 1;
+                    }
+                }
+            }
+            for (k, &s) in members.iter().enumerate() {
+                self.head[s] = i as u16;
+                self.next[s] = members[(k + 1) % members.len()] as u16;
+            }
+            self.count[i] = members.len() as u16;
+            self.libs[i] = libs;
+        }
+    }
+
+    /// Hash recomputed from scratch (for checks and tests).
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (i, &c) in self.cells.iter().enumerate() {
+            if c != EMPTY {
+                h ^= zobrist(i, c);
+            }
+        }
+        h
+    }
+
+    /// Verify every incremental structure against a from-scratch rebuild.
+    /// Returns a description of the first inconsistency.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        if fresh.hash != self.hash {
+            return Err("hash differs from recomputed hash".into());
+        }
+        if fresh.stones != self.stones {
+            return Err(format!("stone counts {:?} vs recomputed {:?}", self.stones, fresh.stones));
+        }
+        let mut e1 = self.empties.clone();
+        e1.sort_unstable();
+        let mut e2 = fresh.empties.clone();
+        e2.sort_unstable();
+        if e1 != e2 {
+            return Err("empty list differs".into());
+        }
+        for (k, &p) in self.empties.iter().enumerate() {
+            if self.empty_pos[p as usize] as usize != k {
+                return Err(format!("empty_pos broken at {p}"));
+            }
+        }
+        for i in 0..self.cells.len() {
+            if self.cells[i] == EMPTY {
+                continue;
+            }
+            let p = Point(i as u16);
+            // Same partition into chains.
+            let h1 = self.head[i] as usize;
+            let h2 = fresh.head[i] as usize;
+            let mut a = self.chain_stones(p);
+            let mut b = fresh.chain_stones(p);
+            a.sort_unstable();
+            b.sort_unstable();
+            if a != b {
+                return Err(format!("chain through {i} differs"));
+            }
+            if self.count[h1] != fresh.count[h2] {
+                return Err(format!("stone count of chain {i}: {} vs {}", self.count[h1], fresh.count[h2]));
+            }
+            if self.libs[h1] != fresh.libs[h2] {
+                return Err(format!("liberties of chain {i}: {} vs {}", self.libs[h1], fresh.libs[h2]));
+            }
+            if self.libs[h1] == 0 {
+                return Err(format!("chain through {i} has no liberty"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of heap memory used by this board's own arrays.
+    pub fn heap_bytes(&self) -> usize {
+        self.cells.capacity()
+            + 2 * (self.head.capacity()
+                + self.next.capacity()
+                + self.libs.capacity()
+                + self.count.capacity()
+                + self.empties.capacity()
+                + self.empty_pos.capacity())
+    }
+
+    /// Heads of all chains with exactly one liberty (atari), sorted.
+    pub fn chains_in_atari(&self) -> Vec<Point> {
+        (0..self.cells.len())
+            .filter(|&i| self.cells[i] != EMPTY && self.head[i] as usize == i && self.libs[i] == 1)
+            .map(|i| Point(i as u16))
+            .collect()
+    }
+
+    /// Render a depth-1 board as ASCII (`X` black, `O` white, `.` empty),
+    /// top row first; deeper boards are rendered layer by layer.
+    pub fn to_ascii(&self) -> String {
+        let (w, h, d) = self.geom.dims();
+        let mut s = String::new();
+        for z in 0..d {
+            if d > 1 {
+                s.push_str(&format!("z={}\n", self.geom.spec().z.start + z as i64));
+            }
+            for y in 0..h {
+                for x in 0..w {
+                    let i = (z * h + y) * w + x;
+                    s.push(match self.cells[i] {
+                        BLACK => 'X',
+                        WHITE => 'O',
+                        _ => '.',
+                    });
+                }
+                s.push('\n');
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flat(n: i64) -> Board {
+        Board::new(Arc::new(Geometry::flat(n, n).unwrap()))
+    }
+
+    #[test]
+    fn incremental_liberties_merge_and_capture() {
+        // 003 §2.2: liberties and capture of a whole chain.
+        let mut b = flat(5);
+        let g = b.geometry_arc().clone();
+        let p = |x, y| g.index_of(x, y, 1).unwrap();
+        b.place_unchecked(p(2, 2), Color::Black, None);
+        assert_eq!(b.liberties(p(2, 2)), 4);
+        b.place_unchecked(p(3, 2), Color::Black, None);
+        assert_eq!(b.liberties(p(2, 2)), 6);
+        assert_eq!(b.chain_len(p(3, 2)), 2);
+        for q in [p(1, 2), p(4, 2), p(2, 1), p(3, 1), p(2, 3)] {
+            b.place_unchecked(q, Color::White, None);
+            b.check_consistency().unwrap();
+        }
+        assert_eq!(b.liberties(p(2, 2)), 1);
+        let mut caps = Vec::new();
+        let n = b.place_unchecked(p(3, 3), Color::White, Some(&mut caps));
+        assert_eq!(n, 2);
+        caps.sort();
+        assert_eq!(caps, vec![p(2, 2), p(3, 2)]);
+        assert_eq!(b.stone_count(Color::Black), 0);
+        b.check_consistency().unwrap();
+        assert_eq!(b.hash(), b.recompute_hash());
+    }
+
+    #[test]
+    fn interior_liberties_count_in_3d() {
+        // 003 §2.2: surface stones count interior liberties too.
+        let g = Arc::new(Geometry::cube(3).unwrap());
+        let mut b = Board::new(g.clone());
+        let c = g.index_of(2, 2, 2).unwrap();
+        b.place_unchecked(c, Color::Black, None);
+        assert_eq!(b.liberties(c), 6);
+        let corner = g.index_of(1, 1, 1).unwrap();
+        b.place_unchecked(corner, Color::White, None);
+        assert_eq!(b.liberties(corner), 3);
+        let face = g.index_of(2, 2, 1).unwrap(); // surface point touching the centre
+        b.place_unchecked(face, Color::Black, None);
+        assert_eq!(b.liberties(face), 4 + 5); // face point has 4 surface libs; centre keeps 5
+        b.check_consistency().unwrap();
+    }
+
+    #[test]
+    fn state_size_under_256_kib_for_25_cubed() {
+        let b = Board::new(Arc::new(Geometry::cube(25).unwrap()));
+        assert!(b.heap_bytes() + std::mem::size_of::<Board>() < 256 * 1024, "{}", b.heap_bytes());
+    }
+
+    #[test]
+    fn set_cells_rejects_chains_without_liberties() {
+        let mut b = flat(3);
+        let g = b.geometry_arc().clone();
+        let p = |x, y| g.index_of(x, y, 1).unwrap();
+        assert!(b.set_cells(&[(p(2, 1), Some(Color::White)), (p(1, 2), Some(Color::White))]));
+        assert!(!b.set_cells(&[(p(1, 1), Some(Color::Black))]));
+        assert_eq!(b.stone_at(p(1, 1)), None);
+        b.check_consistency().unwrap();
+    }
+}

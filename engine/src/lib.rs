@@ -1,0 +1,57 @@
+//! Space Baduk rules engine: 3D and classic baduk, exact and fast.
+//! Pure Rust, no I/O; builds for native targets and `wasm32-unknown-unknown`.
+//!
+//! The specification is the Space rules text (003, primary) and the classic
+//! baduk design card (000, the Classic preset); clause numbers are cited
+//! throughout as `003 §2.3`, `000 §6.4`.
+//!
+//! * [`geometry`] — validated boxes ([`BoxSpec`] raw → [`Geometry`] checked),
+//!   dense [`Point`] indices, six-direction neighbours.
+//! * [`labels`] — label sets, `x,y,z` parsing, classic notation, star points,
+//!   the 000 §4 handicap table.
+//! * [`board`] — the fast board (incremental chains, liberties, Zobrist hash).
+//! * [`rules`] — independent rule settings and the `Space` / `Classic` presets.
+//! * [`game`] — checked play, typed [`IllegalMove`] reasons, undo with the
+//!   003 §5.3 restriction, phases.
+//! * [`analysis`] — chains, empty components, life-space / dead / seki candidates.
+//! * [`scoring`] — territory, area and Space formula score statements.
+//! * [`result`] — results and Korean / English summaries.
+//! * [`record`] — versioned JSON game records with deterministic replay.
+//! * [`playout`] — the standard random-playout workload used by benchmarks.
+//!
+//! ```
+//! use engine::{Color, Game, Geometry, Move, Rules};
+//! let g = Geometry::flat(9, 9).unwrap();
+//! let mut game = Game::new(g, Rules::classic()).unwrap();
+//! let p = game.geometry().index_of(5, 5, 1).unwrap();
+//! game.play(Color::Black, Move::Place(p)).unwrap();
+//! assert_eq!(game.stone_at(p), Some(Color::Black));
+//! assert_eq!(game.to_move(), Color::White);
+//! ```
+
+pub mod analysis;
+pub mod board;
+pub mod game;
+pub mod geometry;
+pub mod labels;
+pub mod playout;
+pub mod record;
+pub mod result;
+pub mod rules;
+pub mod scoring;
+
+pub use analysis::{dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason, EmptyComponent, LifeSpace, SekiCandidate};
+pub use board::{Board, Color};
+pub use game::{AtariChain, Game, IllegalKind, IllegalMove, Move, Phase, PhaseError, PlayOutcome, RepetitionKind, SetupError, UndoError, UndoOutcome};
+pub use geometry::{Axis, AxisName, BoxSpec, Coord, Geometry, GeometryError, Point, MAX_POINTS};
+pub use labels::{classic_vertex, format_numeric_xyz, handicap_points, parse_classic_vertex, parse_numeric_xyz, star_points, CoordError, HandicapError, LabelError, LabelKind, LabelSet};
+pub use record::{replay_json, Action, GameRecord, MarksRecord, RecordError, SetupStone, RECORD_VERSION};
+pub use result::{GameResult, ResultReason};
+pub use rules::{KoRule, Komi, KomiError, Rules, ScoringMethod};
+pub use scoring::{score, score_board, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass, ScoreStatement, ScoringError, ScoringMarks, SideScore};
+
+// SGF, GTP and fuzzing entry points (see README "SGF", "GTP").
+pub mod gtp;
+pub mod sgf;
+#[doc(hidden)]
+pub mod fuzz_entry;

@@ -1,0 +1,366 @@
+//! The standard random-playout workload (issue 3, "Speed"), shared by the
+//! criterion benches and the GTP `--bench-playouts` mode.
+//!
+//! Uniformly random legal moves that do not fill a single-point own eye (an
+//! empty point whose existing neighbours are all own stones); pass when no
+//! such move exists; stop after two consecutive passes or 3×points moves;
+//! immediate-repetition rule (003 §2.3).
+
+use crate::board::{Board, Color};
+use crate::geometry::{Axis, Geometry, Point};
+use std::sync::Arc;
+
+/// Small deterministic PRNG (splitmix64); no dependency, same on wasm.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+/// Short alias.
+pub type Rng = SplitMix64;
+
+impl SplitMix64 {
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0; returns 0 for n == 0).
+    #[inline]
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// Totals of one or more playouts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutStats {
+    pub playouts: u64,
+    /// Moves including passes.
+    pub moves: u64,
+    /// Stones captured.
+    pub captured: u64,
+    /// Candidate points examined (accepted or rejected).
+    pub probes: u64,
+}
+
+/// Per-colour lists of empty points that are not that colour's
+/// single-point eye, maintained incrementally during a playout so that own
+/// eyes are never probed.
+struct Candidates {
+    list: [Vec<u16>; 2],
+    pos: [Vec<u16>; 2],
+}
+
+const ABSENT: u16 = u16::MAX;
+
+impl Candidates {
+    fn new(board: &Board) -> Candidates {
+        let n = board.len();
+        let mut c = Candidates { list: [Vec::with_capacity(n), Vec::with_capacity(n)], pos: [vec![ABSENT; n], vec![ABSENT; n]] };
+        for p in board.empty_points() {
+            c.refresh(board, p.index());
+        }
+        c
+    }
+    #[inline]
+    fn refresh(&mut self, board: &Board, a: usize) {
+        let empty = board.cell(a) == crate::board::EMPTY;
+        // One neighbour scan for both colours' eye status.
+        let (mut all_b, mut all_w) = (empty, empty);
+        if empty {
+            for &q in board.geometry().neighbours(Point(a as u16)) {
+                let c = board.cell(q.index());
+                all_b &= c == crate::board::BLACK;
+                all_w &= c == crate::board::WHITE;
+            }
+        }
+        for col in [Color::Black, Color::White] {
+            let k = col.idx();
+            let own_eye = if k == 0 { all_b } else { all_w };
+            let want = empty && !own_eye;
+            let have = self.pos[k][a] != ABSENT;
+            if want && !have {
+                self.pos[k][a] = self.list[k].len() as u16;
+                self.list[k].push(a as u16);
+            } else if !want && have {
+                let i = self.pos[k][a] as usize;
+                let last = self.list[k].len() - 1;
+                let moved = self.list[k][last];
+                self.list[k][i] = moved;
+                self.pos[k][moved as usize] = i as u16;
+                self.list[k].pop();
+                self.pos[k][a] = ABSENT;
+            }
+        }
+    }
+    #[inline]
+    fn drop_point(&mut self, k: usize, a: usize) {
+        let i = self.pos[k][a];
+        if i != ABSENT {
+            self.remove_at(k, i as usize);
+        }
+    }
+    /// After colour `k` (cell value `me`) placed at `p`: `p` leaves both
+    /// lists; an empty neighbour can only have become an eye of the mover
+    /// (before the move `p` was empty, so no neighbour was anybody's eye).
+    #[inline]
+    fn after_place(&mut self, board: &Board, p: usize, k: usize, me: u8) {
+        self.drop_point(0, p);
+        self.drop_point(1, p);
+        for &q in board.geometry().neighbours(Point(p as u16)) {
+            let q = q.index();
+            if board.cell(q) == crate::board::EMPTY
+                && board.geometry().neighbours(Point(q as u16)).iter().all(|r| board.cell(r.index()) == me)
+            {
+                self.drop_point(k, q);
+            }
+        }
+    }
+    /// Remove the element at index `i` of list `k` (the last element moves there).
+    #[inline]
+    fn remove_at(&mut self, k: usize, i: usize) {
+        let a = self.list[k][i] as usize;
+        let last = self.list[k].len() - 1;
+        let moved = self.list[k][last];
+        self.list[k][i] = moved;
+        self.pos[k][moved as usize] = i as u16;
+        self.list[k].pop();
+        self.pos[k][a] = ABSENT;
+    }
+    #[inline]
+    fn swap(&mut self, k: usize, i: usize, j: usize) {
+        self.list[k].swap(i, j);
+        self.pos[k][self.list[k][i] as usize] = i as u16;
+        self.pos[k][self.list[k][j] as usize] = j as u16;
+    }
+}
+
+/// Run one playout on `board` (from its current position), `first` to move.
+/// Returns the number of moves made (passes included).
+pub fn random_playout(board: &mut Board, first: Color, rng: &mut Rng, stats: &mut PlayoutStats) -> u64 {
+    playout_with(board, first, rng, stats, |_, _, _| {})
+}
+
+/// [`random_playout`] with a callback after every move (`None` = pass),
+/// given the board after the move.
+pub fn playout_with(
+    board: &mut Board,
+    first: Color,
+    rng: &mut Rng,
+    stats: &mut PlayoutStats,
+    mut on_move: impl FnMut(Color, Option<Point>, &Board),
+) -> u64 {
+    let max_moves = 3 * board.len() as u64;
+    let mut cand = Candidates::new(board);
+    let mut captured: Vec<Point> = Vec::new();
+    let mut to_move = first;
+    let mut passes = 0;
+    let mut moves = 0u64;
+    // Hash before each colour's most recent move (003 §2.3).
+    let mut before_last: [Option<u64>; 2] = [None, None];
+    while moves < max_moves {
+        let k = to_move.idx();
+        let me = to_move.cell();
+        let opp_before = before_last[to_move.opponent().idx()];
+        let mut window = cand.list[k].len();
+        let mut chosen: Option<usize> = None;
+        while window > 0 {
+            let i = rng.below(window);
+            stats.probes += 1;
+            let p = cand.list[k][i] as usize;
+            let qc = board.quick_check(p, me);
+            let ok = match qc {
+                Ok(false) => true,
+                // Only a capture can restore an earlier arrangement (003 §2.3).
+                Ok(true) => match opp_before {
+                    None => true,
+                    Some(h) => board.move_effect(Point(p as u16), to_move).is_ok_and(|e| e.hash_after != h),
+                },
+                Err(_) => false,
+            };
+            if ok {
+                chosen = Some(p);
+                break;
+            }
+            window -= 1;
+            cand.swap(k, i, window);
+            // An opponent's single-point eye is playable only while an
+            // adjacent chain is in atari; drop it until that happens (see
+            // the atari re-activation below).
+            if qc.is_err() && board.is_single_point_eye(Point(p as u16), to_move.opponent()) {
+                cand.remove_at(k, window);
+            }
+        }
+        before_last[k] = Some(board.hash());
+        moves += 1;
+        match chosen {
+            Some(p) => {
+                passes = 0;
+                captured.clear();
+                stats.captured += board.place_unchecked(Point(p as u16), to_move, Some(&mut captured)) as u64;
+                cand.after_place(board, p, k, me);
+                // Neighbours of a captured stone are other captured stones or
+                // capturing stones (the chain had no liberty), so only the
+                // captured points themselves change status.
+                for &s in &captured {
+                    cand.refresh(board, s.index());
+                }
+                on_move(to_move, Some(Point(p as u16)), board);
+                // Chains that may have just entered atari: the new chain and
+                // the chains next to it. Their last liberty may be a dropped eye.
+                if board.libs_of(p) == 1 {
+                    if let Some(x) = board.first_liberty(p) {
+                        cand.refresh(board, x);
+                    }
+                }
+                for &q in board.geometry().neighbours(Point(p as u16)) {
+                    let q = q.index();
+                    if board.cell(q) != crate::board::EMPTY && board.cell(q) != me && board.libs_of(q) == 1 {
+                        if let Some(x) = board.first_liberty(q) {
+                            cand.refresh(board, x);
+                        }
+                    }
+                }
+            }
+            None => {
+                on_move(to_move, None, board);
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            }
+        }
+        to_move = to_move.opponent();
+    }
+    stats.playouts += 1;
+    stats.moves += moves;
+    moves
+}
+
+/// Run `n` playouts from an empty board of the given board's geometry.
+pub fn run_playouts(board: &mut Board, n: u64, seed: u64) -> PlayoutStats {
+    let mut rng = Rng::new(seed);
+    let mut stats = PlayoutStats::default();
+    for _ in 0..n {
+        board.clear();
+        random_playout(board, Color::Black, &mut rng, &mut stats);
+    }
+    stats
+}
+
+/// A reusable playout runner for one geometry (empty start, Black first).
+#[derive(Clone, Debug)]
+pub struct Playouts {
+    board: Board,
+}
+
+impl Playouts {
+    pub fn new(geom: Arc<Geometry>) -> Playouts {
+        Playouts { board: Board::new(geom) }
+    }
+    /// Run `n` playouts with `rng`.
+    pub fn run(&mut self, n: u64, rng: &mut SplitMix64) -> PlayoutStats {
+        let mut stats = PlayoutStats::default();
+        for _ in 0..n {
+            self.board.clear();
+            random_playout(&mut self.board, Color::Black, rng, &mut stats);
+        }
+        stats
+    }
+    /// The board after the last playout.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+}
+
+/// Parse `"XxYxZ"` (e.g. `19x19x1`, `25x25x25`; axes 1..X, 1..Y, 1..Z) or
+/// `"N"` (an N×N flat board).
+pub fn parse_board_spec(s: &str) -> Result<Geometry, String> {
+    let parts: Vec<&str> = s.trim().split(['x', 'X']).collect();
+    let nums: Result<Vec<i64>, _> = parts.iter().map(|p| p.trim().parse::<i64>()).collect();
+    let nums = nums.map_err(|_| format!("board must look like 19x19x1 (X x Y x Z), got '{s}'"))?;
+    let r = match nums.as_slice() {
+        [n] => Geometry::flat(*n, *n),
+        [x, y] => Geometry::flat(*x, *y),
+        [x, y, z] => Geometry::new(Axis::one_to(*x), Axis::one_to(*y), Axis::one_to(*z)),
+        _ => return Err(format!("board must look like 19x19x1 (X x Y x Z), got '{s}'")),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playouts_terminate_and_keep_the_board_consistent() {
+        for g in [Geometry::flat(9, 9).unwrap(), Geometry::cube(5).unwrap()] {
+            let mut b = Board::new(Arc::new(g));
+            let mut rng = Rng::new(7);
+            let mut st = PlayoutStats::default();
+            for _ in 0..20 {
+                b.clear();
+                let m = random_playout(&mut b, Color::Black, &mut rng, &mut st);
+                assert!(m <= 3 * b.len() as u64);
+                b.check_consistency().unwrap();
+                // The end position has no legal non-eye move for both sides or hit the cap.
+            }
+            assert_eq!(st.playouts, 20);
+            assert!(st.captured > 0);
+        }
+    }
+
+    #[test]
+    fn playout_moves_are_exactly_the_legal_non_eye_moves() {
+        // Cross-check the incremental candidate lists against the checked
+        // Game API (immediate rule, 003 §2.3): every chosen move is legal and
+        // not an own single-point eye; a pass happens only when no such move exists.
+        use crate::game::{Game, Move};
+        use crate::rules::Rules;
+        for (geom, seed) in [(Geometry::flat(7, 7).unwrap(), 11), (Geometry::cube(3).unwrap(), 12), (Geometry::flat(9, 9).unwrap(), 13)] {
+            let geom = Arc::new(geom);
+            let mut b = Board::new(geom.clone());
+            let mut rng = Rng::new(seed);
+            let mut st = PlayoutStats::default();
+            for _ in 0..6 {
+                b.clear();
+                let mut game = Game::with_geometry(geom.clone(), Rules::space()).unwrap();
+                playout_with(&mut b, Color::Black, &mut rng, &mut st, |c, mv, after| {
+                    let eye_free: Vec<Point> = game
+                        .legal_points(c)
+                        .into_iter()
+                        .filter(|&p| !game.board().is_single_point_eye(p, c))
+                        .collect();
+                    match mv {
+                        Some(p) => {
+                            assert!(eye_free.contains(&p), "illegal or eye move chosen");
+                            game.play_explicit(c, Move::Place(p)).unwrap();
+                        }
+                        None => {
+                            assert!(eye_free.is_empty(), "passed with {} moves available", eye_free.len());
+                            if game.phase() == crate::game::Phase::Playing {
+                                game.play_explicit(c, Move::Pass).unwrap();
+                            }
+                        }
+                    }
+                    assert!(*after == *game.board());
+                });
+            }
+            assert!(st.moves > 100 && st.captured > 0);
+        }
+    }
+
+    #[test]
+    fn rng_below_is_in_range() {
+        let mut r = Rng::new(1);
+        for n in 1..200 {
+            assert!(r.below(n) < n);
+        }
+        assert_eq!(r.below(0), 0);
+    }
+}
