@@ -3,7 +3,7 @@
 
 CREATE TABLE users (
     id            INTEGER PRIMARY KEY,
-    username      TEXT    NOT NULL UNIQUE,
+    username      TEXT    NOT NULL UNIQUE COLLATE NOCASE, -- "Kim" and "kim" are one name
     password_hash TEXT    NOT NULL,             -- argon2id PHC string
     role          TEXT    NOT NULL CHECK (role IN ('admin', 'player')),
     created_at_ms INTEGER NOT NULL

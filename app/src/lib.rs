@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod board_view;
+pub mod clock;
 pub mod error;
 pub mod pages;
 
@@ -65,6 +66,7 @@ pub fn App() -> impl IntoView {
                 // readable before any script runs.
                 <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("signup") view=pages::SignUpPage/>
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>

@@ -47,3 +47,21 @@ test("a used setup link cannot create a second administrator", async () => {
   assert.equal(r.status, 500);
   assert.match(await r.text(), /BadSetupToken/);
 });
+
+test("a visitor signs up as a player from the home page", async () => {
+  const { context, close } = await launch();
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE + "/");
+    await waitFrames(page, 1);
+    await page.click("text=가입 · Sign up");
+    await page.waitForSelector("#signup-form");
+    await page.fill("#signup-form input[name=username]", "player_one");
+    await page.fill("#signup-form input[name=password]", "a long player password");
+    await page.fill("#signup-form input[name=password_again]", "a long player password");
+    await page.click("#signup-form button[type=submit]");
+    await page.waitForSelector("[data-testid=signup-done]");
+    await page.goto(BASE + "/");
+    assert.match(await page.textContent("[data-testid=signed-in]"), /player_one \(기사 · player\)/);
+  } finally { await close(); }
+});

@@ -2,11 +2,17 @@
 //! temporary SQLite file and an ephemeral port.
 
 pub mod config;
+mod csrf;
 mod routes;
 
 use std::net::SocketAddr;
 
-use app::data::Db;
+use std::sync::Arc;
+
+use app::{
+    clock::{Clock, SystemClock},
+    data::{Db, SignInThrottle},
+};
 use leptos::config::LeptosOptions;
 use tokio::net::TcpListener;
 
@@ -37,6 +43,11 @@ impl Server {
     /// Opens the database (running migrations), prepares the setup token if needed, and
     /// binds the port. Nothing is served until [`Server::run`].
     pub async fn prepare(config: &Config) -> Result<Server, StartError> {
+        Self::prepare_with_clock(config, Arc::new(SystemClock)).await
+    }
+
+    /// As [`Server::prepare`], with the clock that time rules use (tests pass a manual one).
+    pub async fn prepare_with_clock(config: &Config, clock: Arc<dyn Clock>) -> Result<Server, StartError> {
         let db = Db::open(&config.data_dir).await?;
         let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
             None
@@ -53,13 +64,13 @@ impl Server {
             .site_pkg_dir("pkg")
             .site_addr(addr)
             .build();
-        let router = routes::router(options, db, config).await?;
+        let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), config).await?;
         Ok(Server { addr, setup_url, listener, router })
     }
 
     /// Serves until the future `shutdown` completes.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router.into_make_service())
+        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
             .await
     }

@@ -1,9 +1,12 @@
 //! The HTTP surface: health check, Leptos pages and server functions, static files.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
-use app::{data::Db, shell, App};
-use axum::{http::StatusCode, response::IntoResponse, routing::get, Json, Router};
+use app::{
+    data::{Db, SignInThrottle},
+    shell, App,
+};
+use axum::{http::StatusCode, middleware, response::IntoResponse, routing::get, Json, Router};
 use leptos::{config::LeptosOptions, prelude::provide_context};
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
@@ -15,7 +18,12 @@ use crate::{Config, StartError};
 /// Sessions idle this long expire.
 const SESSION_IDLE_DAYS: i64 = 30;
 
-pub async fn router(options: LeptosOptions, db: Db, config: &Config) -> Result<Router, StartError> {
+pub async fn router(
+    options: LeptosOptions,
+    db: Db,
+    throttle: Arc<SignInThrottle>,
+    config: &Config,
+) -> Result<Router, StartError> {
     let store = SqliteStore::new(db.pool().clone());
     store.migrate().await.map_err(|e| StartError::Sessions(e.to_string()))?;
     {
@@ -42,7 +50,10 @@ pub async fn router(options: LeptosOptions, db: Db, config: &Config) -> Result<R
         .leptos_routes_with_context(
             &options,
             routes,
-            move || provide_context(context_db.clone()),
+            move || {
+                provide_context(context_db.clone());
+                provide_context(throttle.clone());
+            },
             {
                 let options = options.clone();
                 move || shell(options.clone())
@@ -50,6 +61,7 @@ pub async fn router(options: LeptosOptions, db: Db, config: &Config) -> Result<R
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
         .layer(sessions)
+        .layer(middleware::from_fn(crate::csrf::guard))
         .layer(CompressionLayer::new())
         .with_state(options);
     Ok(router)

@@ -21,7 +21,14 @@ fn config(data_dir: &Path) -> Config {
 /// Starts a server in the background; returns its base URL, the setup link (if any) and a
 /// handle that stops it when dropped.
 async fn start(data_dir: &Path) -> (String, Option<String>, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
-    let server = Server::prepare(&config(data_dir)).await.expect("server starts");
+    start_with_clock(data_dir, std::sync::Arc::new(app::clock::SystemClock)).await
+}
+
+async fn start_with_clock(
+    data_dir: &Path,
+    clock: std::sync::Arc<dyn app::clock::Clock>,
+) -> (String, Option<String>, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+    let server = Server::prepare_with_clock(&config(data_dir), clock).await.expect("server starts");
     let base = format!("http://{}", server.addr);
     let setup = server.setup_url.clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -138,6 +145,80 @@ async fn restart_without_admin_revokes_the_old_link() {
         &[("token", old), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
     assert_eq!(status, 500, "only the newest link works");
     assert!(body.contains("BadSetupToken"));
+    let _ = stop.send(());
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn cross_site_posts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, _, stop, task) = start(dir.path()).await;
+    let c = client();
+    let forged = c.post(format!("{base}/api/sign_up"))
+        .header("origin", "http://evil.example")
+        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+        .send().await.unwrap();
+    assert_eq!(forged.status(), 403);
+    assert!(forged.text().await.unwrap().contains("cross_site_request"));
+    let forged = c.post(format!("{base}/api/sign_up"))
+        .header("sec-fetch-site", "cross-site")
+        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+        .send().await.unwrap();
+    assert_eq!(forged.status(), 403);
+    // Same origin (what the app's own pages send) is accepted.
+    let ok = c.post(format!("{base}/api/sign_up"))
+        .header("origin", base.clone())
+        .header("sec-fetch-site", "same-origin")
+        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+        .send().await.unwrap();
+    assert_eq!(ok.status(), 200);
+    // Reading stays open: GET pages and health are never blocked.
+    assert_eq!(reqwest::get(format!("{base}/healthz")).await.unwrap().status(), 200);
+    let _ = stop.send(());
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn sign_up_makes_players_with_case_insensitive_unique_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, _, stop, task) = start(dir.path()).await;
+    let c = client();
+    let (status, body) = call(&c, &base, "sign_up",
+        &[("username", "Kim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"role\":\"player\""), "sign-up never makes administrators: {body}");
+    let (_, me) = call(&c, &base, "current_user", &[]).await;
+    assert!(me.contains("Kim"));
+    let (status, body) = call(&client(), &base, "sign_up",
+        &[("username", "kim"), ("password", "another long password"), ("password_again", "another long password")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("this name is taken"), "{body}");
+    let (status, body) = call(&client(), &base, "sign_up",
+        &[("username", "lee"), ("password", "short"), ("password_again", "short")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("10–128 characters"), "{body}");
+    let _ = stop.send(());
+    task.await.unwrap();
+}
+
+#[tokio::test]
+async fn sign_in_is_throttled_after_repeated_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = app::clock::ManualClock::new(1_700_000_000_000);
+    let (base, _, stop, task) = start_with_clock(dir.path(), std::sync::Arc::new(clock.clone())).await;
+    let c = client();
+    call(&c, &base, "sign_up", &[("username", "park"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    for _ in 0..app::data::throttle::FREE_FAILURES {
+        let (_, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "wrong password!")]).await;
+        assert!(body.contains("BadCredentials"), "{body}");
+    }
+    // Now even the right password waits: the check comes before the password is tried.
+    let (status, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
+    assert_eq!(status, 500);
+    assert!(body.contains("Throttled") && body.contains("\"retry_after_s\":1"), "{body}");
+    clock.advance_ms(1_000);
+    let (status, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
+    assert_eq!(status, 200, "{body}");
     let _ = stop.send(());
     task.await.unwrap();
 }

@@ -41,9 +41,40 @@ pub async fn current_user() -> Result<Option<UserView>, AppError> {
     }
 }
 
+#[cfg(feature = "ssr")]
+async fn client_ip() -> Option<std::net::IpAddr> {
+    use axum::extract::ConnectInfo;
+    leptos_axum::extract::<ConnectInfo<std::net::SocketAddr>>().await.ok().map(|c| c.0.ip())
+}
+
+/// Signs in with name and password. Throttled per name and per client address.
 #[server(endpoint = "sign_in")]
 pub async fn sign_in(username: String, password: String) -> Result<UserView, AppError> {
-    let user = super::db()?.verify_password(&username, &password).await?;
+    use crate::data::SignInThrottle;
+    let throttle = leptos::prelude::use_context::<std::sync::Arc<SignInThrottle>>().ok_or(AppError::Internal)?;
+    let keys = SignInThrottle::keys(&username, client_ip().await);
+    throttle.check(&keys)?;
+    match super::db()?.verify_password(&username, &password).await {
+        Ok(user) => {
+            throttle.record_success(&username);
+            sign_session_in(&user).await?;
+            Ok(user)
+        }
+        Err(AppError::BadCredentials) => {
+            throttle.record_failure(&keys);
+            Err(AppError::BadCredentials)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Creates a player account and signs it in.
+#[server(endpoint = "sign_up")]
+pub async fn sign_up(username: String, password: String, password_again: String) -> Result<UserView, AppError> {
+    if password != password_again {
+        return Err(AppError::invalid("password_again", "the two passwords differ"));
+    }
+    let user = super::db()?.create_player(&username, &password).await?;
     sign_session_in(&user).await?;
     Ok(user)
 }

@@ -5,7 +5,7 @@ pub mod auth;
 pub mod rooms;
 pub mod system;
 
-pub use auth::{current_user, CompleteSetup, SignIn, SignOut, UserView};
+pub use auth::{current_user, CompleteSetup, SignIn, SignOut, SignUp, UserView};
 pub use rooms::{list_rooms, RoomSummary};
 pub use system::{server_info, VersionInfo};
 

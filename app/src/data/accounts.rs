@@ -153,6 +153,29 @@ impl Db {
         Ok(user_from_row(&row))
     }
 
+    /// Creates a player account (open sign-up).
+    pub async fn create_player(&self, username: &str, password: &str) -> Result<UserView, AppError> {
+        validate_username(username)?;
+        validate_password(password)?;
+        let hash = hash_password(password.to_string()).await?;
+        let row = sqlx::query(
+            "INSERT INTO users (username, password_hash, role, created_at_ms) \
+             VALUES (?, ?, 'player', ?) RETURNING id, username, role",
+        )
+        .bind(username)
+        .bind(hash)
+        .bind(now_ms())
+        .fetch_one(self.pool())
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                AppError::invalid("username", "this name is taken")
+            }
+            _ => internal(e),
+        })?;
+        Ok(user_from_row(&row))
+    }
+
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserView>, AppError> {
         let row = sqlx::query("SELECT id, username, role FROM users WHERE id = ?")
             .bind(id)

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod rooms;
+pub mod throttle;
 
 use std::{path::Path, str::FromStr, time::Duration};
 
@@ -10,6 +11,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::SqlitePool;
 
 pub use accounts::SetupToken;
+pub use throttle::SignInThrottle;
 
 /// File name of the embedded database inside the data directory.
 pub const DB_FILE: &str = "space-baduk.sqlite3";

@@ -83,6 +83,7 @@ fn Account() -> impl IntoView {
                             <label class="sr-only" for="signin-pass">"비밀번호 · Password"</label>
                             <input id="signin-pass" type="password" name="password" placeholder="비밀번호 · password" autocomplete="current-password" required/>
                             <button type="submit" class="primary">"로그인 · Sign in"</button>
+                            <a href="/signup">"가입 · Sign up"</a>
                         </ActionForm>
                     }.into_any(),
                 }

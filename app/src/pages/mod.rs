@@ -2,9 +2,11 @@
 
 mod home;
 mod setup;
+mod signup;
 
 pub use home::HomePage;
 pub use setup::SetupPage;
+pub use signup::SignUpPage;
 
 use leptos::prelude::*;
 
