@@ -12,6 +12,7 @@
 use crate::board::{Board, Color};
 use crate::geometry::Point;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// A chain (돌무리): six-connected stones of one colour (003 §3.2).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,22 +196,127 @@ pub struct DeadCandidate {
 }
 
 /// Dead-stone suggestions by the simple, deterministic heuristics of
-/// 000 §5.5. Suggestions only; players confirm (003 §3.5).
+/// 000 §5.5. Suggestions only — candidates, never verdicts (003 §3.2,
+/// §3.12); players confirm (003 §3.5).
+///
+/// **(a) Capturable** — the chain has one liberty, the opponent may play
+/// there (no suicide), and the capture cannot be retaken at once: it takes
+/// more than one stone, or the capturing stone keeps another liberty (an
+/// empty neighbour or a connection to an own chain with a second liberty).
+///
+/// **(b) Enclosed without two eyes** — "상대 영역(상대 돌로만 둘러싸인 빈
+/// 영역)에 완전히 갇혀 있고 그 영역 안에서 두 눈이 없는 연결". For a chain X of
+/// colour C and its opponent O:
+/// * the *region* R(X) is the six-connected component of points **not**
+///   occupied by O (empty points and C stones) that contains X — by
+///   construction it is bounded only by O stones and the board edge;
+/// * X is *shut in* when R(X) touches at least one O stone and, for every O
+///   chain Y bordering R(X), with R(Y) Y's own region (the component of
+///   points not occupied by C that contains Y): R(X) is strictly smaller
+///   than R(Y), and R(Y) reaches empty points outside R(X) — Y's wall
+///   separates R(X) from other space, so the enclosure is the opponent's
+///   area, not X's (on an open board R(Y) holds no empty point outside
+///   R(X), and nobody is shut in);
+/// * the *eyes* are the empty components inside R(X) bordered by C stones
+///   only (서로 떨어진 단독 빈 영역); X is suggested when it has fewer than two.
+///
+/// The size comparison replaces an earlier "region under half the board"
+/// cut-off, which both hid dead stones inside enclosures larger than half
+/// the board and depended on board size. It makes the heuristic
+/// one-sided: when X is suggested under (b), no O chain bounding R(X) is
+/// suggested under (b) (if Y bounds R(X), some C chain in R(X) bounds R(Y),
+/// and the two strict inequalities would contradict). A living group whose
+/// territory is a single empty component inside a larger opposing area can
+/// still be suggested; players correct suggestions (000 §5.5 "오판이 있어도
+/// 플레이어가 고치면 되므로").
 pub fn dead_stone_candidates(board: &Board) -> Vec<DeadCandidate> {
     let an = Analysis::new(board);
     dead_candidates_with(board, &an)
 }
 
+/// Regions of one colour C: components of points not occupied by C's opponent.
+struct Regions {
+    /// Region index per point (`NONE` on opponent stones).
+    of: Vec<u32>,
+    size: Vec<usize>,
+    /// Empty points in the region.
+    empties: Vec<usize>,
+    /// Empty components inside the region bordered by C stones only.
+    eyes: Vec<usize>,
+    /// Opponent chains (indices into [`Analysis::chains`]) bordering the region, sorted.
+    bordering: Vec<Vec<usize>>,
+}
+
+fn regions_of(board: &Board, an: &Analysis, color: Color) -> Regions {
+    let g = board.geometry();
+    let opp = color.opponent();
+    let mut of = vec![NONE; g.len()];
+    let (mut size, mut eyes, mut bordering) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stack = Vec::new();
+    for p in g.points() {
+        if of[p.index()] != NONE || board.stone_at(p) == Some(opp) {
+            continue;
+        }
+        let id = size.len() as u32;
+        of[p.index()] = id;
+        stack.push(p);
+        let (mut k, mut border) = (0usize, Vec::new());
+        while let Some(s) = stack.pop() {
+            k += 1;
+            for &q in g.neighbours(s) {
+                if board.stone_at(q) == Some(opp) {
+                    border.extend(an.chain_at(q));
+                } else if of[q.index()] == NONE {
+                    of[q.index()] = id;
+                    stack.push(q);
+                }
+            }
+        }
+        border.sort_unstable();
+        border.dedup();
+        size.push(k);
+        eyes.push(0);
+        bordering.push(border);
+    }
+    for comp in &an.empty {
+        let only_own = match color {
+            Color::Black => comp.touches_black && !comp.touches_white,
+            Color::White => comp.touches_white && !comp.touches_black,
+        };
+        if let (true, Some(&p)) = (only_own, comp.points.first()) {
+            if let Some(e) = eyes.get_mut(of[p.index()] as usize) {
+                *e += 1;
+            }
+        }
+    }
+    let mut empties = vec![0usize; size.len()];
+    for p in g.points() {
+        if board.stone_at(p).is_none() {
+            if let Some(e) = empties.get_mut(of[p.index()] as usize) {
+                *e += 1;
+            }
+        }
+    }
+    Regions { of, size, empties, eyes, bordering }
+}
+
 fn dead_candidates_with(board: &Board, an: &Analysis) -> Vec<DeadCandidate> {
     let g = board.geometry();
-    let n = g.len();
     let mut out = Vec::new();
-    // One region marking per colour: regions of different colours overlap on empty points.
-    let mut region_marks = [vec![NONE; n], vec![NONE; n]];
-    let mut region_dead = vec![false; an.chains.len()];
-    let mut stack = Vec::new();
-    for (ci, ch) in an.chains.iter().enumerate() {
+    let regions = [regions_of(board, an, Color::Black), regions_of(board, an, Color::White)];
+    // shared[C][(r, ry)]: empty points lying both in C's region r and in the
+    // opponent's region ry.
+    let mut shared: [HashMap<(u32, u32), usize>; 2] = Default::default();
+    for p in g.points() {
+        if board.stone_at(p).is_none() {
+            let (b, w) = (regions[0].of[p.index()], regions[1].of[p.index()]);
+            *shared[0].entry((b, w)).or_insert(0) += 1;
+            *shared[1].entry((w, b)).or_insert(0) += 1;
+        }
+    }
+    for ch in an.chains.iter() {
         let opp = ch.color.opponent();
+        let Some(&first) = ch.stones.first() else { continue };
         // (a) one liberty, capturable there without immediate recapture.
         if ch.liberties.len() == 1 {
             let l = ch.liberties[0];
@@ -229,7 +335,7 @@ fn dead_candidates_with(board: &Board, an: &Analysis) -> Vec<DeadCandidate> {
                             if let Some(h) = board.chain_head(q) {
                                 if board.liberties(q) == 1 && !heads.contains(&h) {
                                     heads.push(h);
-                                    captured += board.chain_len(q);
+                                    captured = captured.saturating_add(board.chain_len(q));
                                 }
                             }
                         }
@@ -241,55 +347,28 @@ fn dead_candidates_with(board: &Board, an: &Analysis) -> Vec<DeadCandidate> {
                 }
             }
         }
-        // (b) region of (empty ∪ own colour) around the chain.
-        let region_mark = &mut region_marks[ch.color.idx()];
-        let r = region_mark[ch.stones[0].index()];
-        if r != NONE {
-            // Same region as an earlier chain: same verdict.
-            if region_dead[r as usize] {
-                out.push(DeadCandidate {
-                    color: ch.color,
-                    stones: ch.stones.clone(),
-                    reason: DeadReason::EnclosedWithoutTwoEyes,
-                });
-            }
+        // (b) shut inside the opponent's area without two eyes.
+        let own = &regions[ch.color.idx()];
+        let other = &regions[opp.idx()];
+        let r = own.of[first.index()];
+        let (Some(&size), Some(&eyes), Some(border)) =
+            (own.size.get(r as usize), own.eyes.get(r as usize), own.bordering.get(r as usize))
+        else {
             continue;
-        }
-        let mut size = 0usize;
-        let mut touches_opp = false;
-        let mut eyes = 0usize;
-        let mut counted_comp: Vec<usize> = Vec::new();
-        stack.push(ch.stones[0]);
-        region_mark[ch.stones[0].index()] = ci as u32;
-        while let Some(p) = stack.pop() {
-            size += 1;
-            if let Some(e) = an.empty_at(p) {
-                if !counted_comp.contains(&e) {
-                    counted_comp.push(e);
-                    let comp = &an.empty[e];
-                    let only_own = match ch.color {
-                        Color::Black => comp.touches_black && !comp.touches_white,
-                        Color::White => comp.touches_white && !comp.touches_black,
-                    };
-                    if only_own {
-                        eyes += 1;
-                    }
-                }
-            }
-            for &q in g.neighbours(p) {
-                match board.stone_at(q) {
-                    Some(c) if c == opp => touches_opp = true,
-                    _ => {
-                        if region_mark[q.index()] == NONE {
-                            region_mark[q.index()] = ci as u32;
-                            stack.push(q);
-                        }
-                    }
-                }
-            }
-        }
-        if touches_opp && size * 2 < n && eyes < 2 {
-            region_dead[ci] = true;
+        };
+        let shut_in = !border.is_empty()
+            && border.iter().all(|&y| {
+                let Some(ry) = an.chains.get(y).and_then(|yc| yc.stones.first()).map(|s| other.of[s.index()]) else {
+                    return false;
+                };
+                let (ysize, yempties) = match (other.size.get(ry as usize), other.empties.get(ry as usize)) {
+                    (Some(&a), Some(&b)) => (a, b),
+                    _ => return false,
+                };
+                let common = shared[ch.color.idx()].get(&(r, ry)).copied().unwrap_or(0);
+                ysize > size && yempties > common
+            });
+        if shut_in && eyes < 2 {
             out.push(DeadCandidate {
                 color: ch.color,
                 stones: ch.stones.clone(),

@@ -402,3 +402,56 @@ fn bench_playouts_prints_one_json_line() {
     let (_, status) = run_raw("", &["--bench-playouts", "9x9", "x"]);
     assert!(!status.success());
 }
+
+#[test]
+fn final_status_list_dead_stone_behind_a_wall_000_s5_5() {
+    // Regression: 5×5, Black C1–C5, White A3. The white stone is shut inside
+    // the area left of Black's wall without eyes (000 §5.5 (b)); it is a
+    // dead-stone suggestion, the wall is alive.
+    let r = run(
+        "boardsize 5\nplay b C1\nplay w A3\nplay b C2\nplay b C3\nplay b C4\nplay b C5\n\
+         final_status_list dead\nfinal_status_list alive\n",
+    );
+    for resp in &r[..7] {
+        ok(resp);
+    }
+    assert_eq!(ok(&r[7]), "A3");
+    assert_eq!(sorted_words(ok(&r[8])), vec!["C1", "C2", "C3", "C4", "C5"]);
+}
+
+#[test]
+fn final_status_list_seki_names_both_sides_000_s5_6() {
+    // 000 §5.6: A5 is enclosed by Black alone; Black's only outside
+    // liberty C5 is shared with White's living chain — a seki candidate.
+    // Both sides of a seki are in seki (003 §3.3), so White's chain
+    // sharing the dame is listed too; dead/alive exclude them.
+    let r = run(
+        "boardsize 5\nplay b B5\nplay b A4\nplay b B4\nplay w D5\nplay w C4\nplay w D4\n\
+         play w A3\nplay w B3\nplay w C3\nfinal_status_list seki\nfinal_status_list alive\nfinal_status_list dead\n",
+    );
+    for resp in &r[..10] {
+        ok(resp);
+    }
+    assert_eq!(
+        sorted_words(ok(&r[10])),
+        vec!["A3", "A4", "B3", "B4", "B5", "C3", "C4", "D4", "D5"]
+    );
+    assert_eq!(ok(&r[11]), "");
+    assert_eq!(ok(&r[12]), "", "the seki chains are not listed dead");
+}
+
+#[test]
+fn negative_komi_does_not_stick_to_black_003_s4_3() {
+    // `komi -2.5` gives 2.5 to Black; a later `komi 6.5` is White's again
+    // (the recipient chosen by `space_rule komi_to`, default White).
+    let r = run(
+        "boardsize 5\nkomi -2.5\nfinal_score\nkomi 6.5\nfinal_score\n\
+         space_rule komi_to black\nkomi 3\nfinal_score\nkomi -1\nfinal_score\n\
+         space_rule komi_to white\nfinal_score\n",
+    );
+    assert_eq!(ok(&r[2]), "B+2.5");
+    assert_eq!(ok(&r[4]), "W+6.5");
+    assert_eq!(ok(&r[7]), "B+3");
+    assert_eq!(ok(&r[9]), "B+1");
+    assert_eq!(ok(&r[11]), "W+1");
+}

@@ -150,3 +150,41 @@ proptest! {
         prop_assert_eq!(other(&g), other(&before));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+
+    /// 000 §5.5 (b) is one-sided: when a chain is suggested as shut inside
+    /// the opponent's area, no opposing chain in contact with it is
+    /// suggested for the same reason; every suggestion is a whole chain
+    /// (003 §3.4) of the colour it names.
+    #[test]
+    fn dead_suggestions_are_whole_chains_and_one_sided(k in any::<u8>(), acts in acts()) {
+        let mut g = Game::new(geometry(k), rules(k)).unwrap();
+        for a in &acts {
+            step(&mut g, a);
+            if g.is_over() { break; }
+        }
+        let b = g.board();
+        let geo = g.geometry();
+        let d = engine::dead_stone_candidates(b);
+        let mut enclosed = vec![false; geo.len()];
+        for c in &d {
+            let mut chain = b.chain_stones(c.stones[0]);
+            chain.sort_unstable();
+            prop_assert_eq!(&chain, &c.stones);
+            prop_assert!(c.stones.iter().all(|&p| b.stone_at(p) == Some(c.color)));
+            if c.reason == engine::DeadReason::EnclosedWithoutTwoEyes {
+                for &p in &c.stones { enclosed[p.index()] = true; }
+            }
+        }
+        for c in d.iter().filter(|c| c.reason == engine::DeadReason::EnclosedWithoutTwoEyes) {
+            for &p in &c.stones {
+                for &q in geo.neighbours(p) {
+                    prop_assert!(!(b.stone_at(q) == Some(c.color.opponent()) && enclosed[q.index()]),
+                        "both sides of a boundary suggested dead:\n{}", b.to_ascii());
+                }
+            }
+        }
+    }
+}

@@ -202,3 +202,136 @@ fn chains_and_liberties_listing() {
     assert_eq!(an.empty.len(), 1);
     assert_eq!(an.empty[0].points.len(), 22);
 }
+
+#[test]
+fn wall_repro_dead_stone_behind_a_black_wall_000_s5_5() {
+    // Regression: 5×5, Black C1–C5, White A3 (coordinates A1 = bottom-left).
+    // The white stone is shut inside the area A–B bounded only by Black and
+    // has no eye there: (b) suggests it; the black wall is never suggested.
+    let g = game_from(
+        "
+        . . X . .
+        . . X . .
+        O . X . .
+        . . X . .
+        . . X . .",
+        Rules::classic(),
+    );
+    let d = dead_stone_candidates(g.board());
+    assert_eq!(
+        d,
+        vec![DeadCandidate { color: Color::White, stones: vec![at(&g, 0, 2)], reason: DeadReason::EnclosedWithoutTwoEyes }]
+    );
+}
+
+#[test]
+fn enclosure_larger_than_half_the_board_still_suggests_000_s5_5() {
+    // The wall on column B leaves White a 15-point area (C–E) — more than
+    // half of the 25-point board. The old "region under half the board"
+    // cut-off hid this; the region is still smaller than Black's (24), so
+    // White is the enclosed side.
+    let g = game_from(
+        "
+        . X . . .
+        . X . . .
+        . X . O .
+        . X . . .
+        . X . . .",
+        Rules::classic(),
+    );
+    let d = dead_stone_candidates(g.board());
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].color, d[0].stones.clone()), (Color::White, vec![at(&g, 3, 2)]));
+}
+
+#[test]
+fn facing_walls_are_not_suggested_000_s5_5() {
+    // Two walls with one eye-space each and dame between: neither side is
+    // shut inside the other's area (equal regions, equal eyes).
+    let g = game_from(
+        "
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .
+        . X . O .",
+        Rules::classic(),
+    );
+    assert!(dead_stone_candidates(g.board()).is_empty());
+    // A single stone each on an open board: nobody is enclosed.
+    let g = game_from(
+        "
+        . . . . .
+        . X . . .
+        . . . . .
+        . . . O .
+        . . . . .",
+        Rules::classic(),
+    );
+    assert!(dead_stone_candidates(g.board()).is_empty());
+}
+
+#[test]
+fn dead_chains_in_3d_enclosure_and_same_region_share_the_verdict_000_s5_5() {
+    // 3×3×5 box: Black fills the layer z = 2, with the layer z = 1 behind
+    // it as its own space; two separate White stones lie in the region
+    // z = 3..5 that Black's wall closes off. White's region (27 points) is
+    // smaller than Black's (43) and Black's reaches space behind the wall;
+    // White has no eye there: both white stones are suggested, Black is not.
+    let geo = Arc::new(
+        Geometry::new(crate::geometry::Axis::one_to(3), crate::geometry::Axis::one_to(3), crate::geometry::Axis::one_to(5))
+            .unwrap(),
+    );
+    let mut b = Board::new(geo.clone());
+    let mut ch = Vec::new();
+    for p in geo.points() {
+        let (_, _, z) = geo.offsets_of(p).unwrap();
+        if z == 1 {
+            ch.push((p, Some(Color::Black)));
+        }
+    }
+    let w1 = geo.point_from_offsets(0, 0, 4).unwrap();
+    let w2 = geo.point_from_offsets(2, 2, 3).unwrap();
+    ch.push((w1, Some(Color::White)));
+    ch.push((w2, Some(Color::White)));
+    assert!(b.set_cells(&ch));
+    let d = dead_stone_candidates(&b);
+    let mut dead: Vec<Point> = d.iter().flat_map(|c| c.stones.clone()).collect();
+    dead.sort_unstable();
+    let mut want = vec![w1, w2];
+    want.sort_unstable();
+    assert_eq!(dead, want);
+    assert!(d.iter().all(|c| c.color == Color::White && c.reason == DeadReason::EnclosedWithoutTwoEyes));
+
+    // Without the space behind the wall (Black fills the face z = 1 of a
+    // 3×3×3 box) Black's wall closes nothing off: no suggestion either way.
+    let cube = Arc::new(Geometry::cube(3).unwrap());
+    let mut b = Board::new(cube.clone());
+    let mut ch: Vec<_> = cube
+        .points()
+        .filter(|&p| cube.offsets_of(p).unwrap().2 == 0)
+        .map(|p| (p, Some(Color::Black)))
+        .collect();
+    ch.push((cube.point_from_offsets(0, 0, 2).unwrap(), Some(Color::White)));
+    assert!(b.set_cells(&ch));
+    assert!(dead_stone_candidates(&b).is_empty());
+}
+
+#[test]
+fn open_board_stones_are_never_shut_in_000_s5_5() {
+    // Opening-like positions: more stones of one colour do not make the
+    // other colour's stones "enclosed" — Black's regions hold no empty
+    // point outside White's region, so no wall separates anything.
+    let g = game_from(
+        "
+        . . . . . . .
+        . X . . . . .
+        . . . . . X .
+        . . . O . . .
+        . . . . . . .
+        . X . . . . .
+        . . . . . . .",
+        Rules::classic(),
+    );
+    assert!(dead_stone_candidates(g.board()).is_empty());
+}

@@ -82,6 +82,9 @@ pub struct GtpEngine {
     rng: Rng,
     loader: Option<FileLoader>,
     quit: bool,
+    /// Recipient of a non-negative `komi` (set by `space_rule komi_to`,
+    /// default White); a negative `komi` goes to Black without changing it.
+    komi_to: Color,
 }
 
 impl Default for GtpEngine {
@@ -105,6 +108,7 @@ impl GtpEngine {
             rng: Rng::new(seed),
             loader: None,
             quit: false,
+            komi_to: rules.komi_to,
         }
     }
 
@@ -222,11 +226,10 @@ impl GtpEngine {
                 let komi = Komi::from_f64(k.abs()).map_err(|e| e.to_string())?;
                 let mut r = self.rules;
                 r.komi = komi;
-                // A negative komi goes to Black; otherwise the recipient set by
-                // `space_rule komi_to` (default White) is kept.
-                if k < 0.0 {
-                    r.komi_to = Color::Black;
-                }
+                // A negative komi goes to Black; otherwise to the recipient set
+                // by `space_rule komi_to` (default White) — an earlier negative
+                // komi does not stick (003 §4.3: komi ≥ 0 to an agreed recipient).
+                r.komi_to = if k < 0.0 { Color::Black } else { self.komi_to };
                 self.change_rules(r)
             }
             "space_rule" => self.space_rule(&a),
@@ -380,7 +383,11 @@ impl GtpEngine {
             ("komi_to", _) => return Err("komi_to must be black or white".into()),
             _ => return Err("unknown rule; use ko, scoring, capture_bonus or komi_to".into()),
         }
-        self.change_rules(r)
+        self.change_rules(r)?;
+        if what.eq_ignore_ascii_case("komi_to") {
+            self.komi_to = r.komi_to;
+        }
+        Ok(String::new())
     }
 
     // --------------------------------------------------------------
@@ -519,25 +526,34 @@ impl GtpEngine {
     fn final_status_list(&self, which: &str) -> Answer {
         let board = self.game.board();
         let g = board.geometry();
-        let mut dead = vec![false; g.len()];
+        let mut raw_dead = vec![false; g.len()];
         for d in dead_stone_candidates(board) {
             for p in d.stones {
-                dead[p.index()] = true;
+                raw_dead[p.index()] = true;
             }
         }
         let mut seki = vec![false; g.len()];
         for s in seki_candidates(board) {
-            // Stones bordering a seki region (000 §5.6) are in seki.
-            for &p in &s.region {
-                for &q in g.neighbours(p) {
-                    if board.stone_at(q) == Some(s.color) && !dead[q.index()] {
-                        for r in board.chain_stones(q) {
-                            seki[r.index()] = true;
-                        }
+            // Stones bordering a seki region (000 §5.6) are in seki, and so
+            // are the (living) opposing chains that share its dame: both
+            // sides live in seki (003 §3.3).
+            let region_border = s.region.iter().flat_map(|&p| g.neighbours(p).iter().map(move |&q| (q, s.color)));
+            let dame_border = s
+                .shared_liberties
+                .iter()
+                .flat_map(|&p| g.neighbours(p).iter().map(move |&q| (q, s.color.opponent())));
+            for (q, c) in region_border.chain(dame_border) {
+                let living_opponent = c == s.color || !raw_dead[q.index()];
+                if board.stone_at(q) == Some(c) && living_opponent && !seki[q.index()] {
+                    for r in board.chain_stones(q) {
+                        seki[r.index()] = true;
                     }
                 }
             }
         }
+        // A chain in seki has fewer than two eyes and is shut in, so 000 §5.5
+        // (b) also names it; the more specific seki suggestion wins.
+        let dead: Vec<bool> = raw_dead.iter().zip(&seki).map(|(&d, &k)| d && !k).collect();
         let keep: Box<dyn Fn(usize) -> bool> = match which.to_ascii_lowercase().as_str() {
             "dead" => Box::new(|i| dead[i]),
             "seki" => Box::new(|i| seki[i] && !dead[i]),
