@@ -8,6 +8,7 @@ pub mod api;
 pub mod board_view;
 pub mod clock;
 pub mod error;
+pub mod matches;
 pub mod pages;
 
 #[cfg(feature = "ssr")]

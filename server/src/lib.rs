@@ -1,6 +1,7 @@
 //! The Space Baduk server as a library, so integration tests can start the real thing on a
 //! temporary SQLite file and an ephemeral port.
 
+pub mod api;
 pub mod config;
 mod csrf;
 mod routes;
@@ -12,6 +13,7 @@ use std::sync::Arc;
 use app::{
     clock::{Clock, SystemClock},
     data::{Db, SignInThrottle},
+    matches::service::MatchService,
 };
 use leptos::config::LeptosOptions;
 use tokio::net::TcpListener;
@@ -26,7 +28,7 @@ pub enum StartError {
     Sessions(String),
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: std::io::Error },
-    #[error("setup token: {0}")]
+    #[error("start-up: {0}")]
     Setup(app::AppError),
 }
 
@@ -64,7 +66,10 @@ impl Server {
             .site_pkg_dir("pkg")
             .site_addr(addr)
             .build();
-        let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), config).await?;
+        let matches = MatchService::new(db.clone(), clock.clone());
+        let loaded = matches.boot().await.map_err(StartError::Setup)?;
+        tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
+        let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
         Ok(Server { addr, setup_url, listener, router })
     }
 

@@ -4,6 +4,7 @@ use std::{sync::Arc, time::Duration};
 
 use app::{
     data::{Db, SignInThrottle},
+    matches::service::MatchService,
     shell, App,
 };
 use axum::{http::StatusCode, middleware, response::IntoResponse, routing::get, Json, Router};
@@ -22,6 +23,7 @@ pub async fn router(
     options: LeptosOptions,
     db: Db,
     throttle: Arc<SignInThrottle>,
+    matches: MatchService,
     config: &Config,
 ) -> Result<Router, StartError> {
     let store = SqliteStore::new(db.pool().clone());
@@ -45,14 +47,19 @@ pub async fn router(
     let routes = generate_route_list(App);
     let context_db = db.clone();
     let health_db = db.clone();
+    let api = crate::api::router(crate::api::ApiState { db: db.clone(), matches: matches.clone(), throttle: throttle.clone() });
     let router = Router::new()
         .route("/healthz", get(move || healthz(health_db.clone())))
         .leptos_routes_with_context(
             &options,
             routes,
-            move || {
-                provide_context(context_db.clone());
-                provide_context(throttle.clone());
+            {
+                let (throttle, matches) = (throttle.clone(), matches.clone());
+                move || {
+                    provide_context(context_db.clone());
+                    provide_context(throttle.clone());
+                    provide_context(matches.clone());
+                }
             },
             {
                 let options = options.clone();
@@ -60,10 +67,11 @@ pub async fn router(
             },
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
+        .with_state(options)
+        .merge(api)
         .layer(sessions)
         .layer(middleware::from_fn(crate::csrf::guard))
-        .layer(CompressionLayer::new())
-        .with_state(options);
+        .layer(CompressionLayer::new());
     Ok(router)
 }
 

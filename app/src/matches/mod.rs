@@ -1,0 +1,16 @@
+//! Matches: settings agreed before play, the event log, the per-room state machine, the
+//! actor that owns a live room, and the service both the UI and the participant API call.
+//! (`settings`, `events` and `view` are shared with the browser; the rest is server-only.)
+
+pub mod events;
+pub mod settings;
+pub mod view;
+
+#[cfg(feature = "ssr")]
+pub mod actor;
+#[cfg(feature = "ssr")]
+pub mod service;
+#[cfg(feature = "ssr")]
+pub mod state;
+#[cfg(feature = "ssr")]
+mod store;

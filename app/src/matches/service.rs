@@ -1,0 +1,159 @@
+//! The match domain layer: the one place the UI's server functions and the participant API
+//! both call. Finds (or starts) a room's actor and passes commands to it.
+
+use std::{collections::HashMap, sync::Arc};
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, oneshot, Mutex};
+
+use super::{
+    actor::{self, CommandReply, Request, RoomHandle},
+    events::StoredEvent,
+    settings::MatchSettings,
+    state::{sha256_hex, Caller, Command, MatchError, MatchState},
+    view::RoomView,
+};
+use crate::{clock::Clock, data::Db, AppError};
+
+/// Room names: 1–60 characters.
+pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CreatedRoom {
+    pub room_id: i64,
+    /// Invitation codes for the first and second seat. Shown once; only digests are stored.
+    pub invite_codes: [String; 2],
+}
+
+#[derive(Clone)]
+pub struct MatchService {
+    db: Db,
+    clock: Arc<dyn Clock>,
+    rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
+}
+
+fn invite_code() -> String {
+    use argon2::password_hash::rand_core::{OsRng, RngCore};
+    let mut b = [0u8; 10];
+    OsRng.fill_bytes(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Storage failures are logged where they happen; callers only learn it was internal.
+fn from_app(_: AppError) -> MatchError {
+    MatchError::Internal
+}
+
+impl MatchService {
+    pub fn new(db: Db, clock: Arc<dyn Clock>) -> Self {
+        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())) }
+    }
+
+    /// At server start: every unfinished room is loaded from its log; games that were in
+    /// play are held until both players are ready again (003 §6.1–6.3). Returns how many
+    /// rooms were loaded.
+    pub async fn boot(&self) -> Result<usize, AppError> {
+        let ids = self.db.unfinished_room_ids().await?;
+        let mut rooms = self.rooms.lock().await;
+        for id in &ids {
+            match self.load(*id, true).await {
+                Ok(handle) => {
+                    rooms.insert(*id, handle);
+                }
+                Err(e) => tracing::error!(room_id = id, error = %e, "room not loaded"),
+            }
+        }
+        Ok(rooms.len())
+    }
+
+    async fn load(&self, room_id: i64, restarting: bool) -> Result<RoomHandle, MatchError> {
+        let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
+        if log.is_empty() {
+            return Err(MatchError::RoomNotFound);
+        }
+        let mut state = MatchState::replay(&log).map_err(|e| {
+            tracing::error!(room_id, error = %e, "event log does not replay");
+            MatchError::Internal
+        })?;
+        if restarting {
+            let held = state.on_restart();
+            if !held.is_empty() {
+                let stored = self
+                    .db
+                    .append_events(room_id, state.version, self.clock.now_ms(), None, held)
+                    .await
+                    .map_err(from_app)?;
+                if let Some(last) = stored.last() {
+                    state.version = last.seq;
+                }
+            }
+        }
+        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone()))
+    }
+
+    async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
+        let mut rooms = self.rooms.lock().await;
+        if let Some(h) = rooms.get(&room_id).filter(|h| h.is_alive()) {
+            return Ok(h.clone());
+        }
+        let h = self.load(room_id, false).await?;
+        rooms.insert(room_id, h.clone());
+        Ok(h)
+    }
+
+    pub async fn create_room(&self, creator: &Caller, name: &str, settings: MatchSettings) -> Result<CreatedRoom, AppError> {
+        let name = name.trim();
+        let n = name.chars().count();
+        if !ROOM_NAME_LEN.contains(&n) {
+            return Err(AppError::invalid("name", format!("must be 1–60 characters, got {n}")));
+        }
+        settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
+        let codes = [invite_code(), invite_code()];
+        let digests = [sha256_hex(&codes[0]), sha256_hex(&codes[1])];
+        let (room_id, first) = self.db.insert_room(name, &settings, creator.user_id, digests, self.clock.now_ms()).await?;
+        let state = MatchState::replay(&[first]).map_err(|e| {
+            tracing::error!(error = %e, "new room does not replay");
+            AppError::Internal
+        })?;
+        let handle = actor::spawn(room_id, state, self.db.clone(), self.clock.clone());
+        self.rooms.lock().await.insert(room_id, handle);
+        Ok(CreatedRoom { room_id, invite_codes: codes })
+    }
+
+    pub async fn command(&self, room_id: i64, caller: Caller, cmd: Command) -> Result<CommandReply, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::Command { caller, cmd, reply }).await.map_err(|_| MatchError::Internal)?;
+        rx.await.map_err(|_| MatchError::Internal)?
+    }
+
+    pub async fn view(&self, room_id: i64) -> Result<RoomView, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::View { reply }).await.map_err(|_| MatchError::Internal)?;
+        rx.await.map_err(|_| MatchError::Internal)
+    }
+
+    /// Follows a room from event `after`: the stored events after it (the gap), then a
+    /// live receiver. Subscribing before reading the log means nothing falls between the
+    /// two; the caller skips live events it already had from the gap.
+    pub async fn follow(
+        &self,
+        room_id: i64,
+        after: i64,
+    ) -> Result<(Vec<StoredEvent>, broadcast::Receiver<StoredEvent>), MatchError> {
+        let h = self.handle(room_id).await?;
+        let live = h.events.subscribe();
+        let gap = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
+        Ok((gap, live))
+    }
+
+    /// Stored events after `after`, as a viewer may see them.
+    pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
+        let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
+        if log.is_empty() && after <= 0 {
+            return Err(MatchError::RoomNotFound);
+        }
+        Ok(log.iter().map(StoredEvent::public_view).collect())
+    }
+}

@@ -1,0 +1,324 @@
+//! The participant API, version 1: HTTP JSON + a WebSocket event stream, for programs and
+//! for the browser alike. A thin adapter over `app::matches::service::MatchService`.
+//!
+//! Sign-in uses the same server-side session as the web pages (cookie `sb_session`).
+
+use std::{net::SocketAddr, sync::Arc};
+
+use app::{
+    data::{Db, SignInThrottle},
+    matches::{
+        events::StoredEvent,
+        service::MatchService,
+        settings::MatchSettings,
+        state::{Caller, Command, MatchError},
+    },
+    AppError,
+};
+use axum::{
+    extract::{
+        rejection::JsonRejection,
+        ws::{Message, WebSocket, WebSocketUpgrade},
+        ConnectInfo, DefaultBodyLimit, Path, Query, State,
+    },
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+
+/// Requests larger than this are refused before parsing.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// A reconnecting viewer further behind than this gets a full state instead of the gap.
+pub const MAX_GAP_EVENTS: usize = 2_000;
+
+#[derive(Clone)]
+pub struct ApiState {
+    pub db: Db,
+    pub matches: MatchService,
+    pub throttle: Arc<SignInThrottle>,
+}
+
+pub fn router(state: ApiState) -> Router {
+    Router::new()
+        .route("/api/v1/session", post(sign_in).delete(sign_out).get(me))
+        .route("/api/v1/rooms", post(create_room))
+        .route("/api/v1/rooms/{id}", get(room_view))
+        .route("/api/v1/rooms/{id}/commands", post(command))
+        .route("/api/v1/rooms/{id}/events", get(events))
+        .route("/api/v1/rooms/{id}/stream", get(stream))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .with_state(state)
+}
+
+/// Every API error: a stable machine-readable `error` code and a human `message`.
+#[derive(Debug, Serialize)]
+pub struct ApiError {
+    #[serde(skip)]
+    status: StatusCode,
+    error: String,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<serde_json::Value>,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, error: &str, message: impl Into<String>) -> Self {
+        ApiError { status, error: error.into(), message: message.into(), detail: None }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(&self)).into_response()
+    }
+}
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> Self {
+        let (status, code) = match &e {
+            AppError::InvalidInput { .. } => (StatusCode::BAD_REQUEST, "invalid_input"),
+            AppError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
+            AppError::Throttled { .. } => (StatusCode::TOO_MANY_REQUESTS, "throttled"),
+            AppError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
+            AppError::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
+            AppError::BadSetupToken => (StatusCode::FORBIDDEN, "bad_setup_token"),
+            AppError::Internal | AppError::Transport(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        let mut out = ApiError::new(status, code, e.to_string());
+        out.detail = serde_json::to_value(&e).ok();
+        out
+    }
+}
+
+impl From<MatchError> for ApiError {
+    fn from(e: MatchError) -> Self {
+        use MatchError::*;
+        let status = match &e {
+            RoomNotFound => StatusCode::NOT_FOUND,
+            NotAPlayer => StatusCode::FORBIDDEN,
+            BadInviteCode => StatusCode::FORBIDDEN,
+            SeatTaken | AlreadySeated | AlreadyDone | WrongPhase { .. } | NotYourTurn { .. }
+            | AwaitingAcknowledgement { .. } | NothingToAcknowledge { .. } => StatusCode::CONFLICT,
+            OffBoard { .. } => StatusCode::BAD_REQUEST,
+            Illegal { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let detail = serde_json::to_value(&e).ok();
+        let code = detail
+            .as_ref()
+            .and_then(|d| d.get("error"))
+            .and_then(|c| c.as_str())
+            .unwrap_or("internal")
+            .to_string();
+        ApiError { status, error: code, message: e.to_string(), detail }
+    }
+}
+
+/// JSON body extractor whose failures are API errors naming what was wrong.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(rejection) => Err(match rejection {
+                JsonRejection::JsonDataError(e) => ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", e.body_text()),
+                JsonRejection::JsonSyntaxError(e) => ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", e.body_text()),
+                JsonRejection::MissingJsonContentType(_) => ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "content_type",
+                    "send Content-Type: application/json",
+                ),
+                JsonRejection::BytesRejection(e) => ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    format!("{}; the limit is {MAX_BODY_BYTES} bytes", e.body_text()),
+                ),
+                other => ApiError::new(StatusCode::BAD_REQUEST, "bad_request", other.body_text()),
+            }),
+        }
+    }
+}
+
+const SESSION_USER_KEY: &str = "user_id";
+
+async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
+    let id: Option<i64> = session.get(SESSION_USER_KEY).await.map_err(|_| AppError::Internal)?;
+    let id = id.ok_or(AppError::NotSignedIn)?;
+    let user = db.user_by_id(id).await?.ok_or(AppError::NotSignedIn)?;
+    Ok(Caller { user_id: user.id, username: user.username })
+}
+
+async fn optional_caller(db: &Db, session: &Session) -> Option<Caller> {
+    caller(db, session).await.ok()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignInBody {
+    username: String,
+    password: String,
+}
+
+async fn sign_in(
+    State(s): State<ApiState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    session: Session,
+    Body(b): Body<SignInBody>,
+) -> Result<impl IntoResponse, ApiError> {
+    let keys = SignInThrottle::keys(&b.username, Some(addr.ip()));
+    s.throttle.check(&keys)?;
+    match s.db.verify_password(&b.username, &b.password).await {
+        Ok(user) => {
+            s.throttle.record_success(&b.username);
+            session.cycle_id().await.map_err(|_| AppError::Internal)?;
+            session.insert(SESSION_USER_KEY, user.id).await.map_err(|_| AppError::Internal)?;
+            Ok(Json(user))
+        }
+        Err(AppError::BadCredentials) => {
+            s.throttle.record_failure(&keys);
+            Err(AppError::BadCredentials.into())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+async fn sign_out(session: Session) -> Result<StatusCode, ApiError> {
+    session.flush().await.map_err(|_| AppError::Internal)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn me(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, ApiError> {
+    let c = caller(&s.db, &session).await?;
+    Ok(Json(serde_json::json!({ "id": c.user_id, "username": c.username })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRoomBody {
+    name: String,
+    settings: MatchSettings,
+}
+
+async fn create_room(
+    State(s): State<ApiState>,
+    session: Session,
+    Body(b): Body<CreateRoomBody>,
+) -> Result<impl IntoResponse, ApiError> {
+    let c = caller(&s.db, &session).await?;
+    let created = s.matches.create_room(&c, &b.name, b.settings).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Anyone may watch a live room (003 §8.1).
+async fn room_view(State(s): State<ApiState>, Path(id): Path<i64>) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(s.matches.view(id).await?))
+}
+
+async fn command(
+    State(s): State<ApiState>,
+    Path(id): Path<i64>,
+    session: Session,
+    Body(cmd): Body<Command>,
+) -> Result<impl IntoResponse, ApiError> {
+    let c = caller(&s.db, &session).await?;
+    Ok(Json(s.matches.command(id, c, cmd).await?))
+}
+
+#[derive(Deserialize)]
+struct AfterQuery {
+    #[serde(default)]
+    after: i64,
+}
+
+async fn events(
+    State(s): State<ApiState>,
+    Path(id): Path<i64>,
+    Query(q): Query<AfterQuery>,
+) -> Result<impl IntoResponse, ApiError> {
+    Ok(Json(s.matches.events_after(id, q.after).await?))
+}
+
+/// Messages on the stream, server → client.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum StreamMessage<'a> {
+    /// The full state: sent when the client is too far behind for a gap.
+    Snapshot { room: &'a app::matches::view::RoomView },
+    Event { event: &'a StoredEvent },
+    /// The client fell too far behind the live stream; it should reconnect with its last seq.
+    Lagged,
+}
+
+/// `GET /api/v1/rooms/{id}/stream?after=N` (WebSocket). Sends exactly the events after N,
+/// or a snapshot when N is too far behind, then every new event. Viewers cannot send
+/// anything into the room over it: incoming messages are ignored (003 §6.4).
+async fn stream(
+    State(s): State<ApiState>,
+    Path(id): Path<i64>,
+    Query(q): Query<AfterQuery>,
+    session: Session,
+    ws: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    // Resolve the room before upgrading, so a missing room is a plain 404.
+    let _viewer = optional_caller(&s.db, &session).await;
+    let (gap, live) = s.matches.follow(id, q.after).await?;
+    let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id).await?) } else { None };
+    Ok(ws.on_upgrade(move |socket| pump(socket, gap, snapshot, live)))
+}
+
+async fn pump(
+    mut socket: WebSocket,
+    gap: Vec<StoredEvent>,
+    snapshot: Option<app::matches::view::RoomView>,
+    mut live: tokio::sync::broadcast::Receiver<StoredEvent>,
+) {
+    let mut last = 0i64;
+    let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
+    if let Some(room) = &snapshot {
+        last = room.version;
+        if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
+            if socket.send(m).await.is_err() {
+                return;
+            }
+        }
+    } else {
+        for e in &gap {
+            let e = e.public_view();
+            if let Ok(m) = send(&StreamMessage::Event { event: &e }) {
+                if socket.send(m).await.is_err() {
+                    return;
+                }
+            }
+            last = e.seq;
+        }
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {} // read-only stream
+            },
+            ev = live.recv() => match ev {
+                Ok(e) if e.seq <= last => {}
+                Ok(e) => {
+                    let e = e.public_view();
+                    last = e.seq;
+                    match send(&StreamMessage::Event { event: &e }) {
+                        Ok(m) => if socket.send(m).await.is_err() { return },
+                        Err(_) => return,
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    if let Ok(m) = send(&StreamMessage::Lagged) { let _ = socket.send(m).await; }
+                    return;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! A match through the participant API on the real server and a real SQLite file: rooms
+//! and invitations, confirmation, readiness, moves validated by the engine, illegal attempts
+//! recorded, acknowledgements, passes into scoring, resignation, the spectator stream with
+//! gap replay, restart durability, and bad input.
+
+use std::path::Path;
+
+use app::matches::settings::{ColourAssignment, MatchSettings};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use server::{Config, Server};
+
+struct Running {
+    base: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    async fn start(dir: &Path) -> Running {
+        let config = Config {
+            bind: "127.0.0.1".parse().unwrap(),
+            port: 0,
+            data_dir: dir.to_path_buf(),
+            log: "warn".into(),
+            log_format: server::config::LogFormat::Text,
+            site_root: "target/site".into(),
+            secure_cookies: false,
+            public_url: None,
+        };
+        let server = Server::prepare(&config).await.expect("server starts");
+        let base = format!("http://{}", server.addr);
+        let (stop, rx) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server.run(async { let _ = rx.await; }).await.unwrap();
+        });
+        Running { base, stop, task }
+    }
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.task.await.unwrap();
+    }
+}
+
+struct Player {
+    http: reqwest::Client,
+    base: String,
+}
+
+impl Player {
+    async fn sign_up(base: &str, name: &str) -> Player {
+        let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
+        let r = http
+            .post(format!("{base}/api/sign_up"))
+            .form(&[("username", name), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "sign up {name}");
+        Player { http, base: base.to_string() }
+    }
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let r = self.http.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap_or(Value::Null))
+    }
+    async fn cmd(&self, room: i64, body: Value) -> (u16, Value) {
+        self.post(&format!("/api/v1/rooms/{room}/commands"), body).await
+    }
+}
+
+async fn view(base: &str, room: i64) -> Value {
+    reqwest::get(format!("{base}/api/v1/rooms/{room}")).await.unwrap().json().await.unwrap()
+}
+
+fn classic_9(colours: ColourAssignment) -> Value {
+    let mut s = MatchSettings::classic_default(9);
+    s.colours = colours;
+    serde_json::to_value(&s).unwrap()
+}
+
+/// Reads stream messages until one satisfies `pred`; returns all read.
+async fn read_until<S>(ws: &mut S, pred: impl Fn(&Value) -> bool) -> Vec<Value>
+where
+    S: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    let mut got = Vec::new();
+    loop {
+        let msg = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .expect("stream message within 10 s")
+            .expect("stream open")
+            .expect("valid frame");
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            let done = pred(&v);
+            got.push(v);
+            if done {
+                return got;
+            }
+        }
+    }
+}
+
+fn event_type(v: &Value) -> &str {
+    v["event"]["event"]["type"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn a_classic_game_from_invitation_to_resignation() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let dave = Player::sign_up(&base, "dave").await;
+
+    // 003 §1.3: the room and its settings; codes per seat.
+    let (status, created) = alice.post("/api/v1/rooms", json!({ "name": "friendly", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    assert_eq!(status, 201, "{created}");
+    let room = created["room_id"].as_i64().unwrap();
+    let codes = [created["invite_codes"][0].as_str().unwrap().to_string(), created["invite_codes"][1].as_str().unwrap().to_string()];
+
+    // Anonymous visitors cannot act; a wrong code is refused.
+    let anon = reqwest::Client::new();
+    let r = anon.post(format!("{base}/api/v1/rooms/{room}/commands")).json(&json!({"type": "join", "code": codes[1]})).send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    let (status, body) = dave.cmd(room, json!({"type": "join", "code": "0000"})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("bad_invite_code")));
+
+    assert_eq!(alice.cmd(room, json!({"type": "join", "code": codes[0]})).await.0, 200);
+    let (status, body) = alice.cmd(room, json!({"type": "join", "code": codes[1]})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("already_seated")));
+    assert_eq!(bob.cmd(room, json!({"type": "join", "code": codes[1]})).await.0, 200);
+    let (status, body) = dave.cmd(room, json!({"type": "join", "code": codes[1]})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("seat_taken")));
+
+    // A spectator follows from the start.
+    let ws_url = format!("{}/api/v1/rooms/{room}/stream?after=0", base.replace("http://", "ws://"));
+    let (mut spectator, _) = tokio_tungstenite::connect_async(&ws_url).await.expect("spectator connects");
+    let history = read_until(&mut spectator, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob").await;
+    assert_eq!(event_type(&history[0]), "room_created");
+    assert_eq!(history[0]["event"]["event"]["invite_sha256"][0], "", "invitation digests never leave the server");
+
+    // Both confirm → started; moves before Ready are refused.
+    assert_eq!(alice.cmd(room, json!({"type": "confirm"})).await.0, 200);
+    let (status, started) = bob.cmd(room, json!({"type": "confirm"})).await;
+    assert_eq!(status, 200);
+    assert_eq!(started["events"][1]["event"]["type"], "started");
+    let (status, body) = alice.cmd(room, json!({"type": "move", "at": {"x": 3, "y": 3, "z": 1}})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("wrong_phase")));
+    assert_eq!(alice.cmd(room, json!({"type": "ready"})).await.0, 200);
+    let (_, r) = bob.cmd(room, json!({"type": "ready"})).await;
+    assert_eq!(r["events"][1]["event"]["type"], "play_resumed");
+
+    // Dave is no player: refused.
+    let (status, body) = dave.cmd(room, json!({"type": "pass"})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
+
+    // Black (alice, host) moves; White may not move before acknowledging (003 §5.5).
+    let (status, r) = alice.cmd(room, json!({"type": "move", "at": {"x": 3, "y": 3, "z": 1}})).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["events"][0]["event"]["move_number"], 1);
+    let (status, body) = bob.cmd(room, json!({"type": "move", "at": {"x": 4, "y": 4, "z": 1}})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("awaiting_acknowledgement")));
+    let (status, body) = bob.cmd(room, json!({"type": "acknowledge", "move_number": 2})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("nothing_to_acknowledge")));
+    assert_eq!(bob.cmd(room, json!({"type": "acknowledge", "move_number": 1})).await.0, 200);
+
+    // An illegal attempt is refused with coordinate and reason, recorded, and does not
+    // advance the move number or change the turn (003 §2.5).
+    let (status, body) = bob.cmd(room, json!({"type": "move", "at": {"x": 3, "y": 3, "z": 1}})).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("illegal")), "{body}");
+    assert_eq!(body["detail"]["reason"], "occupied");
+    assert!(body["message"].as_str().unwrap().contains("3,3,1"), "{body}");
+    let v = view(&base, room).await;
+    assert_eq!((v["move_number"].as_u64(), v["to_move"].as_str(), v["illegal_attempts"].as_u64()), (Some(1), Some("white"), Some(1)));
+    // Out of range coordinates name the allowed ranges.
+    let (status, body) = bob.cmd(room, json!({"type": "move", "at": {"x": 10, "y": 3, "z": 1}})).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("off_board")));
+    assert_eq!(body["detail"]["x_range"], "1..9");
+    // Wrong turn.
+    let (status, body) = alice.cmd(room, json!({"type": "move", "at": {"x": 5, "y": 5, "z": 1}})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("not_your_turn")));
+
+    let spectator_saw = read_until(&mut spectator, |v| event_type(v) == "illegal_attempt").await;
+    let attempt = &spectator_saw.last().unwrap()["event"]["event"];
+    assert_eq!((attempt["colour"].as_str(), attempt["reason"].as_str()), (Some("white"), Some("occupied")));
+
+    assert_eq!(bob.cmd(room, json!({"type": "move", "at": {"x": 4, "y": 4, "z": 1}})).await.0, 200);
+    assert_eq!(alice.cmd(room, json!({"type": "acknowledge", "move_number": 2})).await.0, 200);
+
+    // A reconnecting viewer gets exactly the gap after its last event.
+    let v = view(&base, room).await;
+    let version = v["version"].as_i64().unwrap();
+    let (mut late, _) = tokio_tungstenite::connect_async(format!(
+        "{}/api/v1/rooms/{room}/stream?after={}", base.replace("http://", "ws://"), version - 2
+    )).await.unwrap();
+    let gap = read_until(&mut late, |v| v["event"]["seq"].as_i64() == Some(version)).await;
+    assert_eq!(gap.len(), 2);
+    assert_eq!(gap[0]["event"]["seq"].as_i64(), Some(version - 1));
+
+    // Passes: two in a row enter scoring (003 §2.7).
+    assert_eq!(alice.cmd(room, json!({"type": "pass"})).await.0, 200);
+    assert_eq!(bob.cmd(room, json!({"type": "acknowledge", "move_number": 3})).await.0, 200);
+    let (_, r) = bob.cmd(room, json!({"type": "pass"})).await;
+    assert_eq!(r["events"][1]["event"]["type"], "scoring_entered", "{r}");
+    assert_eq!(view(&base, room).await["phase"], "scoring");
+
+    // Resignation ends the game with the 000 §8.6 summary.
+    let (_, r) = bob.cmd(room, json!({"type": "resign"})).await;
+    let ended = &r["events"][1]["event"];
+    assert_eq!((ended["type"].as_str(), ended["winner"].as_str()), (Some("ended"), Some("black")));
+    assert_eq!(ended["summary_ko"], "흑 불계승");
+    let (status, _) = alice.cmd(room, json!({"type": "pass"})).await;
+    assert_eq!(status, 409, "nothing after the end");
+
+    // The whole history is public for live viewing, with no secrets.
+    let log: Value = reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
+    let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "illegal_attempt").count(), 1);
+    assert_eq!(*kinds.last().unwrap(), "ended");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn nigiri_is_recorded_and_a_restart_holds_the_game_until_both_are_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let (_, created) = alice.post("/api/v1/rooms", json!({ "name": "nigiri", "settings": classic_9(ColourAssignment::Nigiri) })).await;
+    let room = created["room_id"].as_i64().unwrap();
+    alice.cmd(room, json!({"type": "join", "code": created["invite_codes"][0]})).await;
+    bob.cmd(room, json!({"type": "join", "code": created["invite_codes"][1]})).await;
+    alice.cmd(room, json!({"type": "confirm"})).await;
+    let (_, r) = bob.cmd(room, json!({"type": "confirm"})).await;
+    let started = &r["events"][1]["event"];
+    assert_eq!(started["type"], "started");
+    assert!(started["nigiri_seed"].is_null(), "the seed is never sent to clients");
+    let (black, white) = if started["black"] == "first" { (&alice, &bob) } else { (&bob, &alice) };
+    black.cmd(room, json!({"type": "ready"})).await;
+    white.cmd(room, json!({"type": "ready"})).await;
+    assert_eq!(black.cmd(room, json!({"type": "move", "at": {"x": 5, "y": 5, "z": 1}})).await.0, 200);
+    srv.stop().await;
+
+    // The seed is in the stored log (auditable), and the draw replays from it.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join(app::data::DB_FILE).display())).await.unwrap();
+    let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND kind = 'started'")
+        .bind(room).fetch_one(&pool).await.unwrap();
+    let stored: Value = serde_json::from_str(&body).unwrap();
+    let seed = stored["nigiri_seed"].as_u64().expect("seed recorded");
+    let replayed = app::matches::state::nigiri(seed);
+    assert_eq!(serde_json::to_value(replayed).unwrap(), stored["black"]);
+    pool.close().await;
+
+    // Restart: the move is intact and play waits for both players' Ready (003 §6.1–6.3).
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let v = view(&base, room).await;
+    assert_eq!(v["phase"], "waiting_ready");
+    assert_eq!(v["move_number"], 1);
+    assert_eq!(v["stones"].as_array().unwrap().len(), 1);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn bad_requests_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let r = alice.http.post(format!("{base}/api/v1/rooms")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "malformed_json");
+    let (status, body) = alice.post("/api/v1/rooms", json!({"name": "x", "settings": {"preset": "space"}, "extra": 1})).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{body}");
+    let (status, body) = alice.post("/api/v1/rooms", json!({"name": "", "settings": serde_json::to_value(MatchSettings::space_default()).unwrap()})).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_input")), "{body}");
+    let (status, body) = alice.cmd(99, json!({"type": "fly"})).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{body}");
+    let (status, body) = alice.cmd(99, json!({"type": "pass"})).await;
+    assert_eq!((status, body["error"].as_str()), (404, Some("room_not_found")));
+    let huge = "x".repeat(server::api::MAX_BODY_BYTES + 1);
+    let r = alice.http.post(format!("{base}/api/v1/rooms")).header("content-type", "application/json")
+        .body(format!("{{\"name\":\"{huge}\"}}")).send().await.unwrap();
+    assert_eq!(r.status(), 413);
+    let r = alice.http.post(format!("{base}/api/v1/rooms")).body("{}").send().await.unwrap();
+    assert_eq!(r.status(), 415);
+    srv.stop().await;
+}
