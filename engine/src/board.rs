@@ -10,12 +10,18 @@
 //! * The list of empty points is maintained incrementally too (O(1) per
 //!   change), so legal-point queries and playouts only visit empty points.
 //!
+//! * Neighbour loops use fixed-width padded rows (4 on flat boards, 6 in
+//!   3D) whose missing entries point to a wall cell past the last point;
+//!   the hot functions are monomorphised for the width.
+//!
 //! Memory: 1 + 6×2 bytes per point = 13 bytes, i.e. ≈ 203 KB for 25³
-//! (the geometry's neighbour tables are shared behind an `Arc`).
+//! (the geometry's neighbour tables are shared behind an `Arc`; the padded
+//! rows are shared by all boards of one size).
 
 use crate::geometry::{Geometry, Point};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// A player colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -79,6 +85,11 @@ impl Color {
 pub(crate) const EMPTY: u8 = 0;
 pub(crate) const BLACK: u8 = 1;
 pub(crate) const WHITE: u8 = 2;
+/// The sentinel cell past the last point (index `len()`): the padded
+/// neighbour rows of [`Board`] point there for missing neighbours.
+/// `WALL & BLACK != 0` and `WALL & WHITE != 0`, so "every neighbour slot is
+/// own stone or wall" is one test per slot.
+pub(crate) const WALL: u8 = 3;
 
 const ZOBRIST_SEED: u64 = 0x5BAD_0C0D_E000_2026;
 
@@ -124,6 +135,15 @@ pub(crate) enum BasicIllegal {
 #[derive(Clone, Debug)]
 pub struct Board {
     geom: Arc<Geometry>,
+    /// Neighbour rows padded to `deg` entries with the wall index `len()`
+    /// (valid neighbours first, same order as [`Geometry::neighbours`]);
+    /// `deg` is 4 when no point has more than four neighbours (every flat
+    /// board), else 6. Fixed-length rows let the hot loops unroll without
+    /// per-point neighbour counts. Derived from the geometry and shared by
+    /// boards of the same size (see `padded_rows`), like the geometry's own tables.
+    adj: Arc<[u16]>,
+    deg: usize,
+    /// One cell per point plus the wall cell at index `len()`.
     cells: Vec<u8>,
     head: Vec<u16>,
     next: Vec<u16>,
@@ -150,12 +170,17 @@ impl Board {
     /// An empty board.
     pub fn new(geom: Arc<Geometry>) -> Board {
         let n = geom.len();
+        let (adj, deg) = padded_rows(&geom);
+        let mut cells = vec![EMPTY; n + 1];
+        cells[n] = WALL;
         Board {
-            cells: vec![EMPTY; n],
-            head: (0..n as u16).collect(),
-            next: (0..n as u16).collect(),
-            libs: vec![0; n],
-            count: vec![0; n],
+            adj,
+            deg,
+            cells,
+            head: (0..=n as u16).collect(),
+            next: (0..=n as u16).collect(),
+            libs: vec![0; n + 1],
+            count: vec![0; n + 1],
             empties: (0..n as u16).collect(),
             empty_pos: (0..n as u16).collect(),
             hash: 0,
@@ -164,10 +189,26 @@ impl Board {
         }
     }
 
+    /// Number of points (the wall cell excluded).
+    #[inline(always)]
+    fn n(&self) -> usize {
+        self.cells.len() - 1
+    }
+    /// Padded neighbour row width (4 or 6), see [`Board`].
+    #[inline(always)]
+    pub(crate) fn deg(&self) -> usize {
+        self.deg
+    }
+    /// The padded neighbour row of point `p`; `D` must equal [`Board::deg`].
+    #[inline(always)]
+    pub(crate) fn row<const D: usize>(&self, p: usize) -> [u16; D] {
+        row::<D>(&self.adj, p)
+    }
+
     /// Remove every stone.
     pub fn clear(&mut self) {
-        let n = self.cells.len();
-        self.cells.fill(EMPTY);
+        let n = self.n();
+        self.cells[..n].fill(EMPTY);
         self.empties.clear();
         for i in 0..n {
             self.head[i] = i as u16;
@@ -188,16 +229,16 @@ impl Board {
         &self.geom
     }
     pub fn len(&self) -> usize {
-        self.cells.len()
+        self.n()
     }
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.n() == 0
     }
 
     /// The stone at `p`, `None` when empty or off the board.
     #[inline]
     pub fn stone_at(&self, p: Point) -> Option<Color> {
-        self.cells.get(p.index()).and_then(|&c| Color::from_cell(c))
+        self.cells[..self.n()].get(p.index()).and_then(|&c| Color::from_cell(c))
     }
     /// Cell value at an index taken from this board's geometry.
     #[inline(always)]
@@ -228,7 +269,7 @@ impl Board {
     /// Head (representative) of the chain through a stone.
     #[inline]
     pub fn chain_head(&self, p: Point) -> Option<Point> {
-        match self.cells.get(p.index()) {
+        match self.cells[..self.n()].get(p.index()) {
             Some(&c) if c != EMPTY => Some(Point(self.head[p.index()])),
             _ => None,
         }
@@ -273,18 +314,6 @@ impl Board {
         libs
     }
 
-    /// Whether empty point `q` is adjacent to the chain with head `h`.
-    #[inline(always)]
-    fn is_liberty_of(&self, q: usize, h: u16) -> bool {
-        for &r in self.geom.nbrs(q) {
-            let r = r.index();
-            if self.cell(r) != EMPTY && self.head[r] == h {
-                return true;
-            }
-        }
-        false
-    }
-
     #[inline(always)]
     fn remove_empty(&mut self, p: usize) {
         let i = self.empty_pos[p] as usize;
@@ -299,7 +328,7 @@ impl Board {
     #[inline]
     pub(crate) fn move_effect(&self, p: Point, c: Color) -> Result<MoveEffect, BasicIllegal> {
         let pi = p.index();
-        if pi >= self.cells.len() {
+        if pi >= self.n() {
             return Err(BasicIllegal::OffBoard);
         }
         if self.cells[pi] != EMPTY {
@@ -355,22 +384,30 @@ impl Board {
     }
 
     /// Some liberty of the chain through stone `p` (walks the chain).
-    pub(crate) fn first_liberty(&self, p: usize) -> Option<usize> {
-        if self.cells[p] == EMPTY {
+    /// `D` must equal [`Board::deg`].
+    pub(crate) fn first_liberty<const D: usize>(&self, p: usize) -> Option<usize> {
+        let cells = &self.cells[..];
+        let next = &self.next[..];
+        if cells[p] == EMPTY {
             return None;
         }
         let mut s = p;
         loop {
-            for &q in self.geom.nbrs(s) {
-                if self.cells[q.index()] == EMPTY {
-                    return Some(q.index());
+            for q in self.row::<D>(s) {
+                if cells[q as usize] == EMPTY {
+                    return Some(q as usize);
                 }
             }
-            s = self.next[s] as usize;
+            s = next[s] as usize;
             if s == p {
                 return None;
             }
         }
+    }
+    /// Head of the chain through stone index `p`.
+    #[inline(always)]
+    pub(crate) fn head_of(&self, p: usize) -> u16 {
+        self.head[p]
     }
     #[inline]
     pub(crate) fn libs_of(&self, p: usize) -> u16 {
@@ -379,20 +416,24 @@ impl Board {
 
     /// Cheap rule-independent check: `Ok(true)` if the move is possible and
     /// captures, `Ok(false)` if possible without capture (no hashing).
-    #[inline]
-    pub(crate) fn quick_check(&self, pi: usize, me: u8) -> Result<bool, BasicIllegal> {
-        if self.cells[pi] != EMPTY {
+    /// `D` must equal [`Board::deg`].
+    #[inline(always)]
+    pub(crate) fn quick_check<const D: usize>(&self, pi: usize, me: u8) -> Result<bool, BasicIllegal> {
+        let cells = &self.cells[..];
+        let head = &self.head[..];
+        let libs = &self.libs[..];
+        if cells[pi] != EMPTY {
             return Err(BasicIllegal::Occupied);
         }
         let mut has_lib = false;
         let mut captures = false;
-        for &q in self.geom.nbrs(pi) {
-            let q = q.index();
-            let cq = self.cell(q);
+        for q in self.row::<D>(pi) {
+            let q = q as usize;
+            let cq = cells[q];
             if cq == EMPTY {
                 has_lib = true;
-            } else {
-                let l = self.libs_at(q);
+            } else if cq != WALL {
+                let l = libs[head[q] as usize];
                 if cq == me {
                     has_lib |= l > 1;
                 } else {
@@ -407,12 +448,71 @@ impl Board {
         }
     }
 
+    /// Whether a stone of cell value `me` at empty point `p` would capture
+    /// exactly one stone, the stone at `q` (the exact immediate-repetition
+    /// test of the playout, 003 §2.3). `D` must equal [`Board::deg`].
+    #[inline]
+    pub(crate) fn captures_exactly_stone<const D: usize>(&self, p: usize, me: u8, q: usize) -> bool {
+        let opp = 3 - me;
+        if self.cells[q] != opp || self.libs_at(q) != 1 || self.count[self.head[q] as usize] != 1 {
+            return false;
+        }
+        let hq = self.head[q];
+        let mut adjacent = false;
+        for r in self.row::<D>(p) {
+            let r = r as usize;
+            if self.cells[r] == opp {
+                if self.head[r] == hq {
+                    adjacent = true;
+                } else if self.libs_at(r) == 1 {
+                    return false;
+                }
+            }
+        }
+        adjacent
+    }
+
+    /// The opponent stones a stone of colour `c` at empty point `p` would
+    /// capture, sorted (used to confirm a hash match exactly; not hot).
+    pub(crate) fn capture_set(&self, p: Point, c: Color) -> Vec<Point> {
+        let opp = c.opponent().cell();
+        let mut heads: Vec<u16> = Vec::new();
+        let mut out = Vec::new();
+        for &q in self.geom.nbrs(p.index()) {
+            let q = q.index();
+            if self.cells[q] == opp && self.libs_at(q) == 1 && !heads.contains(&self.head[q]) {
+                let h = self.head[q];
+                heads.push(h);
+                out.extend(self.chain_stones(Point(h)));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// A copy of the cell values (0 empty, 1 black, 2 white), one per point.
+    pub(crate) fn cells_snapshot(&self) -> Box<[u8]> {
+        self.cells[..self.n()].into()
+    }
+
+    /// Whether every existing neighbour of `p` is a stone of cell value `me`
+    /// (`p` itself not checked). `D` must equal [`Board::deg`].
+    #[inline(always)]
+    pub(crate) fn surrounded_by<const D: usize>(&self, p: usize, me: u8) -> bool {
+        let cells = &self.cells[..];
+        let mut all = true;
+        for q in self.row::<D>(p) {
+            all &= cells[q as usize] & me != 0;
+        }
+        all
+    }
+
     /// True when `p` is empty and every existing neighbour is a stone of `c`
     /// (a single-point own eye, as in the standard playout workload).
     #[inline]
     pub fn is_single_point_eye(&self, p: Point, c: Color) -> bool {
         let pi = p.index();
-        if self.cells.get(pi) != Some(&EMPTY) {
+        if self.cells[..self.n()].get(pi) != Some(&EMPTY) {
             return false;
         }
         let me = c.cell();
@@ -434,134 +534,180 @@ impl Board {
     /// occupied points are ignored (returns 0).
     /// Returns the number of stones captured; captured points are appended
     /// to `captured_out` when given.
-    pub(crate) fn place_unchecked(&mut self, p: Point, c: Color, mut captured_out: Option<&mut Vec<Point>>) -> u32 {
+    pub(crate) fn place_unchecked(&mut self, p: Point, c: Color, captured_out: Option<&mut Vec<Point>>) -> u32 {
         let pi = p.index();
-        if pi >= self.cells.len() || self.cells[pi] != EMPTY {
+        if pi >= self.n() || self.cells[pi] != EMPTY {
             return 0;
         }
+        if self.deg == 4 {
+            self.place_at::<4>(pi, c, captured_out)
+        } else {
+            self.place_at::<6>(pi, c, captured_out)
+        }
+    }
+
+    /// [`Board::place_unchecked`] for an empty on-board point `pi`;
+    /// `D` must equal [`Board::deg`].
+    #[inline]
+    pub(crate) fn place_at<const D: usize>(&mut self, pi: usize, c: Color, captured_out: Option<&mut Vec<Point>>) -> u32 {
         let me = c.cell();
         self.remove_empty(pi);
-        let geom: &Geometry = &self.geom;
-        self.cells[pi] = me;
-        self.hash ^= geom.zkey(pi, me);
         self.stones[c.idx()] += 1;
+        // Split borrows: the arrays live in registers as plain slices, so
+        // writes to one of them do not force reloads of the others.
+        let Board { geom, adj, cells, head, next, libs, count, hash, .. } = self;
+        let geom: &Geometry = geom;
+        let adj: &[u16] = adj;
+        let cells = &mut cells[..];
+        let head = &mut head[..];
+        let next = &mut next[..];
+        let libs = &mut libs[..];
+        let count = &mut count[..];
+        cells[pi] = me;
+        *hash ^= geom.zkey(pi, me);
 
-        // Distinct adjacent chains; each loses the liberty `p`.
-        let nb = geom.nbrs(pi);
+        // One pass over the neighbours: distinct adjacent chains (each loses
+        // the liberty `p`), empty neighbours, the largest own chain (the
+        // merge base; the first one wins ties), and whether something dies.
+        let nb = row::<D>(adj, pi);
         let mut heads = [u16::MAX; 6];
         let mut nh = 0usize;
-        for &q in nb {
-            let q = q.index();
-            if self.cells[q] != EMPTY {
-                let h = self.head[q];
-                if !heads[..nh].contains(&h) {
-                    heads[nh] = h;
-                    nh += 1;
-                    self.libs[h as usize] -= 1;
+        let mut n_empty = 0u16;
+        let mut base = u16::MAX;
+        let mut base_count = 0u16;
+        let mut n_own = 0usize;
+        let mut capture = false;
+        for q in nb {
+            let q = q as usize;
+            let cq = cells[q];
+            if cq == EMPTY {
+                n_empty += 1;
+                continue;
+            }
+            if cq == WALL {
+                continue;
+            }
+            let h = head[q];
+            if heads[..nh].contains(&h) {
+                continue;
+            }
+            heads[nh] = h;
+            nh += 1;
+            let hi = h as usize;
+            libs[hi] -= 1;
+            if cq == me {
+                n_own += 1;
+                if count[hi] > base_count {
+                    base = h;
+                    base_count = count[hi];
                 }
+            } else if libs[hi] == 0 {
+                capture = true;
             }
         }
 
-        // Join own chains: the largest becomes the base.
-        let mut base: Option<u16> = None;
-        for &h in &heads[..nh] {
-            if self.cells[h as usize] == me {
-                match base {
-                    Some(b) if self.count[b as usize] >= self.count[h as usize] => {}
-                    _ => base = Some(h),
-                }
-            }
-        }
-        match base {
-            None => {
-                self.head[pi] = pi as u16;
-                self.next[pi] = pi as u16;
-                self.count[pi] = 1;
-                let mut l = 0u16;
-                for &q in nb {
-                    if self.cells[q.index()] == EMPTY {
-                        l += 1;
-                    }
-                }
-                self.libs[pi] = l;
-            }
-            Some(b) => {
-                // Add p to b. Its empty neighbours are new liberties unless b
-                // already touches them (p is not yet labelled as b).
-                self.head[pi] = u16::MAX;
-                let mut added = 0u16;
-                for &q in nb {
-                    let q = q.index();
-                    if self.cells[q] == EMPTY && !self.is_liberty_of(q, b) {
+        if n_own == 0 {
+            head[pi] = pi as u16;
+            next[pi] = pi as u16;
+            count[pi] = 1;
+            libs[pi] = n_empty;
+        } else {
+            // Add p to base b. Its empty neighbours are new liberties unless b
+            // already touches them (p is not yet labelled as b).
+            let b = base;
+            let bi = b as usize;
+            head[pi] = u16::MAX;
+            let mut added = 0u16;
+            if n_empty > 0 {
+                for q in nb {
+                    let q = q as usize;
+                    if cells[q] == EMPTY && !is_liberty_of::<D>(adj, head, q, b) {
                         added += 1;
                     }
                 }
-                self.head[pi] = b;
-                self.libs[b as usize] += added;
-                let bi = b as usize;
-                self.next[pi] = self.next[bi];
-                self.next[bi] = pi as u16;
-                self.count[bi] += 1;
-                // Merge every other own chain into b.
+            }
+            head[pi] = b;
+            next[pi] = next[bi];
+            next[bi] = pi as u16;
+            count[bi] += 1;
+            // Merge every other own chain into b, walking only the smaller chains.
+            if n_own > 1 {
                 for &h in &heads[..nh] {
-                    if h == b || self.cells[h as usize] != me {
+                    let hi = h as usize;
+                    if h == b || cells[hi] != me {
                         continue;
                     }
-                    let hi = h as usize;
                     let mut s = hi;
                     loop {
-                        let mut add = 0u16;
-                        for &q in geom.nbrs(s) {
-                            let q = q.index();
-                            if self.cells[q] == EMPTY && !self.is_liberty_of(q, b) {
-                                add += 1;
+                        for q in row::<D>(adj, s) {
+                            let q = q as usize;
+                            if cells[q] == EMPTY && !is_liberty_of::<D>(adj, head, q, b) {
+                                added += 1;
                             }
                         }
-                        self.libs[bi] += add;
-                        self.head[s] = b;
-                        s = self.next[s] as usize;
+                        head[s] = b;
+                        s = next[s] as usize;
                         if s == hi {
                             break;
                         }
                     }
                     // Splice the rings.
-                    self.next.swap(bi, hi);
-                    self.count[bi] += self.count[hi];
+                    next.swap(bi, hi);
+                    count[bi] += count[hi];
                 }
             }
+            libs[bi] += added;
         }
 
         // Capture opponent chains without liberties.
+        if !capture {
+            return 0;
+        }
         let mut total = 0u32;
+        let mut out = captured_out;
         for &h in &heads[..nh] {
             let hi = h as usize;
-            if self.cells[hi] != EMPTY && self.cells[hi] != me && self.head[hi] == h && self.libs[hi] == 0 {
-                total += self.remove_chain(hi, captured_out.as_deref_mut());
+            let ch = self.cells[hi];
+            if ch != EMPTY && ch != me && self.libs[hi] == 0 {
+                total += self.remove_chain::<D>(hi, out.as_deref_mut());
             }
         }
         total
     }
 
     /// Remove the chain with head `h`; adjacent chains gain liberties.
-    fn remove_chain(&mut self, h: usize, mut out: Option<&mut Vec<Point>>) -> u32 {
-        let geom: &Geometry = &self.geom;
+    fn remove_chain<const D: usize>(&mut self, h: usize, out: Option<&mut Vec<Point>>) -> u32 {
         let them = self.cells[h];
         let col = if them == BLACK { 0 } else { 1 };
+        // The chain had no liberty, so every neighbour of its stones is one
+        // of its own stones (emptied below), a stone of `capturer` or the wall.
+        let capturer = 3 - them;
+        let Board { geom, adj, cells, head, next, libs, empties, empty_pos, hash, .. } = self;
+        let geom: &Geometry = geom;
+        let adj: &[u16] = adj;
+        let cells = &mut cells[..];
+        let head = &mut head[..];
+        let next = &mut next[..];
+        let libs = &mut libs[..];
+        let empty_pos = &mut empty_pos[..];
         let mut n = 0u32;
+        let mut hsh = *hash;
         let mut s = h;
         loop {
-            self.cells[s] = EMPTY;
-            self.hash ^= geom.zkey(s, them);
-            self.empty_pos[s] = self.empties.len() as u16;
-            self.empties.push(s as u16);
-            if let Some(o) = out.as_deref_mut() {
-                o.push(Point(s as u16));
-            }
+            cells[s] = EMPTY;
+            hsh ^= geom.zkey(s, them);
+            empty_pos[s] = empties.len() as u16;
+            empties.push(s as u16);
             n += 1;
-            s = self.next[s] as usize;
+            s = next[s] as usize;
             if s == h {
                 break;
             }
+        }
+        *hash = hsh;
+        if let Some(o) = out {
+            let start = empties.len() - n as usize;
+            o.extend(empties[start..].iter().map(|&x| Point(x)));
         }
         self.stones[col] -= n;
         // Every removed stone is a new liberty of each distinct chain next to it.
@@ -569,20 +715,20 @@ impl Board {
         loop {
             let mut seen = [u16::MAX; 6];
             let mut ns = 0usize;
-            for &q in geom.nbrs(s) {
-                let q = q.index();
-                if self.cells[q] != EMPTY {
-                    let hq = self.head[q];
+            for q in row::<D>(adj, s) {
+                let q = q as usize;
+                if cells[q] == capturer {
+                    let hq = head[q];
                     if !seen[..ns].contains(&hq) {
                         seen[ns] = hq;
                         ns += 1;
-                        self.libs[hq as usize] += 1;
+                        libs[hq as usize] += 1;
                     }
                 }
             }
-            let nx = self.next[s] as usize;
-            self.head[s] = s as u16;
-            self.next[s] = s as u16;
+            let nx = next[s] as usize;
+            head[s] = s as u16;
+            next[s] = s as u16;
             s = nx;
             if s == h {
                 break;
@@ -602,7 +748,7 @@ impl Board {
     pub fn set_cells(&mut self, changes: &[(Point, Option<Color>)]) -> bool {
         let mut cells = self.cells.clone();
         for &(p, c) in changes {
-            if let Some(x) = cells.get_mut(p.index()) {
+            if let Some(x) = cells[..self.n()].get_mut(p.index()) {
                 *x = c.map_or(EMPTY, Color::cell);
             }
         }
@@ -617,12 +763,12 @@ impl Board {
     }
 
     fn has_chain_without_liberty(&self) -> bool {
-        (0..self.cells.len()).any(|i| self.cells[i] != EMPTY && self.head[i] as usize == i && self.libs[i] == 0)
+        (0..self.n()).any(|i| self.cells[i] != EMPTY && self.head[i] as usize == i && self.libs[i] == 0)
     }
 
     /// Recompute chains, liberties, counts, hash and the empty list from the cells.
     pub(crate) fn rebuild(&mut self) {
-        let n = self.cells.len();
+        let n = self.n();
         let geom = Arc::clone(&self.geom);
         self.empties.clear();
         self.hash = 0;
@@ -674,7 +820,7 @@ impl Board {
     /// Hash recomputed from scratch (for checks and tests).
     pub fn recompute_hash(&self) -> u64 {
         let mut h = 0;
-        for (i, &c) in self.cells.iter().enumerate() {
+        for (i, &c) in self.cells[..self.n()].iter().enumerate() {
             if c != EMPTY {
                 h ^= zobrist(i, c);
             }
@@ -705,7 +851,7 @@ impl Board {
                 return Err(format!("empty_pos broken at {p}"));
             }
         }
-        for i in 0..self.cells.len() {
+        for i in 0..self.n() {
             if self.cells[i] == EMPTY {
                 continue;
             }
@@ -746,7 +892,7 @@ impl Board {
 
     /// Heads of all chains with exactly one liberty (atari), sorted.
     pub fn chains_in_atari(&self) -> Vec<Point> {
-        (0..self.cells.len())
+        (0..self.n())
             .filter(|&i| self.cells[i] != EMPTY && self.head[i] as usize == i && self.libs[i] == 1)
             .map(|i| Point(i as u16))
             .collect()
@@ -775,6 +921,54 @@ impl Board {
         }
         s
     }
+}
+
+/// The padded neighbour rows of a geometry and their width (see [`Board`]).
+/// They depend only on the box dimensions, so one table per size is shared
+/// process-wide (weakly held: freed with the last board of that size).
+fn padded_rows(geom: &Geometry) -> (Arc<[u16]>, usize) {
+    type Cache = Mutex<HashMap<(usize, usize, usize), (Weak<[u16]>, usize)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = geom.dims();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((w, deg)) = cache.get(&key) {
+        if let Some(adj) = w.upgrade() {
+            return (adj, *deg);
+        }
+    }
+    let n = geom.len();
+    let deg = if (0..n).all(|p| geom.nbrs(p).len() <= 4) { 4 } else { 6 };
+    let mut adj = vec![n as u16; n * deg];
+    for p in 0..n {
+        for (k, q) in geom.nbrs(p).iter().enumerate() {
+            adj[p * deg + k] = q.0;
+        }
+    }
+    let adj: Arc<[u16]> = adj.into();
+    cache.retain(|_, (w, _)| w.strong_count() > 0);
+    cache.insert(key, (Arc::downgrade(&adj), deg));
+    (adj, deg)
+}
+
+/// The padded neighbour row of `p` (see [`Board`]).
+#[inline(always)]
+fn row<const D: usize>(adj: &[u16], p: usize) -> [u16; D] {
+    let mut r = [0u16; D];
+    r.copy_from_slice(&adj[p * D..p * D + D]);
+    r
+}
+
+/// Whether empty point `q` is adjacent to the chain with head `h` (a stone
+/// index). An empty point or the wall is its own head, never `h`, so the
+/// head alone decides.
+#[inline(always)]
+fn is_liberty_of<const D: usize>(adj: &[u16], head: &[u16], q: usize, h: u16) -> bool {
+    let mut found = false;
+    for r in row::<D>(adj, q) {
+        found |= head[r as usize] == h;
+    }
+    found
 }
 
 #[cfg(test)]

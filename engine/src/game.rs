@@ -2,14 +2,15 @@
 //! `boardhistory.h`): turn, phase, prisoners, repetition bookkeeping, undo,
 //! and the action log that becomes the game record.
 
-use crate::board::{side_key, BasicIllegal, Board, Color, MoveEffect};
+use crate::board::{side_key, BasicIllegal, Board, Color, MoveEffect, EMPTY};
 use crate::geometry::{Coord, Geometry, Point};
 use crate::labels::{handicap_points, HandicapError};
 use crate::record::{Action, GameRecord, RECORD_VERSION};
 use crate::result::GameResult;
 use crate::rules::{KoRule, Rules};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A move: place a stone or pass (003 §2.1, §2.7).
@@ -206,7 +207,26 @@ enum Step {
     EnterScoring,
 }
 
+/// One (arrangement, colour to move) situation for the korean rule, with
+/// the journal length at its most recent occurrence (see [`Game`]'s
+/// `journal`) so that a hash match can be confirmed exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Situation {
+    to_move: Color,
+    mark: u32,
+    count: u32,
+}
+
 /// A game: board + rules + history.
+///
+/// Repetition (003 §2.3, §5.3; 000 §5.3) is decided exactly: the 64-bit
+/// Zobrist hash is only the fast filter, and every hash match is confirmed
+/// by comparing the arrangements themselves. Earlier arrangements are not
+/// stored; a *mark* (the length of the cell-change `journal` at that time)
+/// identifies one, and the arrangement at a mark is the current one with
+/// the journal's later changes undone — the comparison costs only the
+/// points changed since then. The arrangement an undo removed is kept as a
+/// snapshot (undo is rare).
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
@@ -221,16 +241,26 @@ pub struct Game {
     consecutive_passes: u32,
     move_number: u32,
     steps: Vec<Step>,
-    /// Arrangement hash just before each colour's most recent move (003 §2.3).
-    before_last: [Option<u64>; 2],
-    /// Every arrangement so far (000 §5.3 positional superko).
-    seen: HashSet<u64>,
-    /// Occurrences of (arrangement, colour to move) (000 §5.3 korean).
-    situations: HashMap<u64, u32>,
+    /// Every cell change of the effective history since the last reset, in
+    /// order, as (point, cell value before the change).
+    journal: Vec<(u16, u8)>,
+    /// Arrangement (hash, mark) just before each colour's most recent move (003 §2.3).
+    before_last: [Option<(u64, u32)>; 2],
+    /// Every arrangement so far (000 §5.3 positional superko): hash → mark
+    /// of its newest occurrence.
+    seen: HashMap<u64, u32>,
+    /// Further arrangements whose hash collides with one in `seen` (hash,
+    /// mark); practically always empty.
+    seen_extra: Vec<(u64, u32)>,
+    /// Occurrences of (arrangement, colour to move) (000 §5.3 korean),
+    /// keyed by hash ^ side key.
+    situations: HashMap<u64, Situation>,
+    /// Further situations whose key collides with one in `situations`.
+    situations_extra: Vec<(u64, Situation)>,
     /// Korean simple ko: (point, colour that may not play there).
     ko: Option<(Point, Color)>,
-    /// 003 §5.3: arrangement that the next stone move may not recreate.
-    undo_restriction: Option<u64>,
+    /// 003 §5.3: arrangement (hash, cells) that the next stone move may not recreate.
+    undo_restriction: Option<(u64, Box<[u8]>)>,
     log: Vec<Action>,
 }
 
@@ -249,7 +279,9 @@ impl PartialEq for Game {
             && self.steps == o.steps
             && self.before_last == o.before_last
             && self.seen == o.seen
+            && self.seen_extra == o.seen_extra
             && self.situations == o.situations
+            && self.situations_extra == o.situations_extra
             && self.ko == o.ko
             && self.undo_restriction == o.undo_restriction
     }
@@ -278,9 +310,12 @@ impl Game {
             consecutive_passes: 0,
             move_number: 0,
             steps: Vec::new(),
+            journal: Vec::new(),
             before_last: [None, None],
-            seen: HashSet::new(),
+            seen: HashMap::new(),
+            seen_extra: Vec::new(),
             situations: HashMap::new(),
+            situations_extra: Vec::new(),
             ko: None,
             undo_restriction: None,
             log: Vec::new(),
@@ -296,10 +331,13 @@ impl Game {
     }
 
     fn reset_history(&mut self) {
+        self.journal.clear();
         self.seen.clear();
+        self.seen_extra.clear();
         self.situations.clear();
-        self.seen.insert(self.board.hash());
-        self.situations.insert(self.board.hash() ^ side_key(self.to_move), 1);
+        self.situations_extra.clear();
+        self.seen.insert(self.board.hash(), 0);
+        self.situations.insert(self.board.hash() ^ side_key(self.to_move), Situation { to_move: self.to_move, mark: 0, count: 1 });
         self.before_last = [None, None];
         self.ko = None;
     }
@@ -468,21 +506,33 @@ impl Game {
             Err(BasicIllegal::Suicide) => return Err(IllegalMove::Suicide { point: p, at: self.coord(p) }),
         };
         let rep = |kind| IllegalMove::Repetition { kind, point: p, at: self.coord(p) };
+        // Hash matches are confirmed exactly; the capture set is only
+        // computed then.
+        let caps = || self.board.capture_set(p, c);
         // 003 §5.3: the undone arrangement may not be recreated by the next stone move.
-        if self.undo_restriction == Some(eff.hash_after) {
-            return Err(rep(RepetitionKind::AfterUndo));
+        if let Some((h, cells)) = &self.undo_restriction {
+            if *h == eff.hash_after && self.after_move_equals_cells(p, c, &caps(), cells) {
+                return Err(rep(RepetitionKind::AfterUndo));
+            }
         }
         match self.rules.ko {
             KoRule::Immediate => {
                 // 003 §2.3.
-                if self.before_last[c.opponent().idx()] == Some(eff.hash_after) {
-                    return Err(rep(RepetitionKind::Immediate));
+                if let Some((h, mark)) = self.before_last[c.opponent().idx()] {
+                    if h == eff.hash_after && self.matches_mark(mark, Some((p, c, &caps()))) {
+                        return Err(rep(RepetitionKind::Immediate));
+                    }
                 }
             }
             KoRule::PositionalSuperko => {
                 // 000 §5.3.
-                if self.seen.contains(&eff.hash_after) {
-                    return Err(rep(RepetitionKind::Superko));
+                let h = eff.hash_after;
+                if let Some(&m) = self.seen.get(&h) {
+                    let caps = caps();
+                    let marks = std::iter::once(m).chain(self.seen_extra.iter().filter(|e| e.0 == h).map(|e| e.1));
+                    if marks.into_iter().any(|m| self.matches_mark(m, Some((p, c, &caps)))) {
+                        return Err(rep(RepetitionKind::Superko));
+                    }
                 }
             }
             KoRule::Korean => {
@@ -493,6 +543,29 @@ impl Game {
             }
         }
         Ok(eff)
+    }
+
+    /// Whether the arrangement at journal length `mark` equals the current
+    /// arrangement, or — with `mv = Some((p, c, captured))`, `captured`
+    /// sorted — the arrangement after `c` plays at empty `p` capturing
+    /// `captured`. Costs the changes since `mark`, not the board size.
+    fn matches_mark(&self, mark: u32, mv: Option<(Point, Color, &[Point])>) -> bool {
+        matches_mark(&self.journal, &self.board, mark, mv)
+    }
+    /// Whether `c` playing at empty `p` and capturing `captured` (sorted)
+    /// leaves exactly the arrangement `cells`.
+    fn after_move_equals_cells(&self, p: Point, c: Color, captured: &[Point], cells: &[u8]) -> bool {
+        cells.len() == self.board.len()
+            && cells.iter().enumerate().all(|(x, &v)| {
+                let after = if x == p.index() {
+                    c.cell()
+                } else if captured.binary_search(&Point(x as u16)).is_ok() {
+                    EMPTY
+                } else {
+                    self.board.cell(x)
+                };
+                v == after
+            })
     }
 
     /// Why `c` may not play at `p` now, or `None` if the move is legal.
@@ -640,7 +713,7 @@ impl Game {
     /// Apply a move known to be structurally possible and update history.
     fn apply_inner(&mut self, c: Color, mv: Move, captured: Option<&mut Vec<Point>>) {
         let before = self.board.hash();
-        self.before_last[c.idx()] = Some(before);
+        self.before_last[c.idx()] = Some((before, self.journal.len() as u32));
         match mv {
             Move::Place(p) => {
                 let mut local = Vec::new();
@@ -651,6 +724,9 @@ impl Game {
                 let start = out.len();
                 let n = self.board.place_unchecked(p, c, Some(out));
                 self.captures[c.idx()] += n;
+                self.journal.push((p.0, EMPTY));
+                let them = c.opponent().cell();
+                self.journal.extend(out[start..].iter().map(|s| (s.0, them)));
                 self.ko = None;
                 if self.rules.ko == KoRule::Korean
                     && n == 1
@@ -672,10 +748,47 @@ impl Game {
         self.steps.push(Step::Move(c, mv));
         self.to_move = c.opponent();
         let h = self.board.hash();
-        self.seen.insert(h);
-        let cnt = self.situations.entry(h ^ side_key(self.to_move)).or_insert(0);
-        *cnt += 1;
-        if self.rules.ko == KoRule::Korean && *cnt >= 3 {
+        let mark = self.journal.len() as u32;
+        // Hash matches are confirmed exactly; a confirmed mark moves to the
+        // newest occurrence so that later confirmations stay short.
+        let Game { journal, board, seen, seen_extra, situations, situations_extra, to_move, .. } = self;
+        let same = |m: u32| matches_mark(journal, board, m, None);
+        match seen.entry(h) {
+            Entry::Vacant(v) => {
+                v.insert(mark);
+            }
+            Entry::Occupied(mut o) => {
+                if same(*o.get()) {
+                    *o.get_mut() = mark;
+                } else if let Some(e) = seen_extra.iter_mut().find(|e| e.0 == h && same(e.1)) {
+                    e.1 = mark;
+                } else {
+                    seen_extra.push((h, mark));
+                }
+            }
+        }
+        let key = h ^ side_key(*to_move);
+        let fresh = Situation { to_move: *to_move, mark, count: 0 };
+        // A known situation occurs once more (passes repeat one without
+        // changing the journal, so the mark alone cannot tell).
+        let sit = match situations.entry(key) {
+            Entry::Vacant(v) => v.insert(fresh),
+            Entry::Occupied(o) => {
+                let s = o.into_mut();
+                if s.to_move == *to_move && same(s.mark) {
+                    s
+                } else if let Some(e) = situations_extra.iter_mut().find(|e| e.0 == key && e.1.to_move == *to_move && same(e.1.mark)) {
+                    &mut e.1
+                } else {
+                    situations_extra.push((key, fresh));
+                    &mut situations_extra.last_mut().expect("just pushed").1
+                }
+            }
+        };
+        sit.mark = mark;
+        sit.count += 1;
+        let cnt = sit.count;
+        if self.rules.ko == KoRule::Korean && cnt >= 3 {
             // 000 §5.3 korean: third occurrence → draw by repetition.
             self.phase = Phase::Over;
             self.result = Some(GameResult::repetition());
@@ -698,7 +811,7 @@ impl Game {
             Some(Step::Move(c, Move::Place(p))) => (*c, *p),
             Some(_) => return Err(UndoError::LastWasPass),
         };
-        let undone = self.board.hash();
+        let undone = (self.board.hash(), self.board.cells_snapshot());
         let mut steps = std::mem::take(&mut self.steps);
         steps.pop();
         self.rebuild_from(&steps);
@@ -809,3 +922,157 @@ impl Game {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+/// See [`Game::matches_mark`]; a free function so that it can run while a
+/// history map is borrowed mutably.
+fn matches_mark(journal: &[(u16, u8)], board: &Board, mark: u32, mv: Option<(Point, Color, &[Point])>) -> bool {
+    let since = &journal[(mark as usize).min(journal.len())..];
+
+    // Where the arrangement at `mark` differs from now: the first
+    // recorded old value of each point changed since.
+    let mut then: HashMap<u16, u8> = HashMap::with_capacity(since.len());
+    for &(x, old) in since {
+        then.entry(x).or_insert(old);
+    }
+    let (p, me, captured) = match mv {
+        Some((p, c, caps)) => (Some(p.0), c.cell(), caps),
+        None => (None, EMPTY, &[][..]),
+    };
+    // A point the move changes must also have changed since `mark`.
+    if p.is_some_and(|p| !then.contains_key(&p)) || captured.iter().any(|s| !then.contains_key(&s.0)) {
+        return false;
+    }
+    then.iter().all(|(&x, &old)| {
+        let after = if Some(x) == p {
+            me
+        } else if captured.binary_search(&Point(x)).is_ok() {
+            EMPTY
+        } else {
+            board.cell(x as usize)
+        };
+        old == after
+    })
+}
+
+/// Exact repetition: a hash match alone never makes a move illegal (or a
+/// game a draw); the arrangements are compared. Collisions of the 64-bit
+/// hash cannot be found by search, so these tests plant a colliding entry
+/// (the hash of the move's result, attached to a different arrangement)
+/// directly in the history.
+#[cfg(test)]
+mod exact_repetition_tests {
+    use super::*;
+
+    fn flat5() -> Arc<Geometry> {
+        Arc::new(Geometry::flat(5, 5).unwrap())
+    }
+    fn pt(g: &Game, x: usize, y: usize) -> Point {
+        g.geometry().point_from_offsets(x, y, 0).unwrap()
+    }
+    /// A game with B (1,1), W (3,3) played; Black to move.
+    fn opened(rules: Rules) -> Game {
+        let mut g = Game::with_geometry(flat5(), rules).unwrap();
+        g.play(Color::Black, Move::Place(pt(&g, 1, 1))).unwrap();
+        g.play(Color::White, Move::Place(pt(&g, 3, 3))).unwrap();
+        g
+    }
+
+    #[test]
+    fn immediate_rule_needs_the_same_arrangement_not_just_the_hash() {
+        let mut g = opened(Rules::space());
+        let p = pt(&g, 2, 2);
+        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+        // Plant: "before White's last move the hash was h" — at mark 0, the
+        // empty board, which is not the arrangement after B (2,2).
+        g.before_last[Color::White.idx()] = Some((h, 0));
+        assert_eq!(g.illegal_reason(Color::Black, p), None);
+        assert!(g.legal_points(Color::Black).contains(&p));
+        // Marks compare arrangements, not hashes: after B (2,2) the current
+        // arrangement matches its own mark and not the empty board's.
+        g.play(Color::Black, Move::Place(p)).unwrap();
+        assert!(g.matches_mark(g.journal.len() as u32, None));
+        assert!(!g.matches_mark(0, None));
+    }
+
+    #[test]
+    fn superko_needs_the_same_arrangement_not_just_the_hash() {
+        let mut g = opened(Rules::classic());
+        let p = pt(&g, 2, 2);
+        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+        g.seen.insert(h, 0); // the empty board…
+        g.seen_extra.push((h, 1)); // …and the board after B (1,1)
+        assert_eq!(g.illegal_reason(Color::Black, p), None);
+        g.play(Color::Black, Move::Place(p)).unwrap();
+        // The colliding hash now holds a third, distinct arrangement.
+        assert_eq!(g.seen[&h], 0);
+        assert_eq!(g.seen_extra, vec![(h, 1), (h, 3)]);
+    }
+
+    #[test]
+    fn korean_count_needs_the_same_arrangement_not_just_the_hash() {
+        let mut r = Rules::classic();
+        r.ko = KoRule::Korean;
+        let mut g = opened(r);
+        let p = pt(&g, 2, 2);
+        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+        // Two earlier "occurrences" of the situation after B (2,2), White to
+        // move — but with the empty board's arrangement.
+        let key = h ^ side_key(Color::White);
+        g.situations.insert(key, Situation { to_move: Color::White, mark: 0, count: 2 });
+        g.play(Color::Black, Move::Place(p)).unwrap();
+        assert_eq!(g.phase(), Phase::Playing, "a hash collision is not a third occurrence");
+        assert_eq!(g.situations[&key].count, 2);
+        assert_eq!(g.situations_extra, vec![(key, Situation { to_move: Color::White, mark: 3, count: 1 })]);
+    }
+
+    #[test]
+    fn after_undo_restriction_needs_the_same_arrangement_not_just_the_hash() {
+        let mut g = opened(Rules::space());
+        let q = pt(&g, 2, 2);
+        g.play(Color::Black, Move::Place(q)).unwrap();
+        g.undo().unwrap();
+        assert!(g.undo_restriction_active());
+        // The real undone arrangement is refused…
+        assert_eq!(g.illegal_reason(Color::Black, q).map(|e| e.kind()), Some(IllegalKind::UndoRepetition));
+        // …but a different move whose result merely has the restricted hash is not.
+        let p = pt(&g, 0, 4);
+        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+        let cells = g.undo_restriction.as_ref().unwrap().1.clone();
+        g.undo_restriction = Some((h, cells));
+        assert_eq!(g.illegal_reason(Color::Black, p), None);
+        g.play(Color::Black, Move::Place(p)).unwrap();
+        assert!(!g.undo_restriction_active());
+    }
+
+    #[test]
+    fn marks_follow_captures_and_recaptures() {
+        // A ko on a 5×5 board: the journal reconstructs earlier arrangements
+        // exactly through captures.
+        //   . X O . .
+        //   X . X O .
+        //   . X O . .
+        let mut g = Game::with_geometry(flat5(), Rules::classic()).unwrap();
+        let stones = [(1, 0, Color::Black), (0, 1, Color::Black), (2, 1, Color::Black), (1, 2, Color::Black), (2, 0, Color::White), (3, 1, Color::White), (2, 2, Color::White)];
+        let changes: Vec<_> = stones.iter().map(|&(x, y, c)| (pt(&g, x, y), Some(c))).collect();
+        g.set_stones(&changes).unwrap();
+        g.set_first_to_move(Color::White).unwrap();
+        let start_mark = g.journal.len() as u32;
+        g.play(Color::White, Move::Place(pt(&g, 1, 1))).unwrap(); // captures (2,1)
+        assert_eq!(g.captures(Color::White), 1);
+        // Black's immediate retake would recreate the start: superko.
+        let e = g.illegal_reason(Color::Black, pt(&g, 2, 1)).unwrap();
+        assert_eq!(e.kind(), IllegalKind::Superko);
+        assert!(g.matches_mark(start_mark, Some((pt(&g, 2, 1), Color::Black, &[pt(&g, 1, 1)]))));
+        assert!(!g.matches_mark(start_mark, None));
+        // Under the immediate rule the same retake is refused as "repetition".
+        let mut s = Game::with_geometry(flat5(), Rules::space()).unwrap();
+        s.set_stones(&changes).unwrap();
+        s.set_first_to_move(Color::White).unwrap();
+        s.play(Color::White, Move::Place(pt(&s, 1, 1))).unwrap();
+        assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)).map(|e| e.kind()), Some(IllegalKind::Repetition));
+        s.play(Color::Black, Move::Place(pt(&s, 4, 4))).unwrap();
+        s.play(Color::White, Move::Place(pt(&s, 4, 0))).unwrap();
+        // Two moves later the retake is allowed again (003 §2.3).
+        assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)), None);
+    }
+}

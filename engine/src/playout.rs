@@ -61,62 +61,77 @@ const ABSENT: u16 = u16::MAX;
 impl Candidates {
     fn new(board: &Board) -> Candidates {
         let n = board.len();
+        if board.empty_count() == n {
+            // Empty board (every playout's start): every point that has a
+            // neighbour is a candidate for both colours; a point without
+            // neighbours (1×1×1) is both colours' eye.
+            let geom = board.geometry();
+            let list: Vec<u16> = (0..n).filter(|&a| !geom.nbrs(a).is_empty()).map(|a| a as u16).collect();
+            let mut pos = vec![ABSENT; n];
+            for (i, &a) in list.iter().enumerate() {
+                pos[a as usize] = i as u16;
+            }
+            return Candidates { list: [list.clone(), list], pos: [pos.clone(), pos] };
+        }
         let mut c = Candidates { list: [Vec::with_capacity(n), Vec::with_capacity(n)], pos: [vec![ABSENT; n], vec![ABSENT; n]] };
         for p in board.empty_points() {
-            c.refresh(board, p.index());
+            if board.deg() == 4 {
+                c.refresh::<4>(board, p.index());
+            } else {
+                c.refresh::<6>(board, p.index());
+            }
         }
         c
     }
-    #[inline]
-    fn refresh(&mut self, board: &Board, a: usize) {
-        let empty = board.cell(a) == crate::board::EMPTY;
-        // One neighbour scan for both colours' eye status.
-        let (mut all_b, mut all_w) = (empty, empty);
-        if empty {
-            for &q in board.geometry().neighbours(Point(a as u16)) {
-                let c = board.cell(q.index());
-                all_b &= c == crate::board::BLACK;
-                all_w &= c == crate::board::WHITE;
+    /// Put `a` into list `k` (`want`) or take it out, whichever applies.
+    #[inline(always)]
+    fn set(&mut self, k: usize, a: usize, want: bool) {
+        let list = &mut self.list[k];
+        let pos = &mut self.pos[k][..];
+        let have = pos[a] != ABSENT;
+        if want && !have {
+            pos[a] = list.len() as u16;
+            list.push(a as u16);
+        } else if !want && have {
+            let i = pos[a] as usize;
+            let moved = list.pop().unwrap_or(a as u16);
+            if moved as usize != a {
+                list[i] = moved;
+                pos[moved as usize] = i as u16;
             }
-        }
-        for col in [Color::Black, Color::White] {
-            let k = col.idx();
-            let own_eye = if k == 0 { all_b } else { all_w };
-            let want = empty && !own_eye;
-            let have = self.pos[k][a] != ABSENT;
-            if want && !have {
-                self.pos[k][a] = self.list[k].len() as u16;
-                self.list[k].push(a as u16);
-            } else if !want && have {
-                let i = self.pos[k][a] as usize;
-                let last = self.list[k].len() - 1;
-                let moved = self.list[k][last];
-                self.list[k][i] = moved;
-                self.pos[k][moved as usize] = i as u16;
-                self.list[k].pop();
-                self.pos[k][a] = ABSENT;
-            }
+            pos[a] = ABSENT;
         }
     }
     #[inline]
-    fn drop_point(&mut self, k: usize, a: usize) {
-        let i = self.pos[k][a];
-        if i != ABSENT {
-            self.remove_at(k, i as usize);
+    fn refresh<const D: usize>(&mut self, board: &Board, a: usize) {
+        let empty = board.cell(a) == crate::board::EMPTY;
+        // One neighbour scan for both colours' eye status (the wall cell
+        // has both colour bits set).
+        let (mut all_b, mut all_w) = (empty, empty);
+        if empty {
+            for q in board.row::<D>(a) {
+                let c = board.cell(q as usize);
+                all_b &= c & crate::board::BLACK != 0;
+                all_w &= c & crate::board::WHITE != 0;
+            }
         }
+        self.set(0, a, empty && !all_b);
+        self.set(1, a, empty && !all_w);
+    }
+    #[inline]
+    fn drop_point(&mut self, k: usize, a: usize) {
+        self.set(k, a, false);
     }
     /// After colour `k` (cell value `me`) placed at `p`: `p` leaves both
     /// lists; an empty neighbour can only have become an eye of the mover
     /// (before the move `p` was empty, so no neighbour was anybody's eye).
     #[inline]
-    fn after_place(&mut self, board: &Board, p: usize, k: usize, me: u8) {
+    fn after_place<const D: usize>(&mut self, board: &Board, p: usize, k: usize, me: u8) {
         self.drop_point(0, p);
         self.drop_point(1, p);
-        for &q in board.geometry().neighbours(Point(p as u16)) {
-            let q = q.index();
-            if board.cell(q) == crate::board::EMPTY
-                && board.geometry().neighbours(Point(q as u16)).iter().all(|r| board.cell(r.index()) == me)
-            {
+        for q in board.row::<D>(p) {
+            let q = q as usize;
+            if board.cell(q) == crate::board::EMPTY && board.surrounded_by::<D>(q, me) {
                 self.drop_point(k, q);
             }
         }
@@ -125,18 +140,15 @@ impl Candidates {
     #[inline]
     fn remove_at(&mut self, k: usize, i: usize) {
         let a = self.list[k][i] as usize;
-        let last = self.list[k].len() - 1;
-        let moved = self.list[k][last];
-        self.list[k][i] = moved;
-        self.pos[k][moved as usize] = i as u16;
-        self.list[k].pop();
-        self.pos[k][a] = ABSENT;
+        self.set(k, a, false);
     }
     #[inline]
     fn swap(&mut self, k: usize, i: usize, j: usize) {
-        self.list[k].swap(i, j);
-        self.pos[k][self.list[k][i] as usize] = i as u16;
-        self.pos[k][self.list[k][j] as usize] = j as u16;
+        let list = &mut self.list[k][..];
+        let pos = &mut self.pos[k][..];
+        list.swap(i, j);
+        pos[list[i] as usize] = i as u16;
+        pos[list[j] as usize] = j as u16;
     }
 }
 
@@ -153,6 +165,21 @@ pub fn playout_with(
     first: Color,
     rng: &mut Rng,
     stats: &mut PlayoutStats,
+    on_move: impl FnMut(Color, Option<Point>, &Board),
+) -> u64 {
+    // Monomorphised for the padded neighbour-row width (4 on flat boards).
+    if board.deg() == 4 {
+        playout_impl::<4>(board, first, rng, stats, on_move)
+    } else {
+        playout_impl::<6>(board, first, rng, stats, on_move)
+    }
+}
+
+fn playout_impl<const D: usize>(
+    board: &mut Board,
+    first: Color,
+    rng: &mut Rng,
+    stats: &mut PlayoutStats,
     mut on_move: impl FnMut(Color, Option<Point>, &Board),
 ) -> u64 {
     let max_moves = 3 * board.len() as u64;
@@ -161,25 +188,33 @@ pub fn playout_with(
     let mut to_move = first;
     let mut passes = 0;
     let mut moves = 0u64;
-    // Hash before each colour's most recent move (003 §2.3).
-    let mut before_last: [Option<u64>; 2] = [None, None];
+    // 003 §2.3, decided exactly without hashing: a stone move restores the
+    // arrangement from just before the opponent's most recent move iff that
+    // move was a stone at `q` that captured exactly one stone, at `s`, and
+    // this move is at `s` and captures exactly the stone `q`. (Proof: the
+    // point played must have been emptied by the opponent's move, so it is
+    // in the set S it captured; the opponent's stone `q` must go again, so
+    // it is in the set C this move captures; any other point of S or C
+    // would differ between the two arrangements, hence S = {s}, C = {q}.)
+    // Playouts alternate strictly, so the opponent's most recent move is the
+    // previous move; `ko` describes it.
+    let mut ko: Option<(usize, usize)> = None;
     while moves < max_moves {
         let k = to_move.idx();
         let me = to_move.cell();
-        let opp_before = before_last[to_move.opponent().idx()];
         let mut window = cand.list[k].len();
         let mut chosen: Option<usize> = None;
         while window > 0 {
             let i = rng.below(window);
             stats.probes += 1;
             let p = cand.list[k][i] as usize;
-            let qc = board.quick_check(p, me);
+            let qc = board.quick_check::<D>(p, me);
             let ok = match qc {
                 Ok(false) => true,
-                // Only a capture can restore an earlier arrangement (003 §2.3).
-                Ok(true) => match opp_before {
-                    None => true,
-                    Some(h) => board.move_effect(Point(p as u16), to_move).is_ok_and(|e| e.hash_after != h),
+                // Only a capture can restore an earlier arrangement.
+                Ok(true) => match ko {
+                    Some((s, q)) if s == p => !board.captures_exactly_stone::<D>(p, me, q),
+                    _ => true,
                 },
                 Err(_) => false,
             };
@@ -192,42 +227,53 @@ pub fn playout_with(
             // An opponent's single-point eye is playable only while an
             // adjacent chain is in atari; drop it until that happens (see
             // the atari re-activation below).
-            if qc.is_err() && board.is_single_point_eye(Point(p as u16), to_move.opponent()) {
+            if qc.is_err() && board.surrounded_by::<D>(p, 3 - me) {
                 cand.remove_at(k, window);
             }
         }
-        before_last[k] = Some(board.hash());
         moves += 1;
         match chosen {
             Some(p) => {
                 passes = 0;
                 captured.clear();
-                stats.captured += board.place_unchecked(Point(p as u16), to_move, Some(&mut captured)) as u64;
-                cand.after_place(board, p, k, me);
+                stats.captured += board.place_at::<D>(p, to_move, Some(&mut captured)) as u64;
+                ko = if captured.len() == 1 { Some((captured[0].index(), p)) } else { None };
+                cand.after_place::<D>(board, p, k, me);
                 // Neighbours of a captured stone are other captured stones or
                 // capturing stones (the chain had no liberty), so only the
                 // captured points themselves change status.
                 for &s in &captured {
-                    cand.refresh(board, s.index());
+                    cand.refresh::<D>(board, s.index());
                 }
                 on_move(to_move, Some(Point(p as u16)), board);
                 // Chains that may have just entered atari: the new chain and
-                // the chains next to it. Their last liberty may be a dropped eye.
+                // the opponent chains next to it (each once). Their last
+                // liberty may be a dropped eye.
                 if board.libs_of(p) == 1 {
-                    if let Some(x) = board.first_liberty(p) {
-                        cand.refresh(board, x);
+                    if let Some(x) = board.first_liberty::<D>(p) {
+                        cand.refresh::<D>(board, x);
                     }
                 }
-                for &q in board.geometry().neighbours(Point(p as u16)) {
-                    let q = q.index();
-                    if board.cell(q) != crate::board::EMPTY && board.cell(q) != me && board.libs_of(q) == 1 {
-                        if let Some(x) = board.first_liberty(q) {
-                            cand.refresh(board, x);
+                let opp = 3 - me;
+                let mut seen = [u16::MAX; 6];
+                let mut ns = 0usize;
+                for q in board.row::<D>(p) {
+                    let q = q as usize;
+                    if board.cell(q) == opp && board.libs_of(q) == 1 {
+                        let h = board.head_of(q);
+                        if seen[..ns].contains(&h) {
+                            continue;
+                        }
+                        seen[ns] = h;
+                        ns += 1;
+                        if let Some(x) = board.first_liberty::<D>(q) {
+                            cand.refresh::<D>(board, x);
                         }
                     }
                 }
             }
             None => {
+                ko = None;
                 on_move(to_move, None, board);
                 passes += 1;
                 if passes >= 2 {
