@@ -77,6 +77,30 @@ async fn tokio_blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await.map_err(|_| AppError::Internal)?
 }
 
+/// Inserts a user; a taken name (case-insensitive) is the user's mistake, not a fault.
+async fn insert_user(
+    conn: &mut sqlx::SqliteConnection,
+    username: &str,
+    password_hash: &str,
+    role: &str,
+) -> Result<UserView, AppError> {
+    let row = sqlx::query(
+        "INSERT INTO users (username, password_hash, role, created_at_ms) \
+         VALUES (?, ?, ?, ?) RETURNING id, username, role",
+    )
+    .bind(username)
+    .bind(password_hash)
+    .bind(role)
+    .bind(now_ms())
+    .fetch_one(conn)
+    .await
+    .map_err(|e| match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => AppError::invalid("username", "this name is taken"),
+        _ => internal(e),
+    })?;
+    Ok(user_from_row(&row))
+}
+
 fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> UserView {
     UserView { id: r.get("id"), username: r.get("username"), role: r.get("role") }
 }
@@ -134,23 +158,9 @@ impl Db {
         if used.rows_affected() != 1 {
             return Err(AppError::BadSetupToken);
         }
-        let row = sqlx::query(
-            "INSERT INTO users (username, password_hash, role, created_at_ms) \
-             VALUES (?, ?, 'admin', ?) RETURNING id, username, role",
-        )
-        .bind(username)
-        .bind(hash)
-        .bind(now_ms())
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => {
-                AppError::invalid("username", "this name is taken")
-            }
-            _ => internal(e),
-        })?;
+        let user = insert_user(&mut *tx, username, &hash, "admin").await?;
         tx.commit().await.map_err(internal)?;
-        Ok(user_from_row(&row))
+        Ok(user)
     }
 
     /// Creates a player account (open sign-up).
@@ -158,22 +168,8 @@ impl Db {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
-        let row = sqlx::query(
-            "INSERT INTO users (username, password_hash, role, created_at_ms) \
-             VALUES (?, ?, 'player', ?) RETURNING id, username, role",
-        )
-        .bind(username)
-        .bind(hash)
-        .bind(now_ms())
-        .fetch_one(self.pool())
-        .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => {
-                AppError::invalid("username", "this name is taken")
-            }
-            _ => internal(e),
-        })?;
-        Ok(user_from_row(&row))
+        let mut conn = self.pool().acquire().await.map_err(internal)?;
+        insert_user(&mut *conn, username, &hash, "player").await
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserView>, AppError> {

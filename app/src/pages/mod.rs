@@ -21,6 +21,23 @@ pub fn NotFound() -> impl IntoView {
     }
 }
 
+/// Name, password and confirmation: the fields of every form that creates an account.
+/// The limits match `data::accounts` (the server checks them again).
+#[component]
+pub fn NewAccountFields() -> impl IntoView {
+    view! {
+        <label>"아이디 · User name (3–32)"
+            <input name="username" autocomplete="username" required minlength="3" maxlength="32"/>
+        </label>
+        <label>"비밀번호 · Password (10–128)"
+            <input type="password" name="password" autocomplete="new-password" required minlength="10" maxlength="128"/>
+        </label>
+        <label>"비밀번호 확인 · Password again"
+            <input type="password" name="password_again" autocomplete="new-password" required/>
+        </label>
+    }
+}
+
 /// Registers the service worker once the app is interactive (see public/sw.js).
 #[component]
 pub fn ServiceWorkerRegistration() -> impl IntoView {

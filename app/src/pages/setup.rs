@@ -18,15 +18,7 @@ pub fn SetupPage() -> impl IntoView {
                "· This works only with the one-time link the server printed at first start."</p>
             <ActionForm action=action attr:class="card form" attr:id="setup-form">
                 <input type="hidden" name="token" prop:value=token/>
-                <label>"아이디 · User name"
-                    <input name="username" autocomplete="username" required minlength="3" maxlength="32"/>
-                </label>
-                <label>"비밀번호 · Password (10–128)"
-                    <input type="password" name="password" autocomplete="new-password" required minlength="10" maxlength="128"/>
-                </label>
-                <label>"비밀번호 확인 · Password again"
-                    <input type="password" name="password_again" autocomplete="new-password" required/>
-                </label>
+                <super::NewAccountFields/>
                 <button type="submit" class="primary">"관리자 만들기 · Create administrator"</button>
             </ActionForm>
             {move || result.get().map(|r| match r {
