@@ -41,8 +41,26 @@ pub struct ApiState {
     pub throttle: Arc<SignInThrottle>,
 }
 
+/// Every route of the participant API with its methods. The OpenAPI document
+/// (`/api/openapi.json`) must list exactly these; a test holds the two in step.
+pub const ROUTES: &[(&str, &[&str])] = &[
+    ("/api/v1/session", &["get", "post", "delete"]),
+    ("/api/v1/rooms", &["post"]),
+    ("/api/v1/rooms/{id}", &["get"]),
+    ("/api/v1/rooms/{id}/commands", &["post"]),
+    ("/api/v1/rooms/{id}/events", &["get"]),
+    ("/api/v1/rooms/{id}/stream", &["get"]),
+];
+
+/// The OpenAPI 3 description of this API, served at `/api/openapi.json`.
+pub const OPENAPI: &str = include_str!("../openapi.json");
+
 pub fn router(state: ApiState) -> Router {
     Router::new()
+        .route(
+            "/api/openapi.json",
+            get(|| async { ([(axum::http::header::CONTENT_TYPE, "application/json")], OPENAPI) }),
+        )
         .route("/api/v1/session", post(sign_in).delete(sign_out).get(me))
         .route("/api/v1/rooms", post(create_room))
         .route("/api/v1/rooms/{id}", get(room_view))
@@ -261,9 +279,12 @@ async fn stream(
     State(s): State<ApiState>,
     Path(id): Path<i64>,
     Query(q): Query<AfterQuery>,
+    headers: axum::http::HeaderMap,
     session: Session,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
+    crate::csrf::verdict(&headers).map_err(|why| ApiError::new(StatusCode::FORBIDDEN, "cross_site_request", why))?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let _viewer = optional_caller(&s.db, &session).await;
     let (gap, live) = s.matches.follow(id, q.after).await?;

@@ -31,7 +31,9 @@ pub async fn guard(req: Request, next: Next) -> Response {
     }
 }
 
-fn verdict(headers: &HeaderMap) -> Result<(), &'static str> {
+/// Whether a request's browser headers say it comes from this site (requests without those
+/// headers, i.e. programs, pass).
+pub(crate) fn verdict(headers: &HeaderMap) -> Result<(), &'static str> {
     if let Some(site) = headers.get("sec-fetch-site") {
         match site.to_str().unwrap_or("") {
             "same-origin" | "none" => {}

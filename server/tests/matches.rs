@@ -290,3 +290,61 @@ async fn bad_requests_get_clear_errors() {
     assert_eq!(r.status(), 415);
     srv.stop().await;
 }
+
+/// The OpenAPI document lists exactly the API's routes, and every documented route answers
+/// (nothing documented is missing from the server).
+#[tokio::test]
+async fn openapi_document_is_in_step_with_the_routes() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let r = reqwest::get(format!("{base}/api/openapi.json")).await.unwrap();
+    assert_eq!(r.status(), 200);
+    let doc: Value = r.json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    let mut documented: Vec<(String, String)> = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in ["get", "post", "delete", "put", "patch"] {
+            if item.get(method).is_some() {
+                documented.push((path.clone(), method.to_string()));
+            }
+        }
+    }
+    let mut routes: Vec<(String, String)> = server::api::ROUTES
+        .iter()
+        .flat_map(|(p, ms)| ms.iter().map(move |m| (p.to_string(), m.to_string())))
+        .collect();
+    documented.sort();
+    routes.sort();
+    assert_eq!(documented, routes, "openapi.json and api::ROUTES differ");
+    let http = reqwest::Client::new();
+    for (path, method) in &routes {
+        let url = format!("{base}{}", path.replace("{id}", "1"));
+        let req = match method.as_str() {
+            "get" => http.get(&url),
+            "post" => http.post(&url).json(&json!({})),
+            "delete" => http.delete(&url),
+            _ => unreachable!(),
+        };
+        let status = req.send().await.unwrap().status().as_u16();
+        assert_ne!(status, 405, "{method} {path} is documented but not served");
+        if !path.contains("{id}") {
+            assert_ne!(status, 404, "{method} {path} is documented but not served");
+        }
+    }
+    // A cross-site page cannot open the stream (WebSockets are not bound by CORS).
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let alice = Player::sign_up(&base, "alice").await;
+    let (_, created) = alice.post("/api/v1/rooms", json!({ "name": "r", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    let ws_url = format!("{}/api/v1/rooms/{}/stream", base.replace("http://", "ws://"), created["room_id"]);
+    let mut req = ws_url.as_str().into_client_request().unwrap();
+    req.headers_mut().insert("origin", "http://evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(req).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status().as_u16(), 403),
+        other => panic!("cross-site handshake was not refused: {:?}", other.map(|(_, r)| r.status())),
+    }
+    let mut req = ws_url.as_str().into_client_request().unwrap();
+    req.headers_mut().insert("origin", base.parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(req).await.is_ok(), "same-origin handshake accepted");
+    srv.stop().await;
+}
