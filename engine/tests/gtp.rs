@@ -1,7 +1,6 @@
 //! Drives the `space-baduk-gtp` binary through stdin/stdout.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_space-baduk-gtp");
 
@@ -14,20 +13,7 @@ fn run(script: &str) -> Vec<String> {
 }
 
 fn run_raw(script: &str, args: &[&str]) -> (String, std::process::ExitStatus) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn space-baduk-gtp");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(BIN, args, script);
     (String::from_utf8(out.stdout).unwrap(), out.status)
 }
 

@@ -5,7 +5,8 @@
 //! these tests (it is never skipped silently).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod common;
 
 use engine::sgf::{import_sgf, SgfError};
 use engine::{classic_vertex, Color, Rules};
@@ -94,21 +95,7 @@ fn gnugo(script: &str) -> Vec<String> {
         Path::new(GNUGO).exists(),
         "{GNUGO} is missing: install the Debian package gnugo (the project's setup installs it)"
     );
-    use std::io::Write;
-    let mut child = Command::new(GNUGO)
-        .args(["--mode", "gtp", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn gnugo");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(GNUGO, &["--mode", "gtp", "--quiet"], script);
     String::from_utf8_lossy(&out.stdout)
         .split_terminator("\n\n")
         .map(|s| s.trim().to_string())

@@ -6,7 +6,7 @@
 use std::{net::SocketAddr, sync::Arc};
 
 use app::{
-    data::{Db, SignInThrottle},
+    data::{sessions, Db, SignInThrottle},
     matches::{
         events::StoredEvent,
         service::MatchService,
@@ -162,17 +162,9 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
     }
 }
 
-const SESSION_USER_KEY: &str = "user_id";
-
 async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
-    let id: Option<i64> = session.get(SESSION_USER_KEY).await.map_err(|_| AppError::Internal)?;
-    let id = id.ok_or(AppError::NotSignedIn)?;
-    let user = db.user_by_id(id).await?.ok_or(AppError::NotSignedIn)?;
+    let user = sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?;
     Ok(Caller { user_id: user.id, username: user.username })
-}
-
-async fn optional_caller(db: &Db, session: &Session) -> Option<Caller> {
-    caller(db, session).await.ok()
 }
 
 #[derive(Deserialize)]
@@ -188,25 +180,13 @@ async fn sign_in(
     session: Session,
     Body(b): Body<SignInBody>,
 ) -> Result<impl IntoResponse, ApiError> {
-    let keys = SignInThrottle::keys(&b.username, Some(addr.ip()));
-    s.throttle.check(&keys)?;
-    match s.db.verify_password(&b.username, &b.password).await {
-        Ok(user) => {
-            s.throttle.record_success(&b.username);
-            session.cycle_id().await.map_err(|_| AppError::Internal)?;
-            session.insert(SESSION_USER_KEY, user.id).await.map_err(|_| AppError::Internal)?;
-            Ok(Json(user))
-        }
-        Err(AppError::BadCredentials) => {
-            s.throttle.record_failure(&keys);
-            Err(AppError::BadCredentials.into())
-        }
-        Err(e) => Err(e.into()),
-    }
+    let user = sessions::authenticate(&s.db, &s.throttle, &b.username, &b.password, Some(addr.ip())).await?;
+    sessions::establish(&session, &user).await?;
+    Ok(Json(user))
 }
 
 async fn sign_out(session: Session) -> Result<StatusCode, ApiError> {
-    session.flush().await.map_err(|_| AppError::Internal)?;
+    sessions::end(&session).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -280,13 +260,11 @@ async fn stream(
     Path(id): Path<i64>,
     Query(q): Query<AfterQuery>,
     headers: axum::http::HeaderMap,
-    session: Session,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
     crate::csrf::verdict(&headers).map_err(|why| ApiError::new(StatusCode::FORBIDDEN, "cross_site_request", why))?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
-    let _viewer = optional_caller(&s.db, &session).await;
     let (gap, live) = s.matches.follow(id, q.after).await?;
     let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id).await?) } else { None };
     Ok(ws.on_upgrade(move |socket| pump(socket, gap, snapshot, live)))

@@ -12,9 +12,6 @@ pub struct UserView {
 }
 
 #[cfg(feature = "ssr")]
-pub(crate) const SESSION_USER_KEY: &str = "user_id";
-
-#[cfg(feature = "ssr")]
 async fn session() -> Result<tower_sessions::Session, AppError> {
     leptos_axum::extract::<tower_sessions::Session>().await.map_err(|e| {
         tracing::error!(error = %e, "session layer missing");
@@ -24,21 +21,13 @@ async fn session() -> Result<tower_sessions::Session, AppError> {
 
 #[cfg(feature = "ssr")]
 async fn sign_session_in(user: &UserView) -> Result<(), AppError> {
-    let session = session().await?;
-    // A new id on every sign-in, so a planted session id is worthless (session fixation).
-    session.cycle_id().await.map_err(|_| AppError::Internal)?;
-    session.insert(SESSION_USER_KEY, user.id).await.map_err(|_| AppError::Internal)
+    crate::data::sessions::establish(&session().await?, user).await
 }
 
 /// Who is signed in on this session, if anyone.
 #[server(endpoint = "current_user")]
 pub async fn current_user() -> Result<Option<UserView>, AppError> {
-    let session = session().await?;
-    let id: Option<i64> = session.get(SESSION_USER_KEY).await.map_err(|_| AppError::Internal)?;
-    match id {
-        Some(id) => super::db()?.user_by_id(id).await,
-        None => Ok(None),
-    }
+    crate::data::sessions::current(&super::db()?, &session().await?).await
 }
 
 #[cfg(feature = "ssr")]
@@ -52,20 +41,9 @@ async fn client_ip() -> Option<std::net::IpAddr> {
 pub async fn sign_in(username: String, password: String) -> Result<UserView, AppError> {
     use crate::data::SignInThrottle;
     let throttle = leptos::prelude::use_context::<std::sync::Arc<SignInThrottle>>().ok_or(AppError::Internal)?;
-    let keys = SignInThrottle::keys(&username, client_ip().await);
-    throttle.check(&keys)?;
-    match super::db()?.verify_password(&username, &password).await {
-        Ok(user) => {
-            throttle.record_success(&username);
-            sign_session_in(&user).await?;
-            Ok(user)
-        }
-        Err(AppError::BadCredentials) => {
-            throttle.record_failure(&keys);
-            Err(AppError::BadCredentials)
-        }
-        Err(e) => Err(e),
-    }
+    let user = crate::data::sessions::authenticate(&super::db()?, &throttle, &username, &password, client_ip().await).await?;
+    sign_session_in(&user).await?;
+    Ok(user)
 }
 
 /// Creates a player account and signs it in.
@@ -81,7 +59,7 @@ pub async fn sign_up(username: String, password: String, password_again: String)
 
 #[server(endpoint = "sign_out")]
 pub async fn sign_out() -> Result<(), AppError> {
-    session().await?.flush().await.map_err(|_| AppError::Internal)
+    crate::data::sessions::end(&session().await?).await
 }
 
 /// Creates the first administrator from the one-time setup token printed at first start.

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod rooms;
+pub mod sessions;
 pub mod throttle;
 
 use std::{path::Path, str::FromStr, time::Duration};

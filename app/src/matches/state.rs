@@ -219,14 +219,14 @@ impl MatchState {
     /// match with nigiri (the caller draws it from the OS and it is recorded in `Started`).
     /// Accepted events are already applied to `self` when this returns.
     pub fn handle(&mut self, caller: &Caller, cmd: &Command, nigiri_seed: u64) -> Decision {
-        if let Command::Join { code } = cmd {
-            return self.join(caller, code);
-        }
-        let Some(seat) = self.seat_of(caller.user_id) else {
-            return Decision::refuse(MatchError::NotAPlayer);
+        // Joining is the one command for someone without a seat.
+        let seat = match (cmd, self.seat_of(caller.user_id)) {
+            (Command::Join { code }, _) => return self.join(caller, code),
+            (_, Some(seat)) => seat,
+            (_, None) => return Decision::refuse(MatchError::NotAPlayer),
         };
         match cmd {
-            Command::Join { .. } => unreachable!("handled above"),
+            Command::Join { .. } => Decision::refuse(MatchError::AlreadySeated),
             Command::Confirm => {
                 if self.phase != RoomPhase::Open {
                     return self.wrong_phase("open");
