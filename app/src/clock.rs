@@ -9,6 +9,9 @@ use std::sync::{
 pub trait Clock: Send + Sync + std::fmt::Debug {
     /// Milliseconds since the Unix epoch.
     fn now_ms(&self) -> i64;
+    /// Completes once `now_ms() >= at_ms` (game timers wait on this).
+    #[cfg(feature = "ssr")]
+    fn sleep_until(&self, at_ms: i64) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>>;
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -21,23 +24,57 @@ impl Clock for SystemClock {
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0)
     }
+    #[cfg(feature = "ssr")]
+    fn sleep_until(&self, at_ms: i64) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            // Re-check after waking: the system clock may have been adjusted meanwhile.
+            loop {
+                let left = at_ms - self.now_ms();
+                if left <= 0 {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(left as u64)).await;
+            }
+        })
+    }
 }
 
-/// A clock that moves only when told to.
+/// A clock that moves only when told to; timers waiting on it wake when it is advanced.
 #[derive(Debug, Default, Clone)]
-pub struct ManualClock(Arc<AtomicI64>);
+pub struct ManualClock {
+    now: Arc<AtomicI64>,
+    #[cfg(feature = "ssr")]
+    moved: Arc<tokio::sync::Notify>,
+}
 
 impl ManualClock {
     pub fn new(start_ms: i64) -> Self {
-        ManualClock(Arc::new(AtomicI64::new(start_ms)))
+        ManualClock { now: Arc::new(AtomicI64::new(start_ms)), ..Default::default() }
     }
     pub fn advance_ms(&self, ms: i64) {
-        self.0.fetch_add(ms, Ordering::SeqCst);
+        self.now.fetch_add(ms, Ordering::SeqCst);
+        #[cfg(feature = "ssr")]
+        self.moved.notify_waiters();
     }
 }
 
 impl Clock for ManualClock {
     fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
+        self.now.load(Ordering::SeqCst)
+    }
+    #[cfg(feature = "ssr")]
+    fn sleep_until(&self, at_ms: i64) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            loop {
+                let moved = self.moved.notified();
+                tokio::pin!(moved);
+                // Register before checking, so an advance in between is not missed.
+                moved.as_mut().enable();
+                if self.now_ms() >= at_ms {
+                    return;
+                }
+                moved.await;
+            }
+        })
     }
 }

@@ -8,6 +8,7 @@ use std::{net::SocketAddr, sync::Arc};
 use app::{
     data::{sessions, Db, SignInThrottle},
     matches::{
+        actor::Viewer,
         events::StoredEvent,
         service::MatchService,
         settings::MatchSettings,
@@ -50,6 +51,9 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/rooms/{id}/commands", &["post"]),
     ("/api/v1/rooms/{id}/events", &["get"]),
     ("/api/v1/rooms/{id}/stream", &["get"]),
+    ("/api/v1/rooms/{id}/record", &["get"]),
+    ("/api/v1/rooms/{id}/record.sgf", &["get"]),
+    ("/api/v1/admin/attention", &["get"]),
 ];
 
 /// The OpenAPI 3 description of this API, served at `/api/openapi.json`.
@@ -67,6 +71,9 @@ pub fn router(state: ApiState) -> Router {
         .route("/api/v1/rooms/{id}/commands", post(command))
         .route("/api/v1/rooms/{id}/events", get(events))
         .route("/api/v1/rooms/{id}/stream", get(stream))
+        .route("/api/v1/rooms/{id}/record", get(record_json))
+        .route("/api/v1/rooms/{id}/record.sgf", get(record_sgf))
+        .route("/api/v1/admin/attention", get(attention))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
 }
@@ -116,12 +123,14 @@ impl From<MatchError> for ApiError {
         use MatchError::*;
         let status = match &e {
             RoomNotFound => StatusCode::NOT_FOUND,
-            NotAPlayer => StatusCode::FORBIDDEN,
-            BadInviteCode => StatusCode::FORBIDDEN,
+            NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => StatusCode::FORBIDDEN,
             SeatTaken | AlreadySeated | AlreadyDone | WrongPhase { .. } | NotYourTurn { .. }
-            | AwaitingAcknowledgement { .. } | NothingToAcknowledge { .. } => StatusCode::CONFLICT,
-            OffBoard { .. } => StatusCode::BAD_REQUEST,
-            Illegal { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            | AwaitingAcknowledgement { .. } | NothingToAcknowledge { .. } | Suspended { .. } | TimeExpired { .. }
+            | UndoNotAllowed { .. } | DrawOfferNotAllowed { .. } | NoPendingRequest { .. } | StaleStatement { .. } => {
+                StatusCode::CONFLICT
+            }
+            OffBoard { .. } | InvalidInput { .. } => StatusCode::BAD_REQUEST,
+            Illegal { .. } | BadMark { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let detail = serde_json::to_value(&e).ok();
@@ -164,7 +173,14 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
 
 async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
     let user = sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?;
-    Ok(Caller { user_id: user.id, username: user.username })
+    Ok(Caller { user_id: user.id, is_admin: user.role == "admin", username: user.username })
+}
+
+/// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
+async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, ApiError> {
+    Ok(sessions::current(db, session)
+        .await?
+        .map(|u| Viewer { user_id: u.id, is_admin: u.role == "admin", username: u.username }))
 }
 
 #[derive(Deserialize)]
@@ -212,9 +228,49 @@ async fn create_room(
     Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// Anyone may watch a live room (003 §8.1).
-async fn room_view(State(s): State<ApiState>, Path(id): Path<i64>) -> Result<impl IntoResponse, ApiError> {
-    Ok(Json(s.matches.view(id).await?))
+/// Anyone may watch a live room (003 §8.1); the player to move also gets hints (000 §8.3).
+async fn room_view(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<impl IntoResponse, ApiError> {
+    let v = viewer(&s.db, &session).await?;
+    Ok(Json(s.matches.view(id, v).await?))
+}
+
+async fn record_viewer(s: &ApiState, session: &Session) -> Result<Viewer, ApiError> {
+    viewer(&s.db, session).await?.ok_or_else(|| AppError::NotSignedIn.into())
+}
+
+/// The stored record (003 §8.1–8.2): players, the administrator and approved viewers.
+async fn record_json(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<Response, ApiError> {
+    let v = record_viewer(&s, &session).await?;
+    let record = s.matches.record(id, v).await?;
+    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.json\"");
+    Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
+}
+
+/// SGF FF[4] of a flat-board record; 3D boxes have no SGF form.
+async fn record_sgf(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<Response, ApiError> {
+    let v = record_viewer(&s, &session).await?;
+    let record = s.matches.record(id, v).await?;
+    let sgf = record.sgf.ok_or_else(|| {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", "SGF exists only for flat boards (depth 1); use the JSON record")
+    })?;
+    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.sgf\"");
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        sgf,
+    )
+        .into_response())
+}
+
+/// Rooms held or with an outstanding notice (003 §1.6, §3.6, §6.1): administrators only.
+async fn attention(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, ApiError> {
+    let c = caller(&s.db, &session).await?;
+    if !c.is_admin {
+        return Err(MatchError::AdminOnly.into());
+    }
+    Ok(Json(s.matches.needing_attention().await?))
 }
 
 async fn command(
@@ -259,15 +315,24 @@ async fn stream(
     State(s): State<ApiState>,
     Path(id): Path<i64>,
     Query(q): Query<AfterQuery>,
+    session: Session,
     headers: axum::http::HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
     crate::csrf::verdict(&headers).map_err(|why| ApiError::new(StatusCode::FORBIDDEN, "cross_site_request", why))?;
+    let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let (gap, live) = s.matches.follow(id, q.after).await?;
-    let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id).await?) } else { None };
-    Ok(ws.on_upgrade(move |socket| pump(socket, gap, snapshot, live)))
+    let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id, who.clone()).await?) } else { None };
+    let matches = s.matches.clone();
+    let user_id = who.map(|v| v.user_id);
+    Ok(ws.on_upgrade(move |socket| async move {
+        // A player's open stream is their connection to the match (003 §6.1).
+        matches.presence(id, user_id, true).await;
+        pump(socket, gap, snapshot, live).await;
+        matches.presence(id, user_id, false).await;
+    }))
 }
 
 async fn pump(

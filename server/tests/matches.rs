@@ -3,108 +3,11 @@
 //! recorded, acknowledgements, passes into scoring, resignation, the spectator stream with
 //! gap replay, restart durability, and bad input.
 
-use std::path::Path;
-
 use app::matches::settings::{ColourAssignment, MatchSettings};
-use futures_util::StreamExt;
 use serde_json::{json, Value};
-use server::{Config, Server};
 
-struct Running {
-    base: String,
-    stop: tokio::sync::oneshot::Sender<()>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Running {
-    async fn start(dir: &Path) -> Running {
-        let config = Config {
-            bind: "127.0.0.1".parse().unwrap(),
-            port: 0,
-            data_dir: dir.to_path_buf(),
-            log: "warn".into(),
-            log_format: server::config::LogFormat::Text,
-            site_root: "target/site".into(),
-            secure_cookies: false,
-            public_url: None,
-        };
-        let server = Server::prepare(&config).await.expect("server starts");
-        let base = format!("http://{}", server.addr);
-        let (stop, rx) = tokio::sync::oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server.run(async { let _ = rx.await; }).await.unwrap();
-        });
-        Running { base, stop, task }
-    }
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task.await.unwrap();
-    }
-}
-
-struct Player {
-    http: reqwest::Client,
-    base: String,
-}
-
-impl Player {
-    async fn sign_up(base: &str, name: &str) -> Player {
-        let http = reqwest::Client::builder().cookie_store(true).build().unwrap();
-        let r = http
-            .post(format!("{base}/api/sign_up"))
-            .form(&[("username", name), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "sign up {name}");
-        Player { http, base: base.to_string() }
-    }
-    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self.http.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-    async fn cmd(&self, room: i64, body: Value) -> (u16, Value) {
-        self.post(&format!("/api/v1/rooms/{room}/commands"), body).await
-    }
-}
-
-async fn view(base: &str, room: i64) -> Value {
-    reqwest::get(format!("{base}/api/v1/rooms/{room}")).await.unwrap().json().await.unwrap()
-}
-
-fn classic_9(colours: ColourAssignment) -> Value {
-    let mut s = MatchSettings::classic_default(9);
-    s.colours = colours;
-    serde_json::to_value(&s).unwrap()
-}
-
-/// Reads stream messages until one satisfies `pred`; returns all read.
-async fn read_until<S>(ws: &mut S, pred: impl Fn(&Value) -> bool) -> Vec<Value>
-where
-    S: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
-{
-    let mut got = Vec::new();
-    loop {
-        let msg = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
-            .await
-            .expect("stream message within 10 s")
-            .expect("stream open")
-            .expect("valid frame");
-        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            let done = pred(&v);
-            got.push(v);
-            if done {
-                return got;
-            }
-        }
-    }
-}
-
-fn event_type(v: &Value) -> &str {
-    v["event"]["event"]["type"].as_str().unwrap_or("")
-}
+mod support;
+use support::*;
 
 #[tokio::test]
 async fn a_classic_game_from_invitation_to_resignation() {

@@ -1,15 +1,15 @@
-//! One sequential task per live room (lichess' round actor): it owns the room's state, so
-//! commands are handled strictly in the order the server received them. Each accepted
-//! command's events are committed to the database before the caller gets an answer and
-//! before any viewer sees them.
+//! One sequential task per live room (lichess' round actor): it owns the room's state and
+//! timers, so commands, timer expiries and connection changes are handled strictly in the
+//! order the server received them (003 §9.6). Each accepted action's events are committed
+//! to the database before the caller gets an answer and before any viewer sees them.
 
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc};
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{
-    events::StoredEvent,
+    events::{Event, StoredEvent},
     state::{Caller, Command, MatchError, MatchState},
     view::RoomView,
 };
@@ -22,9 +22,21 @@ pub struct CommandReply {
     pub events: Vec<StoredEvent>,
 }
 
+/// Who is looking, for views filtered per viewer (000 §8.3) and record access (003 §8.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Viewer {
+    pub user_id: i64,
+    pub username: String,
+    pub is_admin: bool,
+}
+
 pub(crate) enum Request {
     Command { caller: Caller, cmd: Command, reply: oneshot::Sender<Result<CommandReply, MatchError>> },
-    View { reply: oneshot::Sender<RoomView> },
+    View { viewer: Option<Viewer>, reply: oneshot::Sender<RoomView> },
+    /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers.
+    Presence { user_id: Option<i64>, connected: bool },
+    /// May this viewer read the stored record? Answers with the room's state for export.
+    Record { viewer: Viewer, reply: oneshot::Sender<Result<Box<MatchState>, MatchError>> },
 }
 
 /// Lets others talk to a room's actor and follow its events.
@@ -47,7 +59,8 @@ const INBOX: usize = 256;
 pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
-    tokio::spawn(run(room_id, state, db, clock, rx, events.clone()));
+    let actor = Actor { room_id, state, db, clock, events: events.clone(), connections: HashMap::new(), watchers: 0 };
+    tokio::spawn(actor.run(rx));
     RoomHandle { tx, events }
 }
 
@@ -56,50 +69,134 @@ fn random_seed() -> u64 {
     OsRng.next_u64()
 }
 
-async fn run(
+struct Actor {
     room_id: i64,
-    mut state: MatchState,
+    state: MatchState,
     db: Db,
     clock: Arc<dyn Clock>,
-    mut rx: mpsc::Receiver<Request>,
     events: broadcast::Sender<StoredEvent>,
-) {
-    while let Some(req) = rx.recv().await {
+    /// Open live streams per signed-in user (a player may have several devices).
+    connections: HashMap<i64, usize>,
+    /// All open live streams, anonymous included.
+    watchers: usize,
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<Request>) {
+        loop {
+            let deadline = self.state.next_deadline();
+            let clock = self.clock.clone();
+            let timer = async move {
+                match deadline {
+                    Some(at) => clock.sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                req = rx.recv() => match req {
+                    Some(req) => self.on_request(req).await,
+                    None => return,
+                },
+                () = timer => {
+                    let now = self.clock.now_ms();
+                    let events = self.state.tick(now);
+                    if self.commit(events, None, now).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            if self.state.poisoned && !self.reload().await {
+                return;
+            }
+        }
+    }
+
+    async fn on_request(&mut self, req: Request) {
         match req {
-            Request::View { reply } => {
-                let _ = reply.send(RoomView::of(room_id, &state));
+            Request::View { viewer, reply } => {
+                let now = self.clock.now_ms();
+                let _ = reply.send(RoomView::of(self.room_id, &self.state, viewer.as_ref(), now, self.watchers));
+            }
+            Request::Record { viewer, reply } => {
+                let allowed = self.state.may_read_record(viewer.user_id, &viewer.username, viewer.is_admin);
+                let _ = reply.send(if allowed { Ok(Box::new(self.state.clone())) } else { Err(MatchError::RecordNotAllowed) });
+            }
+            Request::Presence { user_id, connected } => {
+                let now = self.clock.now_ms();
+                self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
+                let Some(uid) = user_id else { return };
+                let n = self.connections.entry(uid).or_insert(0);
+                let before = *n;
+                *n = if connected { *n + 1 } else { n.saturating_sub(1) };
+                let after = *n;
+                if after == 0 {
+                    self.connections.remove(&uid);
+                }
+                // Only a player's first stream opening or last stream closing matters.
+                if (before == 0) == (after == 0) {
+                    return;
+                }
+                if let Some(colour) = self.state.colour_of(uid) {
+                    let events = self.state.presence(colour, after > 0, now);
+                    let _ = self.commit(events, Some(uid), now).await;
+                }
             }
             Request::Command { caller, cmd, reply } => {
-                let version = state.version;
-                let decision = state.handle(&caller, &cmd, random_seed());
+                let now = self.clock.now_ms();
+                let version = self.state.version;
+                let decision = self.state.handle(&caller, &cmd, now, random_seed());
                 if decision.events.is_empty() {
                     let _ = reply.send(decision.outcome.map(|()| CommandReply { version, events: Vec::new() }));
-                    continue;
+                    return;
                 }
-                match db.append_events(room_id, version, clock.now_ms(), Some(caller.user_id), decision.events).await {
+                match self.commit(decision.events, Some(caller.user_id), now).await {
                     Ok(stored) => {
-                        if let Some(last) = stored.last() {
-                            state.version = last.seq;
-                        }
-                        for e in &stored {
-                            let _ = events.send(e.clone());
-                        }
                         let public = stored.iter().map(StoredEvent::public_view).collect();
-                        let _ = reply.send(decision.outcome.map(|()| CommandReply { version: state.version, events: public }));
+                        let _ = reply.send(decision.outcome.map(|()| CommandReply { version: self.state.version, events: public }));
                     }
-                    Err(_) => {
-                        // Not stored, so not acknowledged: drop the in-memory change by
-                        // rebuilding from the log, and tell the caller it failed.
+                    // Not stored, so not acknowledged.
+                    Err(()) => {
                         let _ = reply.send(Err(MatchError::Internal));
-                        match db.load_events(room_id, 0).await.ok().and_then(|log| MatchState::replay(&log).ok()) {
-                            Some(s) => state = s,
-                            None => {
-                                tracing::error!(room_id, "room state lost after a failed write; actor stops");
-                                return;
-                            }
-                        }
                     }
                 }
+            }
+        }
+    }
+
+    /// Stores events already applied to the state, then publishes them. On a failed write
+    /// the in-memory change is dropped by rebuilding from the log.
+    async fn commit(&mut self, events: Vec<Event>, actor: Option<i64>, now: i64) -> Result<Vec<StoredEvent>, ()> {
+        if events.is_empty() {
+            return Ok(Vec::new());
+        }
+        let version = self.state.version;
+        match self.db.append_events(self.room_id, version, now, actor, events).await {
+            Ok(stored) => {
+                if let Some(last) = stored.last() {
+                    self.state.version = last.seq;
+                }
+                for e in &stored {
+                    let _ = self.events.send(e.clone());
+                }
+                Ok(stored)
+            }
+            Err(_) => {
+                self.reload().await;
+                Err(())
+            }
+        }
+    }
+
+    /// Rebuilds the state from the stored log (after a failed write or a poisoned state).
+    async fn reload(&mut self) -> bool {
+        match self.db.load_events(self.room_id, 0).await.ok().and_then(|log| MatchState::replay(&log).ok()) {
+            Some(s) => {
+                self.state = s;
+                true
+            }
+            None => {
+                tracing::error!(room_id = self.room_id, "room state lost; actor stops");
+                false
             }
         }
     }

@@ -70,11 +70,91 @@ impl std::fmt::Display for Xyz {
 }
 
 /// Why play is held.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HoldReason {
+    /// The server restarted; every acknowledged action is intact (003 §6.1). Play resumes
+    /// after both players' Ready.
+    ServerRestart,
+    /// A player did not come back within the reconnection wait (003 §6.1, §4.6).
+    Disconnection { colour: Colour },
+    /// Players disagree on life and death (003 §3.6).
+    ScoringDispute { colour: Colour, reason: String },
+    /// An administrator held the match.
+    Administrator { reasons: String },
+}
+
+/// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum HoldReason {
-    /// The server restarted; every acknowledged action is intact (003 §6.1).
-    ServerRestart,
+pub enum FaultCause {
+    /// The player's last live connection closed (003 §6.1).
+    Disconnected,
+    /// The player's device did not acknowledge a move within ten seconds (003 §5.6).
+    AcknowledgementTimeout,
+}
+
+/// What the administrator is told about (003 §1.6, §6.3, §10.2): a notice, never an
+/// automatic loss or consent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attention {
+    /// Five minutes without both players' Ready (003 §1.6, §6.3).
+    ReadinessTimeout,
+    /// A player did not reconnect in time; the match is held (003 §6.1).
+    Disconnection,
+    /// Players disagree in scoring (003 §3.6).
+    ScoringDispute,
+    /// The announced scoring wait passed without agreement (003 §10.2).
+    ScoringWait,
+}
+
+/// What a scoring mark says about the chain or region it names (003 §3.4–3.7; 000 §5.5–5.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    /// The whole chain is a dead-stone candidate.
+    Dead,
+    /// The chain is kept on the board unresolved, by agreement (003 §3.7).
+    Unresolved,
+    /// The empty region is seki (000 §5.6).
+    Seki,
+}
+
+/// One side's part of a score statement (003 §4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideTotals {
+    pub stones: u32,
+    pub territory: u32,
+    pub captures: u32,
+    pub dead_captured: u32,
+    pub bonus: u32,
+    pub komi_half: i64,
+    pub handicap_compensation_half: i64,
+    pub total_half: i64,
+}
+
+/// The scored content of a statement, as recorded with it and with each consent (003 §8.2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreSummary {
+    pub black: SideTotals,
+    pub white: SideTotals,
+    /// Neutral points: beside unresolved chains, seki, general (003 §9.5 order).
+    pub neutral: [u32; 3],
+    pub winner: Option<Colour>,
+    pub margin_half: i64,
+    pub summary_ko: String,
+    pub summary_en: String,
+    pub dead_stones: Vec<Xyz>,
+    pub unresolved_stones: Vec<Xyz>,
+}
+
+/// A mark in force: the point named, what it says, and who made it (`None`: a ruling).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub at: Xyz,
+    pub kind: MarkKind,
+    pub by: Option<Colour>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -104,10 +184,61 @@ pub enum Event {
     MoveAcknowledged { colour: Colour, move_number: u32 },
     Passed { colour: Colour, move_number: u32 },
     Resigned { colour: Colour },
-    /// Two consecutive passes: counting starts; clocks stop (003 §2.7).
+    /// The mover's time ran out (003 §5.4; 000 §8.5); `Ended` follows.
+    TimeExpired { colour: Colour },
+    UndoRequested { colour: Colour, move_number: u32 },
+    /// The opponent agreed: the stone at `at` (move `move_number`) is taken back (003 §5.1).
+    UndoAccepted { colour: Colour, move_number: u32, at: Xyz, undone_colour: Colour },
+    UndoRefused { colour: Colour, move_number: u32 },
+    /// No answer within a minute: refused (003 §5.2).
+    UndoExpired { move_number: u32 },
+    /// A new move or pass while waiting cancels the request (003 §5.2).
+    UndoCancelled { move_number: u32 },
+    /// A player asks to count on this position (003 §2.7).
+    ScoringRequested { colour: Colour, move_number: u32 },
+    DrawOffered { colour: Colour },
+    /// `by_move`: the other side played instead of answering (000 §8.2).
+    DrawDeclined { colour: Colour, by_move: bool },
+    DrawOfferCancelled { colour: Colour },
+    /// Two consecutive passes or both requests: counting starts; clocks stop (003 §2.7).
     ScoringEntered,
+    MarkAdded { colour: Colour, mark: Mark, stones: Vec<Xyz> },
+    /// A mark withdrawn by its maker (or, Classic, toggled off by either player).
+    MarkWithdrawn { colour: Colour, mark: Mark },
+    /// A new score statement: marks or scoring changed; earlier consents are void (003 §4.5).
+    StatementIssued { number: u64, marks: Vec<Mark>, score: ScoreSummary },
+    Consented { colour: Colour, statement: u64, black_total_half: i64, white_total_half: i64 },
+    ConsentWithdrawn { colour: Colour, statement: u64, black_total_half: i64, white_total_half: i64 },
+    /// Classic: scoring abandoned; play goes on, the requester's opponent to move (000 §5.5).
+    PlayContinued { requested_by: Colour },
+    /// Classic: the scoring deadline passed; whoever had not agreed is taken to agree (000 §8.5).
+    ScoringDeadlinePassed,
+    ConnectionLost { colour: Colour, cause: FaultCause },
+    Reconnected { colour: Colour },
+    /// The reconnection wait ran out (003 §6.1; 000 §8.5).
+    ReconnectionExpired { colour: Colour },
+    /// The administrator is notified.
+    AttentionNeeded { attention: Attention },
     Held { reason: HoldReason },
-    Ended { winner: Option<Colour>, reason: String, summary_ko: String, summary_en: String },
+    /// An administrator resumed a held match.
+    Resumed { reasons: String },
+    /// An administrator's ruling on the marks (003 §3.6), with reasons.
+    Ruling { marks: Vec<Mark>, reasons: String, finalize: bool },
+    /// An administrator ended the match (`Ended` follows).
+    Decided { winner: Option<Colour>, reasons: String },
+    /// A player approves `username` to read the stored record (003 §8.1).
+    RecordViewerApproved { colour: Colour, username: String },
+    Ended {
+        winner: Option<Colour>,
+        reason: String,
+        summary_ko: String,
+        summary_en: String,
+        /// The agreed statement, when the game was counted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<Box<ScoreSummary>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        statement: Option<u64>,
+    },
 }
 
 impl Event {
@@ -125,8 +256,33 @@ impl Event {
             Event::MoveAcknowledged { .. } => "move_acknowledged",
             Event::Passed { .. } => "passed",
             Event::Resigned { .. } => "resigned",
+            Event::TimeExpired { .. } => "time_expired",
+            Event::UndoRequested { .. } => "undo_requested",
+            Event::UndoAccepted { .. } => "undo_accepted",
+            Event::UndoRefused { .. } => "undo_refused",
+            Event::UndoExpired { .. } => "undo_expired",
+            Event::UndoCancelled { .. } => "undo_cancelled",
+            Event::ScoringRequested { .. } => "scoring_requested",
+            Event::DrawOffered { .. } => "draw_offered",
+            Event::DrawDeclined { .. } => "draw_declined",
+            Event::DrawOfferCancelled { .. } => "draw_offer_cancelled",
             Event::ScoringEntered => "scoring_entered",
+            Event::MarkAdded { .. } => "mark_added",
+            Event::MarkWithdrawn { .. } => "mark_withdrawn",
+            Event::StatementIssued { .. } => "statement_issued",
+            Event::Consented { .. } => "consented",
+            Event::ConsentWithdrawn { .. } => "consent_withdrawn",
+            Event::PlayContinued { .. } => "play_continued",
+            Event::ScoringDeadlinePassed => "scoring_deadline_passed",
+            Event::ConnectionLost { .. } => "connection_lost",
+            Event::Reconnected { .. } => "reconnected",
+            Event::ReconnectionExpired { .. } => "reconnection_expired",
+            Event::AttentionNeeded { .. } => "attention_needed",
             Event::Held { .. } => "held",
+            Event::Resumed { .. } => "resumed",
+            Event::Ruling { .. } => "ruling",
+            Event::Decided { .. } => "decided",
+            Event::RecordViewerApproved { .. } => "record_viewer_approved",
             Event::Ended { .. } => "ended",
         }
     }

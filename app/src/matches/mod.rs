@@ -2,12 +2,16 @@
 //! actor that owns a live room, and the service both the UI and the participant API call.
 //! (`settings`, `events` and `view` are shared with the browser; the rest is server-only.)
 
+pub mod clocks;
+pub mod commands;
 pub mod events;
 pub mod settings;
 pub mod view;
 
 #[cfg(feature = "ssr")]
 pub mod actor;
+#[cfg(feature = "ssr")]
+pub mod record;
 #[cfg(feature = "ssr")]
 pub mod service;
 #[cfg(feature = "ssr")]

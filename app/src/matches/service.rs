@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
-    actor::{self, CommandReply, Request, RoomHandle},
+    actor::{self, CommandReply, Request, RoomHandle, Viewer},
     events::StoredEvent,
     settings::MatchSettings,
     state::{sha256_hex, Caller, Command, MatchError, MatchState},
@@ -76,7 +76,7 @@ impl MatchService {
             MatchError::Internal
         })?;
         if restarting {
-            let held = state.on_restart();
+            let held = state.on_restart(self.clock.now_ms());
             if !held.is_empty() {
                 let stored = self
                     .db
@@ -127,11 +127,45 @@ impl MatchService {
         rx.await.map_err(|_| MatchError::Internal)?
     }
 
-    pub async fn view(&self, room_id: i64) -> Result<RoomView, MatchError> {
+    /// The room as `viewer` may see it (hints only for the player to move, 000 §8.3).
+    pub async fn view(&self, room_id: i64, viewer: Option<Viewer>) -> Result<RoomView, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::View { reply }).await.map_err(|_| MatchError::Internal)?;
+        h.tx.send(Request::View { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
         rx.await.map_err(|_| MatchError::Internal)
+    }
+
+    /// A live stream opened or closed. A player's last stream closing during play or
+    /// scoring is a disconnection (003 §6.1); the first one opening again ends it.
+    pub async fn presence(&self, room_id: i64, user_id: Option<i64>, connected: bool) {
+        if let Ok(h) = self.handle(room_id).await {
+            let _ = h.tx.send(Request::Presence { user_id, connected }).await;
+        }
+    }
+
+    /// The stored record of a room, for those allowed to read it (003 §8.1, §9.7).
+    pub async fn record(&self, room_id: i64, viewer: Viewer) -> Result<super::record::RoomRecord, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::Record { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        let state = rx.await.map_err(|_| MatchError::Internal)??;
+        let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
+        Ok(super::record::RoomRecord::build(room_id, &state, &log))
+    }
+
+    /// Rooms with an outstanding notice for the administrator.
+    pub async fn needing_attention(&self) -> Result<Vec<RoomView>, MatchError> {
+        let ids: Vec<i64> = self.rooms.lock().await.keys().copied().collect();
+        let mut out = Vec::new();
+        for id in ids {
+            if let Ok(v) = self.view(id, None).await {
+                if v.attention.is_some() || v.phase == "held" {
+                    out.push(v);
+                }
+            }
+        }
+        out.sort_by_key(|v| v.room_id);
+        Ok(out)
     }
 
     /// Follows a room from event `after`: the stored events after it (the gap), then a

@@ -1,17 +1,101 @@
 //! What a viewer is told about a room right now (a full state, sent on request or to a
-//! reconnecting client too far behind). Built on the server, shared with the browser.
+//! reconnecting client too far behind). Built on the server per viewer, shared with the
+//! browser. Nothing secret is in it (no RNG seed, no invitation digests, no position
+//! history), and the hints of 000 §8.3 go only to the player to move.
 
 use serde::{Deserialize, Serialize};
 
-use super::{events::{Colour, Xyz}, settings::MatchSettings};
+use super::{
+    clocks::ClockView,
+    commands::RoomPhase,
+    events::{Attention, Colour, FaultCause, HoldReason, Mark, ScoreSummary, Xyz},
+    settings::MatchSettings,
+};
+
+pub fn phase_name(p: RoomPhase) -> String {
+    match p {
+        RoomPhase::Open => "open",
+        RoomPhase::WaitingReady => "waiting_ready",
+        RoomPhase::Playing => "playing",
+        RoomPhase::Scoring => "scoring",
+        RoomPhase::Held => "held",
+        RoomPhase::Finished => "finished",
+    }
+    .into()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingUndo {
+    pub colour: Colour,
+    pub move_number: u32,
+    /// No answer by then refuses it (003 §5.2).
+    pub expires_at_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultView {
+    pub cause: FaultCause,
+    pub since_ms: i64,
+    /// The reconnection wait ends then (003 §6.1; 000 §8.5).
+    pub wait_ends_at_ms: i64,
+}
+
+/// Proposals only (003 §3.4, §3.12): the engine's suggestions beside the players' marks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suggestions {
+    /// Chains the heuristics of 000 §5.5 take for dead.
+    pub dead: Vec<Vec<Xyz>>,
+    /// Empty regions that may be seki (000 §5.6).
+    pub seki: Vec<Vec<Xyz>>,
+    /// Per chain (by one stone): its life-space candidates' point counts (003 §3.2, §3.9).
+    pub life_spaces: Vec<(Xyz, Vec<u32>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoringView {
+    pub statement: u64,
+    pub marks: Vec<Mark>,
+    pub score: ScoreSummary,
+    /// The statement number each side (Black, White) consented to.
+    pub consents: [Option<u64>; 2],
+    pub started_ms: i64,
+    /// Classic: the deadline after which marks stand as agreed (000 §8.5); Space: when the
+    /// administrator is notified (003 §10.2), if announced.
+    pub deadline_ms: Option<i64>,
+    /// One character per point in index order (x fastest, then y, then z): `b`/`w` stone,
+    /// `B`/`W` territory, `u` beside unresolved chains, `s` seki, `n` neutral.
+    pub ownership: String,
+    pub suggestions: Suggestions,
+}
+
+/// Convenience information for the player to move only (000 §8.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hints {
+    /// Empty points where the player to move may not play, with the reason word.
+    pub illegal: Vec<(Xyz, String)>,
+    /// The player's own chains in atari (when the room enables atari warnings).
+    pub atari: Vec<Vec<Xyz>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultView {
+    pub winner: Option<Colour>,
+    pub reason: String,
+    pub summary_ko: String,
+    pub summary_en: String,
+    pub score: Option<ScoreSummary>,
+    pub statement: Option<u64>,
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RoomView {
     pub room_id: i64,
     /// The room's version: the number of the last event included.
     pub version: i64,
+    /// Server time the view was made at (clocks are computed for it).
+    pub server_time_ms: i64,
     pub name: String,
-    /// "open", "waiting_ready", "playing", "scoring", "finished".
+    /// "open", "waiting_ready", "playing", "scoring", "held", "finished".
     pub phase: String,
     pub settings: MatchSettings,
     /// User names in the first and second seat.
@@ -20,50 +104,182 @@ pub struct RoomView {
     /// User name playing Black and White, once started.
     pub black: Option<String>,
     pub white: Option<String>,
+    /// The viewer's colour, if the viewer is a seated player of a started game.
+    pub your_colour: Option<Colour>,
     /// Ready flags (Black, White).
     pub ready: [bool; 2],
     pub to_move: Colour,
     pub move_number: u32,
     pub stones: Vec<(Xyz, Colour)>,
+    pub last_move: Option<Xyz>,
     /// Stones captured by Black and by White.
     pub captures: [u32; 2],
+    pub clocks: ClockView,
     /// The colour whose device must still acknowledge a move, and the move's number.
     pub awaiting_ack: Option<(Colour, u32)>,
+    pub undo: Option<PendingUndo>,
+    pub undos_used: [u32; 2],
+    /// Move number at which Black / White asked to count (003 §2.7).
+    pub scoring_requests: [Option<u32>; 2],
+    pub draw_offer_by: Option<Colour>,
+    pub scoring: Option<ScoringView>,
+    pub faults: [Option<FaultView>; 2],
+    pub hold: Option<HoldReason>,
+    pub attention: Option<Attention>,
+    pub result: Option<ResultView>,
     pub illegal_attempts: u32,
+    pub hints: Option<Hints>,
+    /// Open live connections to this room (players and spectators).
+    pub watchers: usize,
 }
 
 #[cfg(feature = "ssr")]
 impl RoomView {
-    pub fn of(room_id: i64, s: &super::state::MatchState) -> RoomView {
+    pub fn of(
+        room_id: i64,
+        s: &super::state::MatchState,
+        viewer: Option<&super::actor::Viewer>,
+        now: i64,
+        watchers: usize,
+    ) -> RoomView {
+        use super::{events::Event, state::UNDO_ANSWER_MS};
         let g = &s.game;
         let geometry = g.geometry();
+        let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
         let stones = geometry
             .points()
-            .filter_map(|p| {
-                let c = g.stone_at(p)?;
-                let xyz = geometry.coords_of(p)?;
-                Some((Xyz { x: xyz.x, y: xyz.y, z: xyz.z }, c.into()))
-            })
+            .filter_map(|p| Some((xyz(p), g.stone_at(p)?.into())))
             .collect();
-        let name_of = |c: Colour| s.black.map(|b| if c == Colour::Black { b } else { b.other() })
-            .and_then(|seat| s.seats[seat.index()].as_ref().map(|h| h.username.clone()));
+        let last_move = match s.game.moves().last() {
+            Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
+            _ => None,
+        };
+        let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
+        let grace = s.settings.disconnect_grace_s as i64 * 1000;
+        let faults = s.faults.map(|f| {
+            f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
+        });
+        let scoring = s.scoring.as_ref().filter(|_| s.phase != RoomPhase::Finished || s.ended.is_some()).map(|sc| {
+            let limit = s.settings.scoring_deadline_s as i64 * 1000;
+            let deadline_ms = match s.settings.preset {
+                super::settings::Preset::Classic => Some(sc.started_ms + limit),
+                super::settings::Preset::Space => (limit > 0).then_some(sc.started_ms + limit),
+            };
+            let ownership = s
+                .score_for(&sc.marks)
+                .map(|st| st.ownership.iter().map(|c| ownership_char(*c)).collect())
+                .unwrap_or_default();
+            ScoringView {
+                statement: sc.statement,
+                marks: sc.marks.clone(),
+                score: sc.score.clone(),
+                consents: sc.consents,
+                started_ms: sc.started_ms,
+                deadline_ms,
+                ownership,
+                suggestions: suggestions(g),
+            }
+        });
+        let result = s.ended.as_ref().and_then(|e| match e {
+            Event::Ended { winner, reason, summary_ko, summary_en, score, statement } => Some(ResultView {
+                winner: *winner,
+                reason: reason.clone(),
+                summary_ko: summary_ko.clone(),
+                summary_en: summary_en.clone(),
+                score: score.as_deref().cloned(),
+                statement: *statement,
+            }),
+            _ => None,
+        });
+        // 000 §8.3: illegal points and atari warnings only for the player to move.
+        let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
+            illegal: g
+                .illegal_points(c.into())
+                .into_iter()
+                .map(|(p, e)| (xyz(p), e.reason_word().to_string()))
+                .collect(),
+            atari: if s.settings.atari_warning {
+                g.chains_in_atari(Some(c.into())).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
+            } else {
+                Vec::new()
+            },
+        });
         RoomView {
             room_id,
             version: s.version,
+            server_time_ms: now,
             name: s.name.clone(),
-            phase: serde_json::to_value(s.phase).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            phase: phase_name(s.phase),
             settings: s.settings.clone(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
             confirmed: s.confirmed,
-            black: name_of(Colour::Black),
-            white: name_of(Colour::White),
+            black: s.holder_of(Colour::Black).map(|h| h.username.clone()),
+            white: s.holder_of(Colour::White).map(|h| h.username.clone()),
+            your_colour,
             ready: s.ready,
             to_move: s.to_move(),
             move_number: g.move_number(),
             stones,
+            last_move,
             captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
+            clocks: s.clocks.snapshot(now),
             awaiting_ack: s.awaiting_ack,
+            undo: s.undo.map(|u| PendingUndo {
+                colour: u.colour,
+                move_number: u.move_number,
+                expires_at_ms: u.since_ms + UNDO_ANSWER_MS,
+            }),
+            undos_used: s.undos_used,
+            scoring_requests: s.scoring_requests,
+            draw_offer_by: s.draw.pending_by,
+            scoring,
+            faults,
+            hold: s.hold.clone(),
+            attention: s.attention,
+            result,
             illegal_attempts: s.illegal_attempts,
+            hints,
+            watchers,
         }
+    }
+}
+
+#[cfg(feature = "ssr")]
+fn ownership_char(c: engine::scoring::PointClass) -> char {
+    use engine::scoring::PointClass::*;
+    match c {
+        BlackStone => 'b',
+        WhiteStone => 'w',
+        BlackTerritory => 'B',
+        WhiteTerritory => 'W',
+        NeutralUnresolved => 'u',
+        NeutralSeki => 's',
+        NeutralGeneral => 'n',
+    }
+}
+
+#[cfg(feature = "ssr")]
+fn suggestions(g: &engine::Game) -> Suggestions {
+    let geometry = g.geometry();
+    let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
+    let board = g.board();
+    let an = engine::analysis::Analysis::new(board);
+    Suggestions {
+        dead: engine::analysis::dead_stone_candidates(board)
+            .into_iter()
+            .map(|d| d.stones.into_iter().map(xyz).collect())
+            .collect(),
+        seki: engine::analysis::seki_candidates(board)
+            .into_iter()
+            .map(|s| s.region.into_iter().map(xyz).collect())
+            .collect(),
+        life_spaces: an
+            .all_life_spaces()
+            .into_iter()
+            .filter_map(|cs| {
+                let first = *an.chains.get(cs.chain)?.stones.first()?;
+                Some((xyz(first), cs.spaces.iter().map(|sp| sp.points.len() as u32).collect()))
+            })
+            .collect(),
     }
 }

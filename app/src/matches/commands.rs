@@ -1,0 +1,142 @@
+//! What participants and administrators can ask of a room, and why a request is refused.
+//! Shared with the browser, which sends the same commands through server functions.
+
+use serde::{Deserialize, Serialize};
+
+use super::events::{Colour, MarkKind, Xyz};
+
+/// Where a room stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomPhase {
+    /// Seats filling and settings being confirmed (003 §1.3).
+    Open,
+    /// Colours fixed; waiting for both players' Ready (003 §1.6, §6.3).
+    WaitingReady,
+    Playing,
+    /// Counting (003 §3.4–3.7, §4.2–4.6; 000 §5.5). Clocks stopped.
+    Scoring,
+    /// Held for the administrator (003 §3.6, §6.1); only an administrator resumes it.
+    Held,
+    Finished,
+}
+
+/// Who sends a command: a signed-in user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub user_id: i64,
+    pub username: String,
+    pub is_admin: bool,
+}
+
+/// What a participant can ask of a room.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Take the seat that `code` invites to.
+    Join { code: String },
+    /// Accept the room's settings (both seats must).
+    Confirm,
+    /// My device shows the board; start (or resume) when both are ready.
+    Ready,
+    /// Place a stone at actual coordinates.
+    Move { at: Xyz },
+    /// My device displays move `move_number` (the opponent's move or pass).
+    Acknowledge { move_number: u32 },
+    Pass,
+    Resign,
+    /// Ask to undo the most recent stone move (003 §5.1).
+    RequestUndo,
+    /// The opponent's answer to a pending undo request (003 §5.2).
+    AnswerUndo { accept: bool },
+    /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
+    RequestScoring,
+    /// Classic draw offer (000 §8.2) and its answer / withdrawal.
+    OfferDraw,
+    AnswerDraw { accept: bool },
+    CancelDrawOffer,
+    /// Scoring: mark the chain (dead, unresolved) or the empty region (seki) at `at`.
+    /// Classic toggles: marking a marked chain or region again removes the mark (000 §5.5).
+    Mark { at: Xyz, kind: MarkKind },
+    /// Scoring: withdraw a mark (Space: only one's own, 003 §3.5).
+    Unmark { at: Xyz },
+    /// Scoring: consent to statement `statement` (003 §4.5); it must be the latest.
+    Consent { statement: u64 },
+    /// Scoring: withdraw one's consent before the result is final (003 §4.6).
+    WithdrawConsent,
+    /// Scoring: disagree and ask for the administrator (003 §3.6).
+    Dispute { reason: String },
+    /// Classic: leave scoring and play on; the opponent moves first (000 §5.5 step 5).
+    ResumePlay,
+    /// Both players must approve a user before they may read the stored record (003 §8.1).
+    ApproveRecordViewer { username: String },
+
+    // Administrator only (003 §1.5, §3.6, §6.1–6.3): every ruling carries reasons.
+    /// Hold the match (clocks stop).
+    AdminHold { reasons: String },
+    /// Resume a held match: play waits for both players' Ready; scoring goes on.
+    AdminResume { reasons: String },
+    /// Rule on the marks in scoring; with `finalize` the ruled statement ends the game,
+    /// otherwise both players are asked to consent to it.
+    AdminRuling { dead: Vec<Xyz>, seki: Vec<Xyz>, unresolved: Vec<Xyz>, reasons: String, finalize: bool },
+    /// End a match by decision (`winner: null` = no winner).
+    AdminDecide { winner: Option<Colour>, reasons: String },
+}
+
+/// Reasons given with rulings and disputes: 1..=2000 characters.
+pub const REASONS_LEN: std::ops::RangeInclusive<usize> = 1..=2000;
+
+/// Why a command was refused. Client mistakes carry enough to correct them; `Internal`
+/// hides server faults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum MatchError {
+    #[error("no such room")]
+    RoomNotFound,
+    #[error("the invitation code is not valid for this room")]
+    BadInviteCode,
+    #[error("that seat is already taken")]
+    SeatTaken,
+    #[error("you already hold a seat in this room")]
+    AlreadySeated,
+    #[error("only the two seated players may do this")]
+    NotAPlayer,
+    #[error("only an administrator may do this")]
+    AdminOnly,
+    #[error("not possible while the room is {phase:?}; needs {needed}")]
+    WrongPhase { phase: RoomPhase, needed: String },
+    #[error("play is suspended: {reason}")]
+    Suspended { reason: String },
+    #[error("already done")]
+    AlreadyDone,
+    #[error("it is {to_move:?}'s turn")]
+    NotYourTurn { to_move: Colour },
+    #[error("waiting for {colour:?}'s device to acknowledge move {move_number}")]
+    AwaitingAcknowledgement { colour: Colour, move_number: u32 },
+    #[error("nothing to acknowledge at move {move_number}")]
+    NothingToAcknowledge { move_number: u32 },
+    #[error("{at} is off the board; allowed x {x_range}, y {y_range}, z {z_range}")]
+    OffBoard { at: Xyz, x_range: String, y_range: String, z_range: String },
+    #[error("illegal move at {at}: {message}")]
+    Illegal { at: Xyz, reason: String, message: String },
+    #[error("{colour:?}'s time ran out; the game is lost on time (003 §5.4)")]
+    TimeExpired { colour: Colour },
+    #[error("undo not possible: {why}")]
+    UndoNotAllowed { why: String },
+    #[error("draw offer not possible: {why}")]
+    DrawOfferNotAllowed { why: String },
+    #[error("there is no pending {what} to answer")]
+    NoPendingRequest { what: String },
+    #[error("cannot mark {at}: {why}")]
+    BadMark { at: Xyz, why: String },
+    #[error("the mark at {at} is not yours to withdraw (003 §3.5)")]
+    NotYourMark { at: Xyz },
+    #[error("statement {given} is not the latest; the latest is {latest} (003 §4.5)")]
+    StaleStatement { given: u64, latest: u64 },
+    #[error("{field}: {why}")]
+    InvalidInput { field: String, why: String },
+    #[error("the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)")]
+    RecordNotAllowed,
+    #[error("internal error")]
+    Internal,
+}

@@ -1,0 +1,64 @@
+//! The stored record of a match as downloaded (003 §8.1–8.2, §12.7): the agreement, the
+//! players, every event with its server time and actor (moves with captures, passes, undos,
+//! illegal attempts flagged, consents and withdrawals with statement numbers and scores,
+//! rulings with reasons), the result, and the engine's replayable game record. SGF is
+//! offered for flat boards. Secrets (nigiri seed, invitation digests) are never included.
+
+use serde::Serialize;
+
+use super::{
+    events::StoredEvent,
+    settings::MatchSettings,
+    state::MatchState,
+};
+
+/// The format version of the downloaded JSON.
+pub const ROOM_RECORD_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RoomRecord {
+    pub format: &'static str,
+    pub version: u32,
+    pub room_id: i64,
+    pub name: String,
+    pub settings: MatchSettings,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub phase: String,
+    /// The `ended` event's content, once finished.
+    pub result: Option<serde_json::Value>,
+    pub events: Vec<StoredEvent>,
+    /// The engine's replayable record (JSON record v1, engine/README.md).
+    pub game: engine::record::GameRecord,
+    /// FF[4] SGF for flat boards; `None` for 3D boxes.
+    pub sgf: Option<String>,
+}
+
+impl RoomRecord {
+    pub fn build(room_id: i64, s: &MatchState, log: &[StoredEvent]) -> RoomRecord {
+        let black = s.holder_of(super::events::Colour::Black).map(|h| h.username.clone());
+        let white = s.holder_of(super::events::Colour::White).map(|h| h.username.clone());
+        let sgf = s.game.geometry().is_flat().then(|| {
+            let info = engine::sgf::replay::SgfInfo {
+                black_player: black.clone(),
+                white_player: white.clone(),
+                ..Default::default()
+            };
+            engine::sgf::replay::export_sgf(&s.game, &info).ok()
+        });
+        RoomRecord {
+            format: "space-baduk-room-record",
+            version: ROOM_RECORD_VERSION,
+            room_id,
+            name: s.name.clone(),
+            settings: s.settings.clone(),
+            black,
+            white,
+            phase: super::view::phase_name(s.phase),
+            result: s.ended.as_ref().and_then(|e| serde_json::to_value(e).ok()),
+            events: log.iter().map(StoredEvent::public_view).collect(),
+            game: s.game.record(),
+            sgf: sgf.flatten(),
+        }
+    }
+}

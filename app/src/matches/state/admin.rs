@@ -1,0 +1,84 @@
+//! What the administrator can do to a match (003 §1.5, §3.6, §6.1–6.3): hold it, resume it,
+//! rule on life and death, decide it. Every ruling carries reasons and is recorded; the
+//! caller is checked to be an administrator before any of this runs.
+
+use super::{check_reasons, MatchState};
+use crate::matches::{
+    commands::{Command, MatchError, RoomPhase},
+    events::{Event, HoldReason, Mark, MarkKind},
+};
+
+impl MatchState {
+    pub(super) fn admin(&mut self, cmd: &Command) -> Result<Vec<Event>, MatchError> {
+        match cmd {
+            Command::AdminHold { reasons } => {
+                let reasons = check_reasons("reasons", reasons)?;
+                if !matches!(self.phase, RoomPhase::WaitingReady | RoomPhase::Playing | RoomPhase::Scoring) {
+                    return Err(self.wrong_phase("a started game that is not held or finished"));
+                }
+                Ok(vec![Event::Held { reason: HoldReason::Administrator { reasons } }])
+            }
+            Command::AdminResume { reasons } => {
+                let reasons = check_reasons("reasons", reasons)?;
+                if self.phase != RoomPhase::Held {
+                    return Err(self.wrong_phase("held"));
+                }
+                Ok(vec![Event::Resumed { reasons }])
+            }
+            Command::AdminRuling { dead, seki, unresolved, reasons, finalize } => {
+                let reasons = check_reasons("reasons", reasons)?;
+                let in_scoring = self.phase == RoomPhase::Scoring
+                    || (self.phase == RoomPhase::Held && self.held_from == RoomPhase::Scoring);
+                if !in_scoring {
+                    return Err(self.wrong_phase("scoring (or held in scoring)"));
+                }
+                let mut marks = Vec::new();
+                for (list, kind) in [(dead, MarkKind::Dead), (unresolved, MarkKind::Unresolved), (seki, MarkKind::Seki)] {
+                    for at in list {
+                        self.check_mark(*at, kind)?;
+                        marks.push(Mark { at: *at, kind, by: None });
+                    }
+                }
+                let statement = self.statement_event(marks.clone());
+                let mut events = vec![Event::Ruling { marks, reasons, finalize: *finalize }, statement];
+                if *finalize {
+                    // Apply to a copy to learn the final statement the ruling makes.
+                    let mut probe = self.clone();
+                    for e in &events {
+                        probe.note(e, self.last_event_ms);
+                    }
+                    events.push(probe.final_score()?);
+                }
+                Ok(events)
+            }
+            Command::AdminDecide { winner, reasons } => {
+                let reasons = check_reasons("reasons", reasons)?;
+                if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
+                    return Err(self.wrong_phase("a started, unfinished game"));
+                }
+                let (ko, en) = match winner {
+                    Some(c) => {
+                        let (k, e) = match c {
+                            crate::matches::events::Colour::Black => ("흑", "Black"),
+                            crate::matches::events::Colour::White => ("백", "White"),
+                        };
+                        (format!("관리자 판정: {k} 승"), format!("Administrator decision: {e} wins"))
+                    }
+                    None => ("관리자 판정: 승자 없음".to_string(), "Administrator decision: no winner".to_string()),
+                };
+                Ok(vec![
+                    Event::Decided { winner: *winner, reasons },
+                    Event::Ended {
+                        winner: *winner,
+                        reason: "administrator".into(),
+                        summary_ko: ko,
+                        summary_en: en,
+                        score: None,
+                        statement: None,
+                    },
+                ])
+            }
+            _ => Err(MatchError::Internal),
+        }
+    }
+}

@@ -1,0 +1,783 @@
+//! A room's state and the rules of the match procedure. Pure: no I/O, no clock reads — the
+//! caller passes the server's receipt time. `handle` validates a command against the state
+//! and yields the events to store; `apply` folds a stored event into the state — the same
+//! path rebuilds a room from its log after a restart, so replay and live play cannot
+//! disagree. `tick` yields the events that time itself causes (clocks, waits).
+//!
+//! Submodules hold the procedures: `play` (moves, passes, undo, draw offers, scoring
+//! requests), `scoring` (marks, statements, consents, rulings), `timers` (deadlines and
+//! presence), `admin` (holds, resumption, decisions).
+
+mod admin;
+mod play;
+mod scoring;
+#[cfg(test)]
+mod tests;
+mod timers;
+
+use serde::{Deserialize, Serialize};
+
+pub use super::commands::{Caller, Command, MatchError, RoomPhase, REASONS_LEN};
+pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
+use super::{
+    clocks::MatchClocks,
+    events::{Attention, Colour, Event, FaultCause, HoldReason, Mark, ScoreSummary, Seat, StoredEvent, Xyz},
+    settings::{ColourAssignment, MatchSettings},
+};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatHolder {
+    pub user_id: i64,
+    pub username: String,
+}
+
+/// The result of handling a command: events to store (possibly even when refused: an
+/// illegal attempt is recorded, 003 §2.5) and the answer for the caller.
+#[derive(Debug)]
+pub struct Decision {
+    pub events: Vec<Event>,
+    pub outcome: Result<(), MatchError>,
+}
+
+impl Decision {
+    fn refuse(e: MatchError) -> Self {
+        Decision { events: Vec::new(), outcome: Err(e) }
+    }
+}
+
+/// A pending undo request (003 §5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UndoRequest {
+    pub colour: Colour,
+    pub move_number: u32,
+    pub since_ms: i64,
+}
+
+/// A player's connection fault (003 §5.6, §6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    pub cause: FaultCause,
+    pub since_ms: i64,
+}
+
+/// Classic draw offers (000 §8.1 `draw`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawState {
+    pub pending_by: Option<Colour>,
+    /// Moves and passes played by each colour.
+    pub plays: [u32; 2],
+    /// `plays` of the offerer when their last offer was declined.
+    pub declined_at: [Option<u32>; 2],
+}
+
+/// The counting phase (003 §3.4–3.7, §4.5–4.6; 000 §5.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoringState {
+    pub started_ms: i64,
+    pub marks: Vec<Mark>,
+    /// The latest statement's number and content.
+    pub statement: u64,
+    pub score: ScoreSummary,
+    /// The statement number each player consented to.
+    pub consents: [Option<u64>; 2],
+    /// The scoring-wait notice was sent (Space, 003 §10.2).
+    pub alerted: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct MatchState {
+    pub version: i64,
+    pub name: String,
+    pub settings: MatchSettings,
+    pub created_by: i64,
+    invite_sha256: [String; 2],
+    pub seats: [Option<SeatHolder>; 2],
+    pub confirmed: [bool; 2],
+    /// Which seat plays Black, once started.
+    pub black: Option<Seat>,
+    /// Ready flags by colour (Black, White).
+    pub ready: [bool; 2],
+    /// Since when both players' readiness is awaited, and whether the administrator was told.
+    pub ready_since_ms: Option<i64>,
+    pub readiness_alerted: bool,
+    pub phase: RoomPhase,
+    pub game: engine::Game,
+    pub clocks: MatchClocks,
+    /// After a move or pass: the colour whose device must acknowledge it, its number, and
+    /// since when (the ten seconds of 003 §5.6 count from there).
+    pub awaiting_ack: Option<(Colour, u32)>,
+    pub ack_since_ms: i64,
+    pub undo: Option<UndoRequest>,
+    /// The move number whose undo was refused or expired: not asked again (003 §5.2).
+    pub undo_barred: Option<u32>,
+    pub undos_used: [u32; 2],
+    /// Move number at which each colour asked to count (003 §2.7).
+    pub scoring_requests: [Option<u32>; 2],
+    pub draw: DrawState,
+    pub scoring: Option<ScoringState>,
+    pub next_statement: u64,
+    pub faults: [Option<Fault>; 2],
+    /// Why the room is held, and the phase it returns to.
+    pub hold: Option<HoldReason>,
+    pub held_from: RoomPhase,
+    /// An outstanding notice to the administrator.
+    pub attention: Option<Attention>,
+    /// Users approved to read the stored record, by lower-case name, with each colour's
+    /// approval (003 §8.1).
+    pub record_viewers: Vec<(String, [bool; 2])>,
+    pub illegal_attempts: u32,
+    /// The event that ended the game.
+    pub ended: Option<Event>,
+    pub last_event: Option<Event>,
+    pub last_event_ms: i64,
+    /// A decided event failed to apply: this state must be rebuilt from the log.
+    pub poisoned: bool,
+}
+
+/// Replay found an event that does not fit the state: the log is corrupt.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {seq} cannot be applied: {why}")]
+pub struct ReplayError {
+    pub seq: i64,
+    pub why: String,
+}
+
+pub(crate) fn colour_index(c: Colour) -> usize {
+    super::clocks::index(c)
+}
+
+pub(crate) fn opponent(c: Colour) -> Colour {
+    match c {
+        Colour::Black => Colour::White,
+        Colour::White => Colour::Black,
+    }
+}
+
+pub fn sha256_hex(s: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
+    let t = s.trim();
+    let n = t.chars().count();
+    if REASONS_LEN.contains(&n) {
+        Ok(t.to_string())
+    } else {
+        Err(MatchError::InvalidInput { field: field.into(), why: format!("must be 1–2000 characters, got {n}") })
+    }
+}
+
+impl MatchState {
+    /// Rebuilds a room from its stored events (the first must be `RoomCreated`).
+    pub fn replay(events: &[StoredEvent]) -> Result<MatchState, ReplayError> {
+        let first = events.first().ok_or(ReplayError { seq: 0, why: "empty log".into() })?;
+        let Event::RoomCreated { name, settings, created_by, invite_sha256 } = &first.event else {
+            return Err(ReplayError { seq: first.seq, why: "log does not start with room_created".into() });
+        };
+        let mut state = MatchState::new(name.clone(), settings.clone(), *created_by, invite_sha256.clone())
+            .map_err(|why| ReplayError { seq: first.seq, why })?;
+        state.version = first.seq;
+        state.last_event_ms = first.at_ms;
+        for e in &events[1..] {
+            if e.seq != state.version + 1 {
+                return Err(ReplayError { seq: e.seq, why: format!("expected event {}", state.version + 1) });
+            }
+            state.apply(&e.event, e.at_ms).map_err(|why| ReplayError { seq: e.seq, why })?;
+            state.version = e.seq;
+        }
+        Ok(state)
+    }
+
+    pub fn new(
+        name: String,
+        settings: MatchSettings,
+        created_by: i64,
+        invite_sha256: [String; 2],
+    ) -> Result<MatchState, String> {
+        let rules = settings.engine_rules().map_err(|e| e.to_string())?;
+        let geometry = settings.geometry().map_err(|e| e.to_string())?;
+        let game = engine::Game::new(geometry, rules).map_err(|e| e.to_string())?;
+        let clocks = MatchClocks::new(settings.time);
+        Ok(MatchState {
+            version: 0,
+            name,
+            settings,
+            created_by,
+            invite_sha256,
+            seats: [None, None],
+            confirmed: [false, false],
+            black: None,
+            ready: [false, false],
+            ready_since_ms: None,
+            readiness_alerted: false,
+            phase: RoomPhase::Open,
+            game,
+            clocks,
+            awaiting_ack: None,
+            ack_since_ms: 0,
+            undo: None,
+            undo_barred: None,
+            undos_used: [0, 0],
+            scoring_requests: [None, None],
+            draw: DrawState::default(),
+            scoring: None,
+            next_statement: 1,
+            faults: [None, None],
+            hold: None,
+            held_from: RoomPhase::Playing,
+            attention: None,
+            record_viewers: Vec::new(),
+            illegal_attempts: 0,
+            ended: None,
+            last_event: None,
+            last_event_ms: 0,
+            poisoned: false,
+        })
+    }
+
+    pub fn seat_of(&self, user_id: i64) -> Option<Seat> {
+        [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|s| self.seats[s.index()].as_ref().is_some_and(|h| h.user_id == user_id))
+    }
+
+    pub fn colour_of_seat(&self, seat: Seat) -> Option<Colour> {
+        self.black.map(|b| if b == seat { Colour::Black } else { Colour::White })
+    }
+
+    pub fn colour_of(&self, user_id: i64) -> Option<Colour> {
+        self.seat_of(user_id).and_then(|s| self.colour_of_seat(s))
+    }
+
+    pub fn holder_of(&self, c: Colour) -> Option<&SeatHolder> {
+        let b = self.black?;
+        let seat = if c == Colour::Black { b } else { b.other() };
+        self.seats[seat.index()].as_ref()
+    }
+
+    pub fn to_move(&self) -> Colour {
+        self.game.to_move().into()
+    }
+
+    pub fn is_started(&self) -> bool {
+        !matches!(self.phase, RoomPhase::Open)
+    }
+
+    /// Who may read and download the stored record (003 §8.1, §9.7): the players, the
+    /// administrator, and users both players approved. Live viewing is open to all.
+    pub fn may_read_record(&self, user_id: i64, username: &str, is_admin: bool) -> bool {
+        if is_admin || self.seat_of(user_id).is_some() {
+            return true;
+        }
+        let name = username.to_lowercase();
+        self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
+    }
+
+    fn wrong_phase(&self, needed: &str) -> MatchError {
+        MatchError::WrongPhase { phase: self.phase, needed: needed.into() }
+    }
+
+    /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1).
+    fn suspension(&self) -> Option<MatchError> {
+        [Colour::Black, Colour::White].into_iter().find_map(|c| {
+            self.faults[colour_index(c)].map(|f| MatchError::Suspended {
+                reason: match f.cause {
+                    FaultCause::Disconnected => format!("{c:?} is disconnected; waiting for reconnection"),
+                    FaultCause::AcknowledgementTimeout => format!("{c:?}'s device did not acknowledge the last move"),
+                },
+            })
+        })
+    }
+
+    /// Validates `cmd` from `caller`, received at `now`. `nigiri_seed` is consumed only if
+    /// this command starts the match with nigiri (the caller draws it from the OS and it is
+    /// recorded in `Started`). Accepted events are already applied to `self` on return.
+    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64, nigiri_seed: u64) -> Decision {
+        // Moves and passes are validated by playing them on the engine (no second pass).
+        if let Command::Move { .. } | Command::Pass = cmd {
+            let colour = match self.seat_of(caller.user_id) {
+                None => return Decision::refuse(MatchError::NotAPlayer),
+                Some(seat) => match self.colour_of_seat(seat) {
+                    Some(c) => c,
+                    None => return Decision::refuse(self.wrong_phase("playing (both players ready)")),
+                },
+            };
+            let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
+            return self.play(colour, at, now);
+        }
+        let decided = self.decide(caller, cmd, nigiri_seed);
+        match decided {
+            Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
+            Err(e) => Decision::refuse(e),
+        }
+    }
+
+    /// Decides a command's events without applying them (moves excepted: see `play`).
+    fn decide(&mut self, caller: &Caller, cmd: &Command, nigiri_seed: u64) -> Result<Decision, MatchError> {
+        use Command::*;
+        match cmd {
+            AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
+                if !caller.is_admin {
+                    return Err(MatchError::AdminOnly);
+                }
+                return self.admin(cmd).map(ok);
+            }
+            Join { code } => return self.join(caller, code).map(ok),
+            _ => {}
+        }
+        let seat = self.seat_of(caller.user_id).ok_or(MatchError::NotAPlayer)?;
+        if matches!(cmd, Confirm) {
+            return self.confirm(seat, nigiri_seed).map(ok);
+        }
+        let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase("a started game"))?;
+        match cmd {
+            Join { .. } | Confirm | Move { .. } | Pass | AdminHold { .. } | AdminResume { .. } | AdminRuling { .. }
+            | AdminDecide { .. } => Err(MatchError::Internal),
+            Ready => self.ready(colour).map(ok),
+            Acknowledge { move_number } => self.acknowledge(colour, *move_number).map(ok),
+            Resign => self.resign(colour).map(ok),
+            RequestUndo => self.request_undo(colour).map(ok),
+            AnswerUndo { accept } => self.answer_undo(colour, *accept).map(ok),
+            RequestScoring => self.request_scoring(colour).map(ok),
+            OfferDraw => self.offer_draw(colour).map(ok),
+            AnswerDraw { accept } => self.answer_draw(colour, *accept).map(ok),
+            CancelDrawOffer => self.cancel_draw(colour).map(ok),
+            Mark { at, kind } => self.mark(colour, *at, *kind).map(ok),
+            Unmark { at } => self.unmark(colour, *at).map(ok),
+            Consent { statement } => self.consent(colour, *statement).map(ok),
+            WithdrawConsent => self.withdraw_consent(colour).map(ok),
+            Dispute { reason } => self.dispute(colour, reason).map(ok),
+            ResumePlay => self.continue_play(colour).map(ok),
+            ApproveRecordViewer { username } => self.approve_viewer(colour, username).map(ok),
+        }
+    }
+
+    fn join(&mut self, caller: &Caller, code: &str) -> Result<Vec<Event>, MatchError> {
+        if self.phase != RoomPhase::Open {
+            return Err(self.wrong_phase("open"));
+        }
+        if self.seat_of(caller.user_id).is_some() {
+            return Err(MatchError::AlreadySeated);
+        }
+        let digest = sha256_hex(code.trim());
+        let seat = [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|s| self.invite_sha256[s.index()] == digest)
+            .ok_or(MatchError::BadInviteCode)?;
+        if self.seats[seat.index()].is_some() {
+            return Err(MatchError::SeatTaken);
+        }
+        Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
+    }
+
+    fn confirm(&mut self, seat: Seat, nigiri_seed: u64) -> Result<Vec<Event>, MatchError> {
+        if self.phase != RoomPhase::Open {
+            return Err(self.wrong_phase("open"));
+        }
+        if self.confirmed[seat.index()] {
+            return Err(MatchError::AlreadyDone);
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(self.wrong_phase("both seats taken"));
+        }
+        let mut events = vec![Event::SettingsConfirmed { seat }];
+        if self.confirmed[seat.other().index()] {
+            let (black, seed) = match self.settings.colours {
+                ColourAssignment::HostBlack => (Seat::First, None),
+                ColourAssignment::HostWhite => (Seat::Second, None),
+                ColourAssignment::Nigiri => (nigiri(nigiri_seed), Some(nigiri_seed)),
+            };
+            events.push(Event::Started { black, nigiri_seed: seed });
+        }
+        Ok(events)
+    }
+
+    fn ready(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        if self.phase != RoomPhase::WaitingReady {
+            return Err(self.wrong_phase("waiting for ready"));
+        }
+        if self.ready[colour_index(colour)] {
+            return Err(MatchError::AlreadyDone);
+        }
+        let mut events = vec![Event::Ready { colour }];
+        if self.ready[colour_index(opponent(colour))] {
+            events.push(Event::PlayResumed);
+        }
+        Ok(events)
+    }
+
+    fn acknowledge(&mut self, colour: Colour, move_number: u32) -> Result<Vec<Event>, MatchError> {
+        match self.awaiting_ack {
+            Some((c, n)) if c == colour && n == move_number => {
+                let mut events = vec![Event::MoveAcknowledged { colour, move_number }];
+                // A late acknowledgement ends an acknowledgement fault (003 §5.6).
+                if self.faults[colour_index(colour)].is_some_and(|f| f.cause == FaultCause::AcknowledgementTimeout) {
+                    events.push(Event::Reconnected { colour });
+                }
+                Ok(events)
+            }
+            _ => Err(MatchError::NothingToAcknowledge { move_number }),
+        }
+    }
+
+    fn resign(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
+            return Err(self.wrong_phase("a started, unfinished game"));
+        }
+        let result = engine::GameResult::resignation(colour.into());
+        Ok(vec![Event::Resigned { colour }, ended(&result, None)])
+    }
+
+    fn approve_viewer(&mut self, colour: Colour, username: &str) -> Result<Vec<Event>, MatchError> {
+        let name = username.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            return Err(MatchError::InvalidInput { field: "username".into(), why: "must be 1–40 characters".into() });
+        }
+        let lower = name.to_lowercase();
+        if self.record_viewers.iter().any(|(n, ok)| *n == lower && ok[colour_index(colour)]) {
+            return Err(MatchError::AlreadyDone);
+        }
+        Ok(vec![Event::RecordViewerApproved { colour, username: name.to_string() }])
+    }
+
+    /// Applies decided events. If one fails to apply (a bug), the state is marked
+    /// `poisoned`: the owner rebuilds it from the stored log, which holds none of them.
+    fn accept(&mut self, events: Vec<Event>, outcome: Result<(), MatchError>, now: i64) -> Decision {
+        for e in &events {
+            if let Err(why) = self.apply(e, now) {
+                debug_assert!(false, "decided event failed to apply: {why}");
+                self.poisoned = true;
+                return Decision::refuse(MatchError::Internal);
+            }
+        }
+        Decision { events, outcome }
+    }
+
+    /// Folds one stored event, accepted at `at_ms`, into the state, including its effect
+    /// on the engine.
+    pub fn apply(&mut self, e: &Event, at_ms: i64) -> Result<(), String> {
+        let g = &mut self.game;
+        match e {
+            Event::MovePlayed { colour, at, .. } => {
+                let p = g.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| format!("{at} off the board"))?;
+                g.play((*colour).into(), engine::Move::Place(p)).map_err(|e| e.to_string())?;
+            }
+            Event::Passed { colour, .. } => {
+                g.play((*colour).into(), engine::Move::Pass).map_err(|e| e.to_string())?;
+            }
+            Event::Resigned { colour } => {
+                g.resign((*colour).into()).map_err(|e| e.to_string())?;
+            }
+            Event::TimeExpired { colour } => {
+                g.time_loss((*colour).into()).map_err(|e| e.to_string())?;
+            }
+            Event::UndoAccepted { .. } => {
+                g.undo().map_err(|e| e.to_string())?;
+            }
+            Event::ScoringEntered if g.phase() == engine::Phase::Playing => {
+                g.enter_scoring().map_err(|e| e.to_string())?;
+            }
+            Event::PlayContinued { requested_by } => {
+                g.resume((*requested_by).into()).map_err(|e| e.to_string())?;
+            }
+            Event::Ended { reason, statement, .. } if !g.is_over() => {
+                if reason == "draw_agreed" {
+                    g.agree_draw().map_err(|e| e.to_string())?;
+                } else if statement.is_some() {
+                    let marks = self.scoring.as_ref().map(|s| scoring::engine_marks(g.geometry(), &s.marks)).unwrap_or_default();
+                    g.finish_by_score(&marks).map_err(|e| e.to_string())?;
+                }
+            }
+            _ => {}
+        }
+        self.note(e, at_ms);
+        Ok(())
+    }
+
+    /// Bookkeeping outside the engine, then the clocks follow the new state.
+    fn note(&mut self, e: &Event, t: i64) {
+        match e {
+            Event::RoomCreated { .. } => {}
+            Event::SeatTaken { seat, user_id, username } => {
+                self.seats[seat.index()] = Some(SeatHolder { user_id: *user_id, username: username.clone() });
+            }
+            Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
+            Event::Started { black, .. } => {
+                self.black = Some(*black);
+                self.wait_for_ready(t);
+            }
+            Event::Ready { colour } => self.ready[colour_index(*colour)] = true,
+            Event::PlayResumed => {
+                self.phase = RoomPhase::Playing;
+                self.ready_since_ms = None;
+                // The acknowledgement wait, if any, starts afresh now that both devices are back.
+                self.ack_since_ms = t;
+            }
+            Event::MovePlayed { colour, move_number, .. } | Event::Passed { colour, move_number } => {
+                self.clocks.settle(t, true);
+                self.awaiting_ack = Some((opponent(*colour), *move_number));
+                self.ack_since_ms = t;
+                self.scoring_requests = [None, None];
+                self.draw.plays[colour_index(*colour)] += 1;
+                self.undo = None;
+                if matches!(e, Event::MovePlayed { .. }) {
+                    self.undo_barred = None;
+                }
+            }
+            Event::MoveAcknowledged { .. } => self.awaiting_ack = None,
+            Event::IllegalAttempt { .. } => self.illegal_attempts += 1,
+            Event::Resigned { .. } | Event::TimeExpired { .. } => {}
+            Event::UndoRequested { colour, move_number } => {
+                self.undo = Some(UndoRequest { colour: *colour, move_number: *move_number, since_ms: t });
+            }
+            Event::UndoAccepted { colour, .. } => {
+                // The answerer's opponent asked; the interrupted turn is charged, not refunded.
+                self.clocks.settle(t, false);
+                self.undos_used[colour_index(opponent(*colour))] += 1;
+                self.undo = None;
+                self.awaiting_ack = None;
+            }
+            Event::UndoRefused { move_number, .. } | Event::UndoExpired { move_number } => {
+                self.undo = None;
+                self.undo_barred = Some(*move_number);
+            }
+            Event::UndoCancelled { .. } => self.undo = None,
+            Event::ScoringRequested { colour, move_number } => {
+                self.scoring_requests[colour_index(*colour)] = Some(*move_number);
+            }
+            Event::DrawOffered { colour } => self.draw.pending_by = Some(*colour),
+            Event::DrawDeclined { colour, .. } => {
+                let offerer = opponent(*colour);
+                self.draw.pending_by = None;
+                self.draw.declined_at[colour_index(offerer)] = Some(self.draw.plays[colour_index(offerer)]);
+            }
+            Event::DrawOfferCancelled { .. } => self.draw.pending_by = None,
+            Event::ScoringEntered => {
+                self.phase = RoomPhase::Scoring;
+                self.awaiting_ack = None;
+                self.undo = None;
+                self.scoring_requests = [None, None];
+                self.draw.pending_by = None;
+            }
+            Event::MarkAdded { mark, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.marks.push(mark.clone());
+                }
+            }
+            Event::MarkWithdrawn { mark, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.marks.retain(|m| m != mark);
+                }
+            }
+            Event::StatementIssued { number, marks, score } => {
+                let started_ms = self.scoring.as_ref().map_or(t, |s| s.started_ms);
+                let alerted = self.scoring.as_ref().is_some_and(|s| s.alerted);
+                self.scoring = Some(ScoringState {
+                    started_ms,
+                    marks: marks.clone(),
+                    statement: *number,
+                    score: score.clone(),
+                    consents: [None, None],
+                    alerted,
+                });
+                self.next_statement = number + 1;
+            }
+            Event::Consented { colour, statement, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.consents[colour_index(*colour)] = Some(*statement);
+                }
+            }
+            Event::ConsentWithdrawn { colour, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.consents[colour_index(*colour)] = None;
+                }
+            }
+            Event::PlayContinued { .. } => {
+                self.phase = RoomPhase::Playing;
+                self.scoring = None;
+                self.awaiting_ack = None;
+            }
+            Event::ScoringDeadlinePassed => {}
+            Event::ConnectionLost { colour, cause } => {
+                self.faults[colour_index(*colour)] = Some(Fault { cause: *cause, since_ms: t });
+            }
+            Event::Reconnected { colour } => {
+                self.faults[colour_index(*colour)] = None;
+                // Play resumes from the server's record after both players' Ready (003 §6.2).
+                if self.phase == RoomPhase::Playing && self.faults.iter().all(Option::is_none) {
+                    self.wait_for_ready(t);
+                }
+            }
+            Event::ReconnectionExpired { colour } => self.faults[colour_index(*colour)] = None,
+            Event::AttentionNeeded { attention } => {
+                self.attention = Some(*attention);
+                match attention {
+                    Attention::ReadinessTimeout => self.readiness_alerted = true,
+                    Attention::ScoringWait => {
+                        if let Some(s) = &mut self.scoring {
+                            s.alerted = true;
+                        }
+                    }
+                    Attention::Disconnection | Attention::ScoringDispute => {}
+                }
+            }
+            Event::Held { reason } => match reason {
+                HoldReason::ServerRestart => {
+                    // Nothing after the last stored event is known: stop the clocks there.
+                    self.clocks.pause(self.last_event_ms);
+                    self.faults = [None, None];
+                    self.wait_for_ready(t);
+                }
+                _ => {
+                    self.held_from = if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
+                    self.phase = RoomPhase::Held;
+                    self.hold = Some(reason.clone());
+                    self.faults = [None, None];
+                    self.undo = None;
+                }
+            },
+            Event::Resumed { .. } => {
+                self.hold = None;
+                self.attention = None;
+                if self.held_from == RoomPhase::Scoring {
+                    self.phase = RoomPhase::Scoring;
+                } else {
+                    self.wait_for_ready(t);
+                }
+            }
+            Event::Ruling { .. } => {
+                self.hold = None;
+                self.attention = None;
+                self.phase = RoomPhase::Scoring;
+            }
+            Event::Decided { .. } => {}
+            Event::RecordViewerApproved { colour, username } => {
+                let lower = username.to_lowercase();
+                let i = colour_index(*colour);
+                match self.record_viewers.iter_mut().find(|(n, _)| *n == lower) {
+                    Some((_, ok)) => ok[i] = true,
+                    None => {
+                        let mut ok = [false, false];
+                        ok[i] = true;
+                        self.record_viewers.push((lower, ok));
+                    }
+                }
+            }
+            Event::Ended { .. } => {
+                self.phase = RoomPhase::Finished;
+                self.awaiting_ack = None;
+                self.undo = None;
+                self.faults = [None, None];
+                self.hold = None;
+                self.attention = None;
+                self.draw.pending_by = None;
+                self.ended = Some(e.clone());
+            }
+        }
+        self.sync_clocks(t);
+        self.last_event = Some(e.clone());
+        self.last_event_ms = self.last_event_ms.max(t);
+    }
+
+    fn wait_for_ready(&mut self, t: i64) {
+        self.phase = RoomPhase::WaitingReady;
+        self.ready = [false, false];
+        self.ready_since_ms = Some(t);
+        self.readiness_alerted = false;
+        self.awaiting_ack = self.awaiting_ack.filter(|_| self.game.phase() == engine::Phase::Playing);
+    }
+
+    /// The player to move's clock runs only in play, once the opponent's device shows the
+    /// last move, with no undo question open and both connections sound (003 §5.2, §5.5,
+    /// §6.1); it stops in every other state (003 §2.7, §4.4).
+    fn clock_should_run(&self) -> bool {
+        self.phase == RoomPhase::Playing
+            && self.awaiting_ack.is_none()
+            && self.undo.is_none()
+            && self.faults.iter().all(Option::is_none)
+    }
+
+    fn sync_clocks(&mut self, t: i64) {
+        if self.clock_should_run() {
+            let c = self.to_move();
+            self.clocks.run(c, t);
+        } else {
+            self.clocks.pause(t);
+        }
+    }
+
+    /// Events to append when a server (re)starts with this room loaded: a game in play is
+    /// held until both players are ready again (003 §6.1–6.3).
+    pub fn on_restart(&mut self, now: i64) -> Vec<Event> {
+        if self.phase == RoomPhase::Playing || (self.phase == RoomPhase::WaitingReady && self.ready.iter().any(|r| *r)) {
+            let e = Event::Held { reason: HoldReason::ServerRestart };
+            self.note(&e, now);
+            vec![e]
+        } else {
+            Vec::new()
+        }
+    }
+
+    pub(crate) fn xyz(&self, p: engine::Point) -> Xyz {
+        xyz_of(self.game.geometry(), p)
+    }
+
+    pub(crate) fn point(&self, at: Xyz) -> Result<engine::Point, MatchError> {
+        self.game.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| self.off_board(at))
+    }
+
+    fn off_board(&self, at: Xyz) -> MatchError {
+        let s = self.game.geometry().spec();
+        MatchError::OffBoard {
+            at,
+            x_range: format!("{}..{}", s.x.start, s.x.end),
+            y_range: format!("{}..{}", s.y.start, s.y.end),
+            z_range: format!("{}..{}", s.z.start, s.z.end),
+        }
+    }
+}
+
+fn ok(events: Vec<Event>) -> Decision {
+    Decision { events, outcome: Ok(()) }
+}
+
+pub(crate) fn xyz_of(g: &engine::Geometry, p: engine::Point) -> Xyz {
+    g.coords_of(p).map(|c| Xyz { x: c.x, y: c.y, z: c.z }).unwrap_or(Xyz { x: 0, y: 0, z: 0 })
+}
+
+/// Nigiri: which seat gets Black, drawn from a ChaCha stream seeded with `seed`
+/// (recorded, so the draw can be replayed and audited).
+pub fn nigiri(seed: u64) -> Seat {
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    if rng.next_u32() & 1 == 0 { Seat::First } else { Seat::Second }
+}
+
+/// The `Ended` event for an engine result.
+pub(crate) fn ended(r: &engine::GameResult, score: Option<(u64, ScoreSummary)>) -> Event {
+    let (statement, score) = match score {
+        Some((n, s)) => (Some(n), Some(Box::new(s))),
+        None => (None, None),
+    };
+    Event::Ended {
+        winner: r.winner.map(Colour::from),
+        reason: reason_word(r.reason).into(),
+        summary_ko: r.summary_ko(),
+        summary_en: r.summary_en(),
+        score,
+        statement,
+    }
+}
+
+fn reason_word(r: engine::result::ResultReason) -> &'static str {
+    use engine::result::ResultReason::*;
+    match r {
+        Score => "score",
+        Jigo => "jigo",
+        Resign => "resign",
+        Time => "time",
+        DrawAgreed => "draw_agreed",
+        Repetition => "repetition",
+    }
+}

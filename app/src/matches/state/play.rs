@@ -1,0 +1,203 @@
+//! Play: moves and passes (003 §2.4–2.7, §5.4–5.5), undo by consent (003 §5.1–5.3; 000 §2
+//! allowance), requests to count (003 §2.7) and Classic draw offers (000 §8.2).
+
+use super::{colour_index, ended, opponent, Decision, MatchState};
+use crate::matches::{
+    commands::{MatchError, RoomPhase},
+    events::{Colour, Event, Xyz},
+    settings::UndoAllowance,
+};
+
+/// A new draw offer needs this many of one's own moves since one's last declined offer.
+const DRAW_OFFER_SPACING: u32 = 5;
+
+impl MatchState {
+    /// Common preconditions of acting in play.
+    fn require_play(&self) -> Result<(), MatchError> {
+        if self.phase != RoomPhase::Playing {
+            return Err(self.wrong_phase("playing (both players ready)"));
+        }
+        match self.suspension() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// A stone move (`Some`) or a pass (`None`) by `colour`, received at `now`.
+    pub(super) fn play(&mut self, colour: Colour, at: Option<Xyz>, now: i64) -> Decision {
+        if let Err(e) = self.require_play() {
+            return Decision::refuse(e);
+        }
+        // 003 §5.5, §9.6: no move before the opponent's device shows the previous one —
+        // refused, not queued.
+        if let Some((c, n)) = self.awaiting_ack {
+            return Decision::refuse(MatchError::AwaitingAcknowledgement { colour: c, move_number: n });
+        }
+        if colour != self.to_move() {
+            return Decision::refuse(MatchError::NotYourTurn { to_move: self.to_move() });
+        }
+        // 003 §5.4: the server's receipt time decides; a late move is refused and the game
+        // is lost on time from the last confirmed board.
+        if self.clocks.expired_at(now).is_some_and(|x| x.colour == colour) {
+            let loss = engine::GameResult::time_loss(colour.into());
+            let events = vec![Event::TimeExpired { colour }, ended(&loss, None)];
+            return self.accept(events, Err(MatchError::TimeExpired { colour }), now);
+        }
+        let mv = match at {
+            None => engine::Move::Pass,
+            Some(xyz) => match self.point(xyz) {
+                Ok(p) => engine::Move::Place(p),
+                Err(e) => return Decision::refuse(e),
+            },
+        };
+        if let engine::Move::Place(p) = mv {
+            if let Some(illegal) = self.game.illegal_reason(colour.into(), p) {
+                // 003 §2.5: recorded and shown; the turn and the clock stay.
+                let at = at.unwrap_or(Xyz { x: 0, y: 0, z: 0 });
+                let (reason, message) = (illegal.reason_word().to_string(), illegal.to_string());
+                let event = Event::IllegalAttempt { colour, at, reason: reason.clone(), message: message.clone() };
+                return self.accept(vec![event], Err(MatchError::Illegal { at, reason, message }), now);
+            }
+        }
+        // What the move settles first: a pending undo is cancelled (003 §5.2), the
+        // opponent's draw offer declined (000 §8.2).
+        let mut events = Vec::new();
+        if let Some(u) = self.undo {
+            events.push(Event::UndoCancelled { move_number: u.move_number });
+        }
+        if self.draw.pending_by == Some(opponent(colour)) {
+            events.push(Event::DrawDeclined { colour, by_move: true });
+        }
+        for e in &events {
+            self.note(e, now);
+        }
+        let outcome = match self.game.play(colour.into(), mv) {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::error!(error = %e, "a move checked legal was refused by the engine");
+                self.poisoned = true;
+                return Decision::refuse(MatchError::Internal);
+            }
+        };
+        let played = match at {
+            Some(at) => Event::MovePlayed {
+                colour,
+                at,
+                move_number: outcome.move_number,
+                captured: outcome.captured.iter().map(|p| self.xyz(*p)).collect(),
+            },
+            None => Event::Passed { colour, move_number: outcome.move_number },
+        };
+        self.note(&played, now);
+        events.push(played);
+        let mut after = Vec::new();
+        if outcome.phase == engine::Phase::Scoring {
+            after.push(Event::ScoringEntered);
+            after.push(self.statement_event(Vec::new()));
+        }
+        if let Some(result) = &outcome.result {
+            after.push(ended(result, None));
+        }
+        // The engine already holds the move; the rest goes through the ordinary path.
+        let rest = self.accept(after, Ok(()), now);
+        events.extend(rest.events);
+        Decision { events, outcome: rest.outcome }
+    }
+
+    pub(super) fn request_undo(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        let not = |why: &str| MatchError::UndoNotAllowed { why: why.into() };
+        if self.phase == RoomPhase::Scoring {
+            return Err(not("no undo during scoring (003 §4.4)"));
+        }
+        self.require_play()?;
+        let used = self.undos_used[colour_index(colour)];
+        match self.settings.undo {
+            UndoAllowance::Off => return Err(not("this match allows no undo")),
+            UndoAllowance::Limited(n) if used >= n => {
+                return Err(not(&format!("you have used all {n} of your undos")));
+            }
+            _ => {}
+        }
+        if self.undo.is_some() {
+            return Err(not("a request is already waiting for an answer"));
+        }
+        match self.game.moves().last() {
+            None => return Err(not("no move has been played")),
+            Some((_, engine::Move::Pass)) => return Err(not("a pass cannot be undone (003 §5.1)")),
+            Some(_) => {}
+        }
+        let n = self.game.move_number();
+        if self.undo_barred == Some(n) {
+            return Err(not("a request for this move was already refused or expired (003 §5.2)"));
+        }
+        Ok(vec![Event::UndoRequested { colour, move_number: n }])
+    }
+
+    pub(super) fn answer_undo(&mut self, colour: Colour, accept: bool) -> Result<Vec<Event>, MatchError> {
+        let req = self
+            .undo
+            .filter(|u| u.colour != colour)
+            .ok_or(MatchError::NoPendingRequest { what: "undo request from your opponent".into() })?;
+        if !accept {
+            return Ok(vec![Event::UndoRefused { colour, move_number: req.move_number }]);
+        }
+        let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
+            return Err(MatchError::Internal);
+        };
+        Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone.into() }])
+    }
+
+    /// 003 §2.7: both players asking on the same position enters scoring; one request
+    /// stops nothing, and a move or pass clears requests.
+    pub(super) fn request_scoring(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        self.require_play()?;
+        let n = self.game.move_number();
+        if self.scoring_requests[colour_index(colour)] == Some(n) {
+            return Err(MatchError::AlreadyDone);
+        }
+        let mut events = vec![Event::ScoringRequested { colour, move_number: n }];
+        if self.scoring_requests[colour_index(opponent(colour))] == Some(n) {
+            events.push(Event::ScoringEntered);
+            events.push(self.statement_event(Vec::new()));
+        }
+        Ok(events)
+    }
+
+    pub(super) fn offer_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        let not = |why: String| MatchError::DrawOfferNotAllowed { why };
+        if !self.settings.draw_offer {
+            return Err(not("this match does not allow draw offers".into()));
+        }
+        self.require_play()?;
+        if let Some(by) = self.draw.pending_by {
+            return Err(not(format!("{by:?}'s offer is waiting for an answer")));
+        }
+        let i = colour_index(colour);
+        if let Some(at) = self.draw.declined_at[i] {
+            let since = self.draw.plays[i] - at;
+            if since < DRAW_OFFER_SPACING {
+                return Err(not(format!(
+                    "after a declined offer, play {DRAW_OFFER_SPACING} of your own moves first ({since} so far; 000 §8.2)"
+                )));
+            }
+        }
+        Ok(vec![Event::DrawOffered { colour }])
+    }
+
+    pub(super) fn answer_draw(&mut self, colour: Colour, accept: bool) -> Result<Vec<Event>, MatchError> {
+        if self.draw.pending_by != Some(opponent(colour)) {
+            return Err(MatchError::NoPendingRequest { what: "draw offer from your opponent".into() });
+        }
+        if !accept {
+            return Ok(vec![Event::DrawDeclined { colour, by_move: false }]);
+        }
+        Ok(vec![ended(&engine::GameResult::draw_agreed(), None)])
+    }
+
+    pub(super) fn cancel_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        if self.draw.pending_by != Some(colour) {
+            return Err(MatchError::NoPendingRequest { what: "draw offer of yours".into() });
+        }
+        Ok(vec![Event::DrawOfferCancelled { colour }])
+    }
+}

@@ -1,0 +1,257 @@
+//! Counting (003 §3.4–3.7, §4.2–4.6; 000 §5.5): marks on whole chains or empty regions,
+//! numbered score statements, consents bound to a number, disputes for the administrator,
+//! and the Classic way back to play.
+
+use super::{check_reasons, colour_index, ended, opponent, xyz_of, MatchState};
+use crate::matches::{
+    commands::{MatchError, RoomPhase},
+    events::{Attention, Colour, Event, HoldReason, Mark, MarkKind, ScoreSummary, SideTotals, Xyz},
+    settings::Preset,
+};
+
+/// The engine's marks for a list of marks in force.
+pub(crate) fn engine_marks(g: &engine::Geometry, marks: &[Mark]) -> engine::scoring::ScoringMarks {
+    let mut out = engine::scoring::ScoringMarks::default();
+    for m in marks {
+        let Some(p) = g.index_of(m.at.x, m.at.y, m.at.z) else { continue };
+        match m.kind {
+            MarkKind::Dead => out.dead.push(p),
+            MarkKind::Unresolved => out.unresolved.push(p),
+            MarkKind::Seki => out.seki.push(p),
+        }
+    }
+    out
+}
+
+fn side(s: &engine::scoring::SideScore) -> SideTotals {
+    SideTotals {
+        stones: s.stones,
+        territory: s.territory,
+        captures: s.captures,
+        dead_captured: s.dead_captured,
+        bonus: s.bonus,
+        komi_half: s.komi.0,
+        handicap_compensation_half: s.handicap_compensation.0,
+        total_half: s.total.0,
+    }
+}
+
+pub(crate) fn summary(g: &engine::Geometry, st: &engine::scoring::ScoreStatement) -> ScoreSummary {
+    ScoreSummary {
+        black: side(&st.black),
+        white: side(&st.white),
+        neutral: [st.neutral.unresolved, st.neutral.seki, st.neutral.general],
+        winner: st.result.winner.map(Colour::from),
+        margin_half: st.margin.0,
+        summary_ko: st.result.summary_ko(),
+        summary_en: st.result.summary_en(),
+        dead_stones: st.dead_stones.iter().map(|p| xyz_of(g, *p)).collect(),
+        unresolved_stones: st.unresolved_stones.iter().map(|p| xyz_of(g, *p)).collect(),
+    }
+}
+
+impl MatchState {
+    /// The engine's statement for `marks` (validated when they were made).
+    pub(crate) fn score_for(&self, marks: &[Mark]) -> Result<engine::scoring::ScoreStatement, MatchError> {
+        engine::scoring::score(&self.game, &engine_marks(self.game.geometry(), marks)).map_err(|e| {
+            tracing::error!(error = %e, "marks in force do not score");
+            MatchError::Internal
+        })
+    }
+
+    /// A new statement with the next number; consents given before are void (003 §4.5).
+    pub(super) fn statement_event(&self, marks: Vec<Mark>) -> Event {
+        let score = match self.score_for(&marks) {
+            Ok(st) => summary(self.game.geometry(), &st),
+            Err(_) => match self.score_for(&[]) {
+                Ok(st) => summary(self.game.geometry(), &st),
+                Err(_) => engine_fallback_summary(),
+            },
+        };
+        Event::StatementIssued { number: self.next_statement, marks, score }
+    }
+
+    fn require_scoring(&self) -> Result<&super::ScoringState, MatchError> {
+        if self.phase != RoomPhase::Scoring {
+            return Err(self.wrong_phase("scoring"));
+        }
+        if let Some(e) = self.suspension() {
+            // 003 §4.6: a disconnection suspends consent processing and finalization.
+            return Err(e);
+        }
+        self.scoring.as_ref().ok_or(MatchError::Internal)
+    }
+
+    /// Checks that `at` can carry a mark of `kind`: a stone for dead/unresolved, an empty
+    /// point for seki.
+    pub(super) fn check_mark(&self, at: Xyz, kind: MarkKind) -> Result<engine::Point, MatchError> {
+        let p = self.point(at)?;
+        let stone = self.game.stone_at(p).is_some();
+        match kind {
+            MarkKind::Dead | MarkKind::Unresolved if !stone => {
+                Err(MatchError::BadMark { at, why: "there is no stone there; dead and unresolved marks name a chain".into() })
+            }
+            MarkKind::Seki if stone => {
+                Err(MatchError::BadMark { at, why: "there is a stone there; seki marks name an empty region".into() })
+            }
+            _ => Ok(p),
+        }
+    }
+
+    /// The mark in force on the same chain (stones) or empty region as `p`.
+    fn mark_on(&self, p: engine::Point, marks: &[Mark]) -> Option<Mark> {
+        let board = self.game.board();
+        let g = self.game.geometry();
+        let same = |q: engine::Point| match (board.chain_head(p), board.chain_head(q)) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => {
+                let an = engine::analysis::Analysis::new(board);
+                an.empty_at(p).is_some() && an.empty_at(p) == an.empty_at(q)
+            }
+            _ => false,
+        };
+        marks.iter().find(|m| g.index_of(m.at.x, m.at.y, m.at.z).is_some_and(same)).cloned()
+    }
+
+    fn stones_of(&self, p: engine::Point) -> Vec<Xyz> {
+        let mut s = self.game.board().chain_stones(p);
+        s.sort_unstable();
+        s.into_iter().map(|q| self.xyz(q)).collect()
+    }
+
+    pub(super) fn mark(&mut self, colour: Colour, at: Xyz, kind: MarkKind) -> Result<Vec<Event>, MatchError> {
+        let marks = self.require_scoring()?.marks.clone();
+        let p = self.check_mark(at, kind)?;
+        let existing = self.mark_on(p, &marks);
+        let mut events = Vec::new();
+        let mut now_marks = marks.clone();
+        match (existing, self.settings.preset) {
+            // Classic toggles (000 §5.5 step 2): the same mark again removes it.
+            (Some(m), Preset::Classic) => {
+                now_marks.retain(|x| *x != m);
+                events.push(Event::MarkWithdrawn { colour, mark: m.clone() });
+                if m.kind != kind {
+                    let new = Mark { at, kind, by: Some(colour) };
+                    now_marks.push(new.clone());
+                    events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(p) });
+                }
+            }
+            (Some(m), Preset::Space) if m.kind == kind => return Err(MatchError::AlreadyDone),
+            (Some(m), Preset::Space) => {
+                return Err(MatchError::BadMark {
+                    at,
+                    why: format!("already marked {:?} by {}; that mark must be withdrawn first", m.kind, by_name(m.by)),
+                });
+            }
+            (None, _) => {
+                let new = Mark { at, kind, by: Some(colour) };
+                now_marks.push(new.clone());
+                events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(p) });
+            }
+        }
+        events.push(self.statement_event(now_marks));
+        Ok(events)
+    }
+
+    pub(super) fn unmark(&mut self, colour: Colour, at: Xyz) -> Result<Vec<Event>, MatchError> {
+        let marks = self.require_scoring()?.marks.clone();
+        let p = self.point(at)?;
+        let m = self.mark_on(p, &marks).ok_or(MatchError::BadMark { at, why: "nothing is marked there".into() })?;
+        // 003 §3.5: one's own marks only; the opponent's stay. Classic toggles freely.
+        if self.settings.preset == Preset::Space && m.by != Some(colour) {
+            return Err(MatchError::NotYourMark { at });
+        }
+        let rest: Vec<Mark> = marks.into_iter().filter(|x| *x != m).collect();
+        Ok(vec![Event::MarkWithdrawn { colour, mark: m }, self.statement_event(rest)])
+    }
+
+    pub(super) fn consent(&mut self, colour: Colour, statement: u64) -> Result<Vec<Event>, MatchError> {
+        let s = self.require_scoring()?;
+        if statement != s.statement {
+            return Err(MatchError::StaleStatement { given: statement, latest: s.statement });
+        }
+        if s.consents[colour_index(colour)] == Some(statement) {
+            return Err(MatchError::AlreadyDone);
+        }
+        let (b, w) = (s.score.black.total_half, s.score.white.total_half);
+        let mut events = vec![Event::Consented { colour, statement, black_total_half: b, white_total_half: w }];
+        // 003 §4.5: final only when both consent to the same latest statement.
+        if s.consents[colour_index(opponent(colour))] == Some(statement) {
+            events.push(self.final_score()?);
+        }
+        Ok(events)
+    }
+
+    /// The `Ended` event for the statement in force.
+    pub(super) fn final_score(&self) -> Result<Event, MatchError> {
+        let s = self.scoring.as_ref().ok_or(MatchError::Internal)?;
+        let st = self.score_for(&s.marks)?;
+        Ok(ended(&st.result, Some((s.statement, summary(self.game.geometry(), &st)))))
+    }
+
+    pub(super) fn withdraw_consent(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        let s = self.require_scoring()?;
+        let Some(n) = s.consents[colour_index(colour)] else {
+            return Err(MatchError::NoPendingRequest { what: "consent of yours".into() });
+        };
+        let (b, w) = (s.score.black.total_half, s.score.white.total_half);
+        Ok(vec![Event::ConsentWithdrawn { colour, statement: n, black_total_half: b, white_total_half: w }])
+    }
+
+    /// 003 §3.6: disagreement holds scoring for the administrator; nothing is removed.
+    pub(super) fn dispute(&mut self, colour: Colour, reason: &str) -> Result<Vec<Event>, MatchError> {
+        if self.phase != RoomPhase::Scoring {
+            return Err(self.wrong_phase("scoring"));
+        }
+        let reason = check_reasons("reason", reason)?;
+        Ok(vec![
+            Event::Held { reason: HoldReason::ScoringDispute { colour, reason } },
+            Event::AttentionNeeded { attention: Attention::ScoringDispute },
+        ])
+    }
+
+    /// Classic 000 §5.5 step 5: marks are dropped and play goes on; the requester's
+    /// opponent moves first.
+    pub(super) fn continue_play(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        if self.settings.preset != Preset::Classic {
+            return Err(MatchError::WrongPhase {
+                phase: self.phase,
+                needed: "a Classic match (000 §5.5); in Space, dispute for the administrator (003 §3.6)".into(),
+            });
+        }
+        self.require_scoring()?;
+        Ok(vec![Event::PlayContinued { requested_by: colour }])
+    }
+}
+
+fn by_name(by: Option<Colour>) -> String {
+    match by {
+        Some(c) => format!("{c:?}"),
+        None => "the administrator's ruling".into(),
+    }
+}
+
+/// Only reached if even an unmarked board fails to score (a bug, logged above).
+fn engine_fallback_summary() -> ScoreSummary {
+    let zero = SideTotals {
+        stones: 0,
+        territory: 0,
+        captures: 0,
+        dead_captured: 0,
+        bonus: 0,
+        komi_half: 0,
+        handicap_compensation_half: 0,
+        total_half: 0,
+    };
+    ScoreSummary {
+        black: zero,
+        white: zero,
+        neutral: [0, 0, 0],
+        winner: None,
+        margin_half: 0,
+        summary_ko: String::new(),
+        summary_en: String::new(),
+        dead_stones: Vec::new(),
+        unresolved_stones: Vec::new(),
+    }
+}

@@ -1,0 +1,538 @@
+//! The match procedure as a pure state machine, driven with a manual time. Every test also
+//! checks that replaying the stored events rebuilds the same state (live = replay).
+
+use super::*;
+use crate::matches::{
+    events::MarkKind,
+    settings::{TimeControl, UndoAllowance},
+};
+use engine::{Axis, BoxSpec};
+
+const HOST: i64 = 1; // first seat; Black (HostBlack)
+const GUEST: i64 = 2; // second seat; White
+const STRANGER: i64 = 3;
+const ADMIN: i64 = 9;
+
+fn caller(id: i64) -> Caller {
+    Caller { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN }
+}
+
+struct T {
+    s: MatchState,
+    now: i64,
+    log: Vec<StoredEvent>,
+}
+
+fn space_box(n: i64) -> MatchSettings {
+    let mut s = MatchSettings::space_default();
+    s.board = BoxSpec { x: Axis::one_to(n), y: Axis::one_to(n), z: Axis::one_to(n) };
+    s.colours = ColourAssignment::HostBlack;
+    s
+}
+
+fn classic9() -> MatchSettings {
+    let mut s = MatchSettings::classic_default(9);
+    s.colours = ColourAssignment::HostBlack;
+    s
+}
+
+fn at(x: i64, y: i64, z: i64) -> Xyz {
+    Xyz { x, y, z }
+}
+
+impl T {
+    /// Both seated, confirmed and ready at time 0.
+    fn started(settings: MatchSettings) -> T {
+        settings.validate().expect("valid settings");
+        let invites = [sha256_hex("code-a"), sha256_hex("code-b")];
+        let first = Event::RoomCreated { name: "t".into(), settings: settings.clone(), created_by: HOST, invite_sha256: invites.clone() };
+        let s = MatchState::new("t".into(), settings, HOST, invites).unwrap();
+        let mut t = T { s, now: 0, log: vec![StoredEvent { seq: 1, at_ms: 0, actor: None, event: first }] };
+        t.s.version = 1;
+        t.ok(HOST, Command::Join { code: "code-a".into() });
+        t.ok(GUEST, Command::Join { code: "code-b".into() });
+        t.ok(HOST, Command::Confirm);
+        t.ok(GUEST, Command::Confirm);
+        t.ok(HOST, Command::Ready);
+        t.ok(GUEST, Command::Ready);
+        assert_eq!(t.s.phase, RoomPhase::Playing);
+        t
+    }
+
+    fn store(&mut self, events: &[Event]) {
+        for e in events {
+            self.s.version += 1;
+            self.log.push(StoredEvent { seq: self.s.version, at_ms: self.now, actor: None, event: e.clone() });
+        }
+    }
+
+    fn cmd(&mut self, who: i64, c: Command) -> Result<Vec<Event>, MatchError> {
+        let d = self.s.handle(&caller(who), &c, self.now, 7);
+        assert!(!self.s.poisoned, "state poisoned by {c:?}");
+        self.store(&d.events);
+        d.outcome.map(|()| d.events)
+    }
+
+    #[track_caller]
+    fn ok(&mut self, who: i64, c: Command) -> Vec<Event> {
+        match self.cmd(who, c.clone()) {
+            Ok(e) => e,
+            Err(e) => panic!("{c:?} by {who} refused: {e:?}"),
+        }
+    }
+
+    #[track_caller]
+    fn err(&mut self, who: i64, c: Command) -> MatchError {
+        self.cmd(who, c.clone()).expect_err(&format!("{c:?} by {who} should be refused"))
+    }
+
+    fn advance(&mut self, ms: i64) -> Vec<Event> {
+        self.now += ms;
+        let events = self.s.tick(self.now);
+        self.store(&events);
+        events
+    }
+
+    /// A move by `who` and the opponent's acknowledgement.
+    #[track_caller]
+    fn play(&mut self, who: i64, p: Xyz) {
+        self.ok(who, Command::Move { at: p });
+        let n = self.s.game.move_number();
+        self.ok(other(who), Command::Acknowledge { move_number: n });
+    }
+
+    #[track_caller]
+    fn pass(&mut self, who: i64) {
+        self.ok(who, Command::Pass);
+        if self.s.phase == RoomPhase::Playing {
+            let n = self.s.game.move_number();
+            self.ok(other(who), Command::Acknowledge { move_number: n });
+        }
+    }
+
+    /// Live state = state rebuilt from the stored events.
+    #[track_caller]
+    fn assert_replays(&self) {
+        let r = MatchState::replay(&self.log).expect("log replays");
+        assert_eq!(r.version, self.s.version);
+        assert_eq!(r.phase, self.s.phase);
+        assert_eq!(r.clocks, self.s.clocks);
+        assert_eq!(r.game.hash(), self.s.game.hash());
+        assert_eq!(r.game.move_number(), self.s.game.move_number());
+        assert_eq!(r.scoring, self.s.scoring);
+        assert_eq!(r.faults, self.s.faults);
+        assert_eq!(r.undo, self.s.undo);
+        assert_eq!(r.ended, self.s.ended);
+        assert_eq!(r.awaiting_ack, self.s.awaiting_ack);
+    }
+
+    fn kinds(events: &[Event]) -> Vec<&'static str> {
+        events.iter().map(Event::kind).collect()
+    }
+}
+
+fn other(who: i64) -> i64 {
+    if who == HOST { GUEST } else { HOST }
+}
+
+#[test]
+fn blacks_clock_starts_after_both_ready_and_the_opponents_after_acknowledgement() {
+    // 003 §1.6, §5.5.
+    let mut t = T::started(space_box(5));
+    assert_eq!(t.s.clocks.snapshot(0).running, Some(Colour::Black));
+    t.now = 5_000;
+    t.ok(HOST, Command::Move { at: at(1, 1, 1) });
+    let v = t.s.clocks.snapshot(7_000);
+    assert_eq!(v.running, None, "no clock runs while White's device has not shown the move");
+    assert_eq!(v.main_ms, [3_600_000 - 5_000, 3_600_000]);
+    // 003 §5.5: no move before the acknowledgement, from either side.
+    assert!(matches!(t.err(GUEST, Command::Move { at: at(2, 2, 2) }), MatchError::AwaitingAcknowledgement { .. }));
+    t.now = 8_000;
+    t.ok(GUEST, Command::Acknowledge { move_number: 1 });
+    let v = t.s.clocks.snapshot(10_000);
+    assert_eq!((v.running, v.main_ms[1]), (Some(Colour::White), 3_600_000 - 2_000), "delivery delay is not charged");
+    t.assert_replays();
+}
+
+#[test]
+fn a_move_after_the_time_ran_out_is_refused_and_the_game_is_lost_on_time() {
+    // 003 §5.4: the server's receipt time decides; the last confirmed board stands.
+    let mut s = classic9();
+    s.time = TimeControl::Byoyomi { main_s: 10, period_s: 10, periods: 1 };
+    let mut t = T::started(s);
+    t.now = 20_000; // 10 s main + one 10 s period: exactly out
+    let e = t.err(HOST, Command::Move { at: at(3, 3, 1) });
+    assert_eq!(e, MatchError::TimeExpired { colour: Colour::Black });
+    assert_eq!(t.s.phase, RoomPhase::Finished);
+    assert_eq!(t.s.game.move_number(), 0, "the late move is not on the board");
+    assert!(matches!(&t.s.ended, Some(Event::Ended { winner: Some(Colour::White), reason, .. }) if reason == "time"));
+    t.assert_replays();
+}
+
+#[test]
+fn the_clock_running_out_ends_the_game_without_a_move() {
+    // 000 §8.5 `timeout` in play: a time loss; no automatic move.
+    let mut s = classic9();
+    s.time = TimeControl::Fischer { main_s: 30, increment_s: 5 };
+    let mut t = T::started(s);
+    t.play(HOST, at(3, 3, 1)); // Black used 0 s; +5 s
+    assert_eq!(t.s.next_deadline(), Some(30_000), "White's 30 s from the acknowledgement");
+    assert!(t.advance(29_999).is_empty());
+    let e = t.advance(1);
+    assert_eq!(T::kinds(&e), ["time_expired", "ended"]);
+    assert!(matches!(&t.s.ended, Some(Event::Ended { winner: Some(Colour::Black), .. })));
+    t.assert_replays();
+}
+
+#[test]
+fn no_acknowledgement_for_ten_seconds_is_a_connection_fault_then_a_hold_in_space() {
+    // 003 §5.6, §6.1: clocks stop, five-minute wait, then the administrator — no loss.
+    let mut t = T::started(space_box(5));
+    t.ok(HOST, Command::Move { at: at(1, 1, 1) });
+    assert!(t.advance(9_999).is_empty());
+    let e = t.advance(1);
+    assert_eq!(T::kinds(&e), ["connection_lost"]);
+    assert!(!t.s.clocks.is_running());
+    assert!(matches!(t.err(HOST, Command::Pass), MatchError::Suspended { .. }));
+    let e = t.advance(300_000);
+    assert_eq!(T::kinds(&e), ["reconnection_expired", "held", "attention_needed"]);
+    assert_eq!(t.s.phase, RoomPhase::Held);
+    assert_eq!(t.s.attention, Some(Attention::Disconnection));
+    // Only an administrator resumes, with reasons; then both must be ready again.
+    assert_eq!(t.err(HOST, Command::AdminResume { reasons: "back".into() }), MatchError::AdminOnly);
+    assert!(matches!(t.err(ADMIN, Command::AdminResume { reasons: " ".into() }), MatchError::InvalidInput { .. }));
+    t.ok(ADMIN, Command::AdminResume { reasons: "White's network failed; both confirmed the board".into() });
+    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    t.ok(HOST, Command::Ready);
+    t.ok(GUEST, Command::Ready);
+    // The move still waits for White's device.
+    assert_eq!(t.s.awaiting_ack, Some((Colour::White, 1)));
+    t.ok(GUEST, Command::Acknowledge { move_number: 1 });
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::White));
+    t.assert_replays();
+}
+
+#[test]
+fn a_late_acknowledgement_ends_the_fault_and_play_resumes_after_both_are_ready() {
+    // 003 §5.6, §6.2–6.3.
+    let mut t = T::started(space_box(5));
+    t.ok(HOST, Command::Move { at: at(1, 1, 1) });
+    t.advance(10_000);
+    let e = t.ok(GUEST, Command::Acknowledge { move_number: 1 });
+    assert_eq!(T::kinds(&e), ["move_acknowledged", "reconnected"]);
+    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert!(matches!(t.err(GUEST, Command::Move { at: at(2, 2, 2) }), MatchError::WrongPhase { .. }));
+    t.ok(GUEST, Command::Ready);
+    t.ok(HOST, Command::Ready);
+    t.play(GUEST, at(2, 2, 2));
+    t.assert_replays();
+}
+
+#[test]
+fn classic_disconnection_loses_after_the_grace_period() {
+    // 000 §8.5: disconnectGraceSec, then the absent player's timeout.
+    let mut t = T::started(classic9());
+    t.play(HOST, at(3, 3, 1));
+    let e = t.s.presence(Colour::White, false, t.now);
+    t.store(&e);
+    assert_eq!(T::kinds(&e), ["connection_lost"]);
+    assert!(t.advance(119_999).is_empty());
+    let e = t.advance(1);
+    assert_eq!(T::kinds(&e), ["reconnection_expired", "time_expired", "ended"]);
+    assert!(matches!(&t.s.ended, Some(Event::Ended { winner: Some(Colour::Black), .. })));
+    t.assert_replays();
+}
+
+#[test]
+fn reconnecting_in_time_resumes_after_both_players_are_ready() {
+    // 003 §6.1–6.2.
+    let mut t = T::started(space_box(5));
+    let e = t.s.presence(Colour::Black, false, t.now);
+    t.store(&e);
+    t.advance(60_000);
+    let e = t.s.presence(Colour::Black, true, t.now);
+    t.store(&e);
+    assert_eq!(T::kinds(&e), ["reconnected"]);
+    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert_eq!(t.s.clocks.main_ms[0], 3_600_000, "the disconnection is not charged");
+    t.ok(HOST, Command::Ready);
+    t.ok(GUEST, Command::Ready);
+    t.play(HOST, at(1, 1, 1));
+    t.assert_replays();
+}
+
+#[test]
+fn five_minutes_without_readiness_notifies_the_administrator_and_nothing_else() {
+    // 003 §1.6, §6.3.
+    let settings = space_box(5);
+    let invites = [sha256_hex("code-a"), sha256_hex("code-b")];
+    let mut t = T {
+        s: MatchState::new("t".into(), settings.clone(), HOST, invites.clone()).unwrap(),
+        now: 0,
+        log: vec![StoredEvent { seq: 1, at_ms: 0, actor: None, event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST, invite_sha256: invites } }],
+    };
+    t.s.version = 1;
+    t.ok(HOST, Command::Join { code: "code-a".into() });
+    t.ok(GUEST, Command::Join { code: "code-b".into() });
+    t.ok(HOST, Command::Confirm);
+    t.ok(GUEST, Command::Confirm);
+    t.ok(HOST, Command::Ready);
+    assert!(t.advance(299_999).is_empty());
+    assert_eq!(T::kinds(&t.advance(1)), ["attention_needed"]);
+    assert!(t.advance(3_600_000).is_empty(), "one notice, no automatic loss");
+    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    t.ok(GUEST, Command::Ready);
+    assert_eq!(t.s.phase, RoomPhase::Playing);
+    t.assert_replays();
+}
+
+#[test]
+fn undo_accepted_restores_the_stone_and_turn_without_refunding_time() {
+    // 003 §5.1–5.2.
+    let mut t = T::started(space_box(5));
+    t.now = 4_000;
+    t.play(HOST, at(1, 1, 1));
+    t.now = 10_000;
+    let e = t.ok(HOST, Command::RequestUndo);
+    assert_eq!(T::kinds(&e), ["undo_requested"]);
+    assert!(!t.s.clocks.is_running(), "both clocks stop while waiting");
+    assert!(matches!(t.err(HOST, Command::AnswerUndo { accept: true }), MatchError::NoPendingRequest { .. }), "the requester cannot answer");
+    t.now = 20_000;
+    t.ok(GUEST, Command::AnswerUndo { accept: true });
+    assert_eq!(t.s.game.move_number(), 0);
+    assert_eq!(t.s.to_move(), Colour::Black);
+    assert_eq!(t.s.game.stone_at(t.s.point(at(1, 1, 1)).unwrap()), None);
+    // White's 6 s (4 s → 10 s) are charged, not refunded; Black's clock runs again.
+    assert_eq!(t.s.clocks.main_ms, [3_600_000 - 4_000, 3_600_000 - 6_000]);
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::Black));
+    // 003 §5.3: the undone arrangement may not be recreated by the next stone move.
+    assert!(matches!(t.err(HOST, Command::Move { at: at(1, 1, 1) }), MatchError::Illegal { .. }));
+    t.play(HOST, at(2, 2, 2));
+    t.assert_replays();
+}
+
+#[test]
+fn a_refused_or_expired_undo_cannot_be_asked_again_for_the_same_move() {
+    // 003 §5.2.
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(1, 1, 1));
+    t.ok(HOST, Command::RequestUndo);
+    t.ok(GUEST, Command::AnswerUndo { accept: false });
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::White), "the current player's clock restarts");
+    assert!(matches!(t.err(HOST, Command::RequestUndo), MatchError::UndoNotAllowed { .. }));
+    t.play(GUEST, at(5, 5, 5));
+    t.ok(GUEST, Command::RequestUndo);
+    assert!(t.advance(59_999).is_empty());
+    assert_eq!(T::kinds(&t.advance(1)), ["undo_expired"]);
+    assert!(matches!(t.err(GUEST, Command::RequestUndo), MatchError::UndoNotAllowed { .. }));
+    t.assert_replays();
+}
+
+#[test]
+fn a_new_move_while_waiting_cancels_the_undo_request_and_a_pass_cannot_be_undone() {
+    // 003 §5.1–5.2.
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(1, 1, 1));
+    t.ok(HOST, Command::RequestUndo);
+    let e = t.ok(GUEST, Command::Move { at: at(3, 3, 3) });
+    assert_eq!(T::kinds(&e), ["undo_cancelled", "move_played"]);
+    t.ok(HOST, Command::Acknowledge { move_number: 2 });
+    t.pass(HOST);
+    assert!(matches!(t.err(GUEST, Command::RequestUndo), MatchError::UndoNotAllowed { why } if why.contains("pass")));
+    t.assert_replays();
+}
+
+#[test]
+fn classic_undo_allowance_is_per_player() {
+    // 000 §2 `undo`.
+    let mut s = classic9();
+    s.undo = UndoAllowance::Limited(1);
+    let mut t = T::started(s);
+    t.play(HOST, at(3, 3, 1));
+    t.ok(HOST, Command::RequestUndo);
+    t.ok(GUEST, Command::AnswerUndo { accept: true });
+    t.play(HOST, at(4, 4, 1));
+    assert!(matches!(t.err(HOST, Command::RequestUndo), MatchError::UndoNotAllowed { why } if why.contains("all 1")));
+    t.ok(GUEST, Command::RequestUndo); // White has its own allowance
+    t.assert_replays();
+}
+
+#[test]
+fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_them() {
+    // 003 §2.7.
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(1, 1, 1));
+    t.ok(HOST, Command::RequestScoring);
+    assert_eq!(t.s.phase, RoomPhase::Playing, "one request stops nothing");
+    t.play(GUEST, at(5, 5, 5));
+    assert_eq!(t.s.scoring_requests, [None, None]);
+    t.ok(GUEST, Command::RequestScoring);
+    assert_eq!(t.err(GUEST, Command::RequestScoring), MatchError::AlreadyDone);
+    let e = t.ok(HOST, Command::RequestScoring);
+    assert_eq!(T::kinds(&e), ["scoring_requested", "scoring_entered", "statement_issued"]);
+    assert_eq!(t.s.phase, RoomPhase::Scoring);
+    assert!(!t.s.clocks.is_running());
+    assert_eq!(t.s.scoring.as_ref().unwrap().statement, 1);
+    t.assert_replays();
+}
+
+#[test]
+fn space_scoring_marks_statements_and_consents() {
+    // 003 §3.4–3.5, §4.5–4.6.
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(1, 1, 1));
+    t.play(GUEST, at(5, 5, 5));
+    t.pass(HOST);
+    t.pass(GUEST);
+    assert_eq!(t.s.phase, RoomPhase::Scoring);
+    // Undo is refused in scoring (003 §4.4).
+    assert!(matches!(t.err(HOST, Command::RequestUndo), MatchError::UndoNotAllowed { .. }));
+    // Marking a chain issues a new statement; the mark names the whole chain.
+    let e = t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
+    assert_eq!(T::kinds(&e), ["mark_added", "statement_issued"]);
+    let n = t.s.scoring.as_ref().unwrap().statement;
+    assert_eq!(n, 2);
+    assert!(matches!(t.err(HOST, Command::Mark { at: at(2, 2, 2), kind: MarkKind::Dead }), MatchError::BadMark { .. }), "no stone there");
+    // 003 §3.5: White cannot withdraw Black's mark.
+    assert!(matches!(t.err(GUEST, Command::Unmark { at: at(5, 5, 5) }), MatchError::NotYourMark { .. }));
+    // Consent binds to a number; a stale number is refused.
+    assert!(matches!(t.err(GUEST, Command::Consent { statement: 1 }), MatchError::StaleStatement { latest: 2, .. }));
+    t.ok(GUEST, Command::Consent { statement: n });
+    t.ok(GUEST, Command::WithdrawConsent);
+    t.ok(GUEST, Command::Consent { statement: n });
+    // A change issues a new number and clears consents.
+    t.ok(HOST, Command::Unmark { at: at(5, 5, 5) });
+    let sc = t.s.scoring.as_ref().unwrap();
+    assert_eq!((sc.statement, sc.consents), (3, [None, None]));
+    t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
+    t.ok(HOST, Command::Consent { statement: 4 });
+    let e = t.ok(GUEST, Command::Consent { statement: 4 });
+    assert_eq!(T::kinds(&e), ["consented", "ended"]);
+    match &t.s.ended {
+        Some(Event::Ended { winner, statement, score: Some(score), .. }) => {
+            assert_eq!((*winner, *statement), (Some(Colour::Black), Some(4)));
+            assert_eq!(score.dead_stones, vec![at(5, 5, 5)]);
+            assert_eq!(score.black.stones, 1);
+        }
+        other => panic!("not ended by score: {other:?}"),
+    }
+    t.assert_replays();
+}
+
+#[test]
+fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
+    // 003 §3.6: hold, rule with reasons, shown to both; §3.7 unresolved kept by ruling.
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(1, 1, 1));
+    t.play(GUEST, at(5, 5, 5));
+    t.pass(HOST);
+    t.pass(GUEST);
+    t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
+    let e = t.ok(GUEST, Command::Dispute { reason: "my stone at 5,5,5 lives".into() });
+    assert_eq!(T::kinds(&e), ["held", "attention_needed"]);
+    assert_eq!(t.s.phase, RoomPhase::Held);
+    assert!(matches!(t.err(GUEST, Command::Consent { statement: 2 }), MatchError::WrongPhase { .. }));
+    assert_eq!(
+        t.err(HOST, Command::AdminRuling { dead: vec![], seki: vec![], unresolved: vec![], reasons: "x".into(), finalize: true }),
+        MatchError::AdminOnly
+    );
+    let e = t.ok(
+        ADMIN,
+        Command::AdminRuling {
+            dead: vec![],
+            seki: vec![],
+            unresolved: vec![at(5, 5, 5)],
+            reasons: "neither side proved life or death; kept unresolved (003 §3.7)".into(),
+            finalize: true,
+        },
+    );
+    assert_eq!(T::kinds(&e), ["ruling", "statement_issued", "ended"]);
+    match &t.s.ended {
+        Some(Event::Ended { score: Some(score), .. }) => assert_eq!(score.unresolved_stones, vec![at(5, 5, 5)]),
+        other => panic!("{other:?}"),
+    }
+    t.assert_replays();
+}
+
+#[test]
+fn classic_scoring_toggles_marks_resumes_play_and_auto_agrees_at_the_deadline() {
+    // 000 §5.5 steps 2–5, §8.5.
+    let mut t = T::started(classic9());
+    t.play(HOST, at(3, 3, 1));
+    t.play(GUEST, at(7, 7, 1));
+    t.pass(HOST);
+    t.pass(GUEST);
+    t.ok(GUEST, Command::Mark { at: at(3, 3, 1), kind: MarkKind::Dead });
+    t.ok(HOST, Command::Mark { at: at(3, 3, 1), kind: MarkKind::Dead }); // toggles off
+    assert!(t.s.scoring.as_ref().unwrap().marks.is_empty());
+    // Step 5: resuming play drops the marks; the requester's opponent moves first.
+    t.ok(HOST, Command::ResumePlay);
+    assert_eq!((t.s.phase, t.s.to_move()), (RoomPhase::Playing, Colour::White));
+    t.play(GUEST, at(5, 5, 1));
+    t.pass(HOST);
+    t.pass(GUEST);
+    let started = t.s.scoring.as_ref().unwrap().started_ms;
+    t.ok(HOST, Command::Mark { at: at(5, 5, 1), kind: MarkKind::Dead });
+    let n = t.s.scoring.as_ref().unwrap().statement;
+    t.ok(HOST, Command::Consent { statement: n });
+    assert_eq!(t.s.scoring.as_ref().unwrap().started_ms, started);
+    let e = t.advance(180_000);
+    assert_eq!(T::kinds(&e), ["scoring_deadline_passed", "consented", "ended"]);
+    assert!(matches!(&t.s.ended, Some(Event::Ended { statement: Some(s), .. }) if *s == n));
+    t.assert_replays();
+}
+
+#[test]
+fn classic_draw_offers() {
+    // 000 §8.2.
+    let mut t = T::started(classic9());
+    t.ok(HOST, Command::OfferDraw);
+    assert!(matches!(t.err(HOST, Command::OfferDraw), MatchError::DrawOfferNotAllowed { .. }));
+    t.ok(GUEST, Command::AnswerDraw { accept: false });
+    assert!(matches!(t.err(HOST, Command::OfferDraw), MatchError::DrawOfferNotAllowed { why } if why.contains("0 so far")));
+    let moves = [(3, 3), (7, 7), (3, 7), (7, 3), (5, 5), (5, 3), (3, 5), (5, 7), (7, 5)];
+    for (i, (x, y)) in moves.iter().enumerate() {
+        t.play(if i % 2 == 0 { HOST } else { GUEST }, at(*x, *y, 1));
+    }
+    // Black has played 5 of its own moves since the decline: it may offer again.
+    t.ok(HOST, Command::OfferDraw);
+    assert!(matches!(t.err(GUEST, Command::CancelDrawOffer), MatchError::NoPendingRequest { .. }), "only the offerer cancels");
+    // White moving instead of answering declines it.
+    let e = t.ok(GUEST, Command::Move { at: at(1, 1, 1) });
+    assert_eq!(T::kinds(&e), ["draw_declined", "move_played"]);
+    t.ok(HOST, Command::Acknowledge { move_number: 10 });
+    t.ok(GUEST, Command::OfferDraw);
+    t.ok(HOST, Command::AnswerDraw { accept: true });
+    assert!(matches!(&t.s.ended, Some(Event::Ended { winner: None, reason, .. }) if reason == "draw_agreed"));
+    t.assert_replays();
+}
+
+#[test]
+fn strangers_and_players_cannot_act_outside_their_role() {
+    let mut t = T::started(space_box(5));
+    assert_eq!(t.err(STRANGER, Command::Pass), MatchError::NotAPlayer);
+    assert_eq!(t.err(STRANGER, Command::Consent { statement: 1 }), MatchError::NotAPlayer);
+    assert_eq!(t.err(HOST, Command::AdminHold { reasons: "x".into() }), MatchError::AdminOnly);
+    assert_eq!(t.err(GUEST, Command::AdminDecide { winner: Some(Colour::White), reasons: "x".into() }), MatchError::AdminOnly);
+    // The administrator holds and decides a match; every ruling is recorded with reasons.
+    t.ok(ADMIN, Command::AdminHold { reasons: "report under review".into() });
+    assert!(matches!(t.err(HOST, Command::Move { at: at(1, 1, 1) }), MatchError::WrongPhase { .. }));
+    let e = t.ok(ADMIN, Command::AdminDecide { winner: None, reasons: "both players left".into() });
+    assert_eq!(T::kinds(&e), ["decided", "ended"]);
+    assert_eq!(t.s.phase, RoomPhase::Finished);
+    t.assert_replays();
+}
+
+#[test]
+fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
+    // 003 §6.1: a server failure preserves the last confirmed board and stops the clocks.
+    let mut t = T::started(space_box(5));
+    t.now = 30_000;
+    t.play(HOST, at(1, 1, 1));
+    // The server dies; it comes back an hour later.
+    let mut back = MatchState::replay(&t.log).unwrap();
+    let held = back.on_restart(30_000 + 3_600_000);
+    assert_eq!(T::kinds(&held), ["held"]);
+    assert_eq!(back.phase, RoomPhase::WaitingReady);
+    assert_eq!(back.clocks.snapshot(30_000 + 3_600_000).main_ms, [3_600_000 - 30_000, 3_600_000]);
+}

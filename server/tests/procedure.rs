@@ -1,0 +1,179 @@
+//! The match procedure over HTTP and WebSocket on the real server and SQLite file, with a
+//! manual clock (no sleeping through minutes): clocks and the acknowledgement fault, holds
+//! and the administrator, undo by consent, scoring with numbered statements, disconnection
+//! through a player's stream, per-viewer hints, and who may download the stored record.
+
+use app::matches::settings::ColourAssignment;
+use serde_json::{json, Value};
+
+mod support;
+use support::*;
+
+fn mv(x: i64, y: i64, z: i64) -> Value {
+    json!({"type": "move", "at": {"x": x, "y": y, "z": z}})
+}
+
+#[tokio::test]
+async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_it() {
+    // 003 §5.5–5.6, §6.1, §6.3; issue 4 points 3, 4, 8.
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let srv = Running::start_with_clock(dir.path(), shared).await;
+    let base = srv.base.clone();
+    let admin = Player::admin(&srv, "referee").await;
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let room = started_room(&alice, &bob, space_box(5)).await;
+    let mut spectator = tokio_tungstenite::connect_async(format!("{}/api/v1/rooms/{room}/stream", base.replace("http://", "ws://")))
+        .await
+        .unwrap()
+        .0;
+
+    let v = alice.view(room).await;
+    assert_eq!((v["clocks"]["running"].as_str(), v["clocks"]["main_ms"][0].as_i64()), (Some("black"), Some(3_600_000)));
+    clock.advance_ms(3_000);
+    alice.ok(room, mv(1, 1, 1)).await;
+    let v = alice.view(room).await;
+    assert!(v["clocks"]["running"].is_null(), "White's clock waits for White's device");
+    assert_eq!(v["clocks"]["main_ms"][0], 3_597_000);
+
+    // Ten seconds without the acknowledgement: a connection fault; play is suspended.
+    clock.advance_ms(10_000);
+    read_until(&mut spectator, |m| event_type(m) == "connection_lost").await;
+    let (status, body) = alice.cmd(room, json!({"type": "request_undo"})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("suspended")), "{body}");
+
+    // Five more minutes: held for the administrator, who is notified — no automatic loss.
+    clock.advance_ms(300_000);
+    let seen = read_until(&mut spectator, |m| event_type(m) == "attention_needed").await;
+    assert!(seen.iter().any(|m| event_type(m) == "held"));
+    assert_eq!(alice.view(room).await["phase"], "held");
+    let (status, _) = bob.get("/api/v1/admin/attention").await;
+    assert_eq!(status, 403);
+    let (status, listed) = admin.get("/api/v1/admin/attention").await;
+    assert_eq!(status, 200);
+    let listed: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["room_id"], room);
+    assert_eq!(listed[0]["attention"], "disconnection");
+
+    // Only the administrator resumes, with reasons; then both players' Ready.
+    let (status, body) = alice.cmd(room, json!({"type": "admin_resume", "reasons": "mine"})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("admin_only")));
+    let (status, body) = admin.cmd(room, json!({"type": "admin_resume", "reasons": ""})).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("invalid_input")));
+    admin.ok(room, json!({"type": "admin_resume", "reasons": "Bob's network failed; board confirmed by both"})).await;
+    assert_eq!(alice.view(room).await["phase"], "waiting_ready");
+    alice.ok(room, json!({"type": "ready"})).await;
+    bob.ok(room, json!({"type": "ready"})).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    clock.advance_ms(1_000);
+    let v = bob.view(room).await;
+    assert_eq!((v["clocks"]["running"].as_str(), v["clocks"]["main_ms"][1].as_i64()), (Some("white"), Some(3_599_000)));
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn undo_scoring_and_the_stored_record_over_http() {
+    // 003 §5.1–5.2, §3.4–3.5, §4.5, §8.1–8.2; 000 §8.3 hints; issue 4 points 5, 7, 9, 11.
+    let dir = tempfile::tempdir().unwrap();
+    let (_clock, shared) = manual_clock();
+    let srv = Running::start_with_clock(dir.path(), shared).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let dave = Player::sign_up(&base, "dave").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+
+    // Hints only for the player to move (000 §8.3).
+    assert!(alice.view(room).await["hints"].is_object());
+    assert!(bob.view(room).await["hints"].is_null());
+    assert!(view(&base, room).await["hints"].is_null());
+
+    alice.ok(room, mv(3, 3, 1)).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    // Undo by consent; a spectator cannot answer for a player.
+    alice.ok(room, json!({"type": "request_undo"})).await;
+    let (status, body) = dave.cmd(room, json!({"type": "answer_undo", "accept": true})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
+    let r = bob.ok(room, json!({"type": "answer_undo", "accept": true})).await;
+    assert_eq!(r["events"][0]["event"]["type"], "undo_accepted");
+    let v = view(&base, room).await;
+    assert_eq!((v["move_number"].as_u64(), v["to_move"].as_str()), (Some(0), Some("black")));
+
+    alice.ok(room, mv(4, 4, 1)).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    bob.ok(room, mv(6, 6, 1)).await;
+    alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
+    alice.ok(room, json!({"type": "pass"})).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 3})).await;
+    bob.ok(room, json!({"type": "pass"})).await;
+    let v = view(&base, room).await;
+    assert_eq!((v["phase"].as_str(), v["scoring"]["statement"].as_u64()), (Some("scoring"), Some(1)));
+    assert_eq!(v["scoring"]["ownership"].as_str().unwrap().len(), 81);
+
+    // Marks make new statements; consent binds to the latest number.
+    let r = alice.ok(room, json!({"type": "mark", "at": {"x": 6, "y": 6, "z": 1}, "kind": "dead"})).await;
+    assert_eq!(r["events"][1]["event"]["number"], 2);
+    let (status, body) = bob.cmd(room, json!({"type": "consent", "statement": 1})).await;
+    assert_eq!((status, body["error"].as_str(), body["detail"]["latest"].as_u64()), (409, Some("stale_statement"), Some(2)));
+    let (status, body) = dave.cmd(room, json!({"type": "consent", "statement": 2})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
+    alice.ok(room, json!({"type": "consent", "statement": 2})).await;
+    let r = bob.ok(room, json!({"type": "consent", "statement": 2})).await;
+    let ended = &r["events"][1]["event"];
+    assert_eq!((ended["type"].as_str(), ended["winner"].as_str(), ended["statement"].as_u64()), (Some("ended"), Some("black"), Some(2)));
+
+    // The stored record: players yes; others only when both players approve (003 §8.1).
+    let (status, body) = alice.get(&format!("/api/v1/rooms/{room}/record")).await;
+    assert_eq!(status, 200);
+    let record: Value = serde_json::from_str(&body).unwrap();
+    let kinds: Vec<&str> = record["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
+    for k in ["undo_requested", "undo_accepted", "mark_added", "statement_issued", "consented", "ended"] {
+        assert!(kinds.contains(&k), "record lacks {k}: {kinds:?}");
+    }
+    assert!(!body.contains("nigiri_seed\":1") && !body.contains("invite_sha256\":[\"0"), "no secrets");
+    let (status, sgf) = bob.get(&format!("/api/v1/rooms/{room}/record.sgf")).await;
+    assert_eq!(status, 200);
+    assert!(sgf.starts_with("(;") && sgf.contains("SZ[9]") && sgf.contains("PB[alice]"), "{sgf}");
+    let anon = reqwest::get(format!("{base}/api/v1/rooms/{room}/record")).await.unwrap();
+    assert_eq!(anon.status(), 401);
+    let (status, body) = dave.get(&format!("/api/v1/rooms/{room}/record")).await;
+    assert_eq!(status, 403, "{body}");
+    alice.ok(room, json!({"type": "approve_record_viewer", "username": "Dave"})).await;
+    assert_eq!(dave.get(&format!("/api/v1/rooms/{room}/record")).await.0, 403, "one approval is not enough");
+    bob.ok(room, json!({"type": "approve_record_viewer", "username": "dave"})).await;
+    assert_eq!(dave.get(&format!("/api/v1/rooms/{room}/record")).await.0, 200);
+    assert_eq!(dave.get(&format!("/api/v1/rooms/{room}/record.sgf")).await.0, 200);
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn a_players_closed_stream_is_a_disconnection_and_reconnecting_needs_both_ready() {
+    // 003 §6.1–6.3: clocks stop while a player is away; resume after both are Ready.
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let srv = Running::start_with_clock(dir.path(), shared).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let room = started_room(&alice, &bob, space_box(5)).await;
+    let _alice_stream = alice.stream(room, 0).await;
+    let bob_stream = bob.stream(room, 0).await;
+    drop(bob_stream);
+    let v = until_view(&alice, room, |v| !v["faults"][1].is_null()).await;
+    assert_eq!(v["faults"][1]["cause"], "disconnected");
+    assert!(v["clocks"]["running"].is_null(), "both clocks stop");
+    let (status, body) = alice.cmd(room, mv(1, 1, 1)).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("suspended")));
+    clock.advance_ms(60_000);
+    let _bob_again = bob.stream(room, 0).await;
+    let v = until_view(&alice, room, |v| v["phase"] == "waiting_ready").await;
+    assert_eq!(v["clocks"]["main_ms"][0], 3_600_000, "the time away is not charged");
+    alice.ok(room, json!({"type": "ready"})).await;
+    bob.ok(room, json!({"type": "ready"})).await;
+    alice.ok(room, mv(1, 1, 1)).await;
+    // A 3D box has no SGF form.
+    let (status, body) = alice.get(&format!("/api/v1/rooms/{room}/record.sgf")).await;
+    assert_eq!(status, 422, "{body}");
+    srv.stop().await;
+}
