@@ -22,6 +22,9 @@ pub enum AppError {
     NotSignedIn,
     #[error("you are not allowed to do this")]
     Forbidden,
+    /// A match command refused by the rules of the match procedure.
+    #[error(transparent)]
+    Match(#[from] crate::matches::commands::MatchError),
     /// Something failed on the server; details are in the server log, never sent out.
     #[error("internal server error")]
     Internal,

@@ -163,7 +163,11 @@ impl Analysis {
         comps.sort_unstable();
         let spaces: Vec<LifeSpace> = comps
             .into_iter()
-            .map(|e| LifeSpace { component: e, points: self.empty[e].points.clone(), count: self.empty[e].points.len() })
+            .map(|e| LifeSpace {
+                component: e,
+                points: self.empty[e].points.clone(),
+                count: self.empty[e].points.len(),
+            })
             .collect();
         let total_points = spaces.iter().map(|s| s.count).sum();
         ChainSpaces { chain, color, spaces, total_points }
@@ -316,7 +320,9 @@ fn dead_candidates_with(board: &Board, an: &Analysis) -> Vec<DeadCandidate> {
     }
     for ch in an.chains.iter() {
         let opp = ch.color.opponent();
-        let Some(&first) = ch.stones.first() else { continue };
+        let Some(&first) = ch.stones.first() else {
+            continue;
+        };
         // (a) one liberty, capturable there without immediate recapture.
         if ch.liberties.len() == 1 {
             let l = ch.liberties[0];
@@ -342,7 +348,11 @@ fn dead_candidates_with(board: &Board, an: &Analysis) -> Vec<DeadCandidate> {
                     }
                 }
                 if captured > 1 || safe {
-                    out.push(DeadCandidate { color: ch.color, stones: ch.stones.clone(), reason: DeadReason::Capturable });
+                    out.push(DeadCandidate {
+                        color: ch.color,
+                        stones: ch.stones.clone(),
+                        reason: DeadReason::Capturable,
+                    });
                     continue;
                 }
             }
@@ -417,7 +427,8 @@ pub fn seki_candidates(board: &Board) -> Vec<SekiCandidate> {
             if an.life_spaces(ci).spaces.len() >= 2 {
                 continue;
             }
-            let outside: Vec<Point> = ch.liberties.iter().copied().filter(|l| comp.points.binary_search(l).is_err()).collect();
+            let outside: Vec<Point> =
+                ch.liberties.iter().copied().filter(|l| comp.points.binary_search(l).is_err()).collect();
             if outside.is_empty() {
                 continue;
             }

@@ -376,11 +376,7 @@ impl Board {
                 }
             }
         }
-        Ok(MoveEffect {
-            captured,
-            single_capture: if captured == 1 { single } else { None },
-            hash_after: hash,
-        })
+        Ok(MoveEffect { captured, single_capture: if captured == 1 { single } else { None }, hash_after: hash })
     }
 
     /// Some liberty of the chain through stone `p` (walks the chain).
@@ -549,7 +545,12 @@ impl Board {
     /// [`Board::place_unchecked`] for an empty on-board point `pi`;
     /// `D` must equal [`Board::deg`].
     #[inline]
-    pub(crate) fn place_at<const D: usize>(&mut self, pi: usize, c: Color, captured_out: Option<&mut Vec<Point>>) -> u32 {
+    pub(crate) fn place_at<const D: usize>(
+        &mut self,
+        pi: usize,
+        c: Color,
+        captured_out: Option<&mut Vec<Point>>,
+    ) -> u32 {
         let me = c.cell();
         self.remove_empty(pi);
         self.stones[c.idx()] += 1;

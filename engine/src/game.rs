@@ -337,7 +337,8 @@ impl Game {
         self.situations.clear();
         self.situations_extra.clear();
         self.seen.insert(self.board.hash(), 0);
-        self.situations.insert(self.board.hash() ^ side_key(self.to_move), Situation { to_move: self.to_move, mark: 0, count: 1 });
+        self.situations
+            .insert(self.board.hash() ^ side_key(self.to_move), Situation { to_move: self.to_move, mark: 0, count: 1 });
         self.before_last = [None, None];
         self.ko = None;
     }
@@ -777,7 +778,9 @@ impl Game {
                 let s = o.into_mut();
                 if s.to_move == *to_move && same(s.mark) {
                     s
-                } else if let Some(e) = situations_extra.iter_mut().find(|e| e.0 == key && e.1.to_move == *to_move && same(e.1.mark)) {
+                } else if let Some(e) =
+                    situations_extra.iter_mut().find(|e| e.0 == key && e.1.to_move == *to_move && same(e.1.mark))
+                {
                     &mut e.1
                 } else {
                     situations_extra.push((key, fresh));
@@ -1052,7 +1055,15 @@ mod exact_repetition_tests {
         //   X . X O .
         //   . X O . .
         let mut g = Game::with_geometry(flat5(), Rules::classic()).unwrap();
-        let stones = [(1, 0, Color::Black), (0, 1, Color::Black), (2, 1, Color::Black), (1, 2, Color::Black), (2, 0, Color::White), (3, 1, Color::White), (2, 2, Color::White)];
+        let stones = [
+            (1, 0, Color::Black),
+            (0, 1, Color::Black),
+            (2, 1, Color::Black),
+            (1, 2, Color::Black),
+            (2, 0, Color::White),
+            (3, 1, Color::White),
+            (2, 2, Color::White),
+        ];
         let changes: Vec<_> = stones.iter().map(|&(x, y, c)| (pt(&g, x, y), Some(c))).collect();
         g.set_stones(&changes).unwrap();
         g.set_first_to_move(Color::White).unwrap();

@@ -84,11 +84,7 @@ pub struct BoxSpec {
 
 impl BoxSpec {
     /// The 003 §1.1 default board: 19×19×19, every axis 1..19.
-    pub const DEFAULT: BoxSpec = BoxSpec {
-        x: Axis::one_to(19),
-        y: Axis::one_to(19),
-        z: Axis::one_to(19),
-    };
+    pub const DEFAULT: BoxSpec = BoxSpec { x: Axis::one_to(19), y: Axis::one_to(19), z: Axis::one_to(19) };
     pub const fn axis(&self, name: AxisName) -> Axis {
         match name {
             AxisName::X => self.x,
@@ -113,12 +109,7 @@ pub enum GeometryError {
     #[error("axis {axis}: start {start} is greater than end {end}; start must be ≤ end (003 §1.1)")]
     StartAfterEnd { axis: AxisName, start: i64, end: i64 },
     #[error("axis {axis}: length {length} ({start}..{end}) is not allowed; the length end−start+1 must be odd and within 1..=25 (003 §1.1)")]
-    BadLength {
-        axis: AxisName,
-        start: i64,
-        end: i64,
-        length: i64,
-    },
+    BadLength { axis: AxisName, start: i64, end: i64, length: i64 },
 }
 
 /// Actual coordinates of a point (the user's numbers, possibly negative).
@@ -188,20 +179,11 @@ fn validate_axis(name: AxisName, a: Axis) -> Result<usize, GeometryError> {
         }
     }
     if a.start > a.end {
-        return Err(GeometryError::StartAfterEnd {
-            axis: name,
-            start: a.start,
-            end: a.end,
-        });
+        return Err(GeometryError::StartAfterEnd { axis: name, start: a.start, end: a.end });
     }
     let len = a.len();
     if !(1..=MAX_AXIS_LEN).contains(&len) || len % 2 == 0 {
-        return Err(GeometryError::BadLength {
-            axis: name,
-            start: a.start,
-            end: a.end,
-            length: len,
-        });
+        return Err(GeometryError::BadLength { axis: name, start: a.start, end: a.end, length: len });
     }
     Ok(len as usize)
 }
@@ -246,14 +228,7 @@ impl Geometry {
             }
         }
         let zob = (0..n).map(|i| [crate::board::zobrist(i, 1), crate::board::zobrist(i, 2)]).collect();
-        Ok(Geometry {
-            spec: BoxSpec { x, y, z },
-            w,
-            h,
-            d,
-            nbr,
-            zob,
-        })
+        Ok(Geometry { spec: BoxSpec { x, y, z }, w, h, d, nbr, zob })
     }
 
     pub fn from_spec(spec: BoxSpec) -> Result<Geometry, GeometryError> {
@@ -390,11 +365,7 @@ impl Geometry {
 
 fn unreachable_geometry() -> Geometry {
     Geometry {
-        spec: BoxSpec {
-            x: Axis::one_to(1),
-            y: Axis::one_to(1),
-            z: Axis::one_to(1),
-        },
+        spec: BoxSpec { x: Axis::one_to(1), y: Axis::one_to(1), z: Axis::one_to(1) },
         w: 1,
         h: 1,
         d: 1,
@@ -449,22 +420,17 @@ mod tests {
     fn axis_validation_names_axis_value_and_range() {
         // 003 §1.1: odd length 1..25, |v| ≤ 1e6, start ≤ end.
         let e = Geometry::new(Axis::one_to(19), Axis::one_to(18), Axis::one_to(1)).unwrap_err();
-        assert_eq!(
-            e,
-            GeometryError::BadLength { axis: AxisName::Y, start: 1, end: 18, length: 18 }
-        );
+        assert_eq!(e, GeometryError::BadLength { axis: AxisName::Y, start: 1, end: 18, length: 18 });
         assert!(e.to_string().contains("axis y"));
         assert!(e.to_string().contains("1..=25"));
         let e = Geometry::new(Axis::one_to(3), Axis::one_to(3), Axis::new(5, 4)).unwrap_err();
         assert!(matches!(e, GeometryError::StartAfterEnd { axis: AxisName::Z, start: 5, end: 4 }));
-        let e = Geometry::new(Axis::new(-1_000_001, -1_000_001), Axis::one_to(3), Axis::one_to(3))
-            .unwrap_err();
+        let e = Geometry::new(Axis::new(-1_000_001, -1_000_001), Axis::one_to(3), Axis::one_to(3)).unwrap_err();
         assert!(matches!(e, GeometryError::EndpointOutOfRange { axis: AxisName::X, value: -1_000_001 }));
         assert!(Geometry::cube(27).is_err());
         assert!(Geometry::cube(0).is_err());
         // Endpoints themselves need not be odd; negative ranges are fine.
-        let g = Geometry::new(Axis::new(-2, 2), Axis::new(0, 0), Axis::new(1_000_000 - 24, 1_000_000))
-            .unwrap();
+        let g = Geometry::new(Axis::new(-2, 2), Axis::new(0, 0), Axis::new(1_000_000 - 24, 1_000_000)).unwrap();
         assert_eq!(g.dims(), (5, 1, 25));
         let p = g.index_of(-2, 0, 999_990).unwrap();
         assert_eq!(g.coords_of(p), Some(Coord::new(-2, 0, 999_990)));

@@ -53,12 +53,12 @@ pub enum LabelKind {
 }
 
 const ENGLISH: [&str; 25] = [
-    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S",
-    "T", "U", "V", "W", "X", "Y",
+    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W",
+    "X", "Y",
 ];
 const KOREAN: [&str; 25] = [
-    "가", "나", "다", "라", "마", "바", "사", "아", "자", "차", "카", "타", "파", "하", "거", "너",
-    "더", "러", "머", "버", "서", "어", "저", "처", "커",
+    "가", "나", "다", "라", "마", "바", "사", "아", "자", "차", "카", "타", "파", "하", "거", "너", "더", "러", "머",
+    "버", "서", "어", "저", "처", "커",
 ];
 
 /// Validated labels of the three axes of one geometry.
@@ -129,12 +129,7 @@ impl LabelSet {
     /// `"lx,ly,lz"` for a point, `None` if the point is off the board.
     pub fn format(&self, geom: &Geometry, p: Point) -> Option<String> {
         let (xi, yi, zi) = geom.offsets_of(p)?;
-        Some(format!(
-            "{},{},{}",
-            self.axes[0].get(xi)?,
-            self.axes[1].get(yi)?,
-            self.axes[2].get(zi)?
-        ))
+        Some(format!("{},{},{}", self.axes[0].get(xi)?, self.axes[1].get(yi)?, self.axes[2].get(zi)?))
     }
 
     /// Parse `"lx,ly,lz"` (case-sensitive labels; spaces around parts ignored).
@@ -206,8 +201,8 @@ pub fn format_numeric_xyz(geom: &Geometry, p: Point) -> Option<String> {
 
 /// Column letters A… skipping I (000 §3); 25 letters cover the widest board.
 const CLASSIC_COLS: [char; 25] = [
-    'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T',
-    'U', 'V', 'W', 'X', 'Y', 'Z',
+    'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'O', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X',
+    'Y', 'Z',
 ];
 
 /// Classic vertex of a point on a depth-1 board: column letter (no I) and the

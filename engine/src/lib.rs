@@ -40,18 +40,30 @@ pub mod result;
 pub mod rules;
 pub mod scoring;
 
-pub use analysis::{dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason, EmptyComponent, LifeSpace, SekiCandidate};
+pub use analysis::{
+    dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason,
+    EmptyComponent, LifeSpace, SekiCandidate,
+};
 pub use board::{Board, Color};
-pub use game::{AtariChain, Game, IllegalKind, IllegalMove, Move, Phase, PhaseError, PlayOutcome, RepetitionKind, SetupError, UndoError, UndoOutcome};
+pub use game::{
+    AtariChain, Game, IllegalKind, IllegalMove, Move, Phase, PhaseError, PlayOutcome, RepetitionKind, SetupError,
+    UndoError, UndoOutcome,
+};
 pub use geometry::{Axis, AxisName, BoxSpec, Coord, Geometry, GeometryError, Point, MAX_POINTS};
-pub use labels::{classic_vertex, format_numeric_xyz, handicap_points, parse_classic_vertex, parse_numeric_xyz, star_points, CoordError, HandicapError, LabelError, LabelKind, LabelSet};
+pub use labels::{
+    classic_vertex, format_numeric_xyz, handicap_points, parse_classic_vertex, parse_numeric_xyz, star_points,
+    CoordError, HandicapError, LabelError, LabelKind, LabelSet,
+};
 pub use record::{replay_json, Action, GameRecord, MarksRecord, RecordError, SetupStone, RECORD_VERSION};
 pub use result::{GameResult, ResultReason};
 pub use rules::{KoRule, Komi, KomiError, Rules, ScoringMethod};
-pub use scoring::{score, score_board, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass, ScoreStatement, ScoringError, ScoringMarks, SideScore};
+pub use scoring::{
+    score, score_board, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass, ScoreStatement,
+    ScoringError, ScoringMarks, SideScore,
+};
 
 // SGF, GTP and fuzzing entry points (see README "SGF", "GTP").
-pub mod gtp;
-pub mod sgf;
 #[doc(hidden)]
 pub mod fuzz_entry;
+pub mod gtp;
+pub mod sgf;

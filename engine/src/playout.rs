@@ -73,7 +73,10 @@ impl Candidates {
             }
             return Candidates { list: [list.clone(), list], pos: [pos.clone(), pos] };
         }
-        let mut c = Candidates { list: [Vec::with_capacity(n), Vec::with_capacity(n)], pos: [vec![ABSENT; n], vec![ABSENT; n]] };
+        let mut c = Candidates {
+            list: [Vec::with_capacity(n), Vec::with_capacity(n)],
+            pos: [vec![ABSENT; n], vec![ABSENT; n]],
+        };
         for p in board.empty_points() {
             if board.deg() == 4 {
                 c.refresh::<4>(board, p.index());
@@ -368,7 +371,9 @@ mod tests {
         // not an own single-point eye; a pass happens only when no such move exists.
         use crate::game::{Game, Move};
         use crate::rules::Rules;
-        for (geom, seed) in [(Geometry::flat(7, 7).unwrap(), 11), (Geometry::cube(3).unwrap(), 12), (Geometry::flat(9, 9).unwrap(), 13)] {
+        for (geom, seed) in
+            [(Geometry::flat(7, 7).unwrap(), 11), (Geometry::cube(3).unwrap(), 12), (Geometry::flat(9, 9).unwrap(), 13)]
+        {
             let geom = Arc::new(geom);
             let mut b = Board::new(geom.clone());
             let mut rng = Rng::new(seed);
@@ -377,11 +382,8 @@ mod tests {
                 b.clear();
                 let mut game = Game::with_geometry(geom.clone(), Rules::space()).unwrap();
                 playout_with(&mut b, Color::Black, &mut rng, &mut st, |c, mv, after| {
-                    let eye_free: Vec<Point> = game
-                        .legal_points(c)
-                        .into_iter()
-                        .filter(|&p| !game.board().is_single_point_eye(p, c))
-                        .collect();
+                    let eye_free: Vec<Point> =
+                        game.legal_points(c).into_iter().filter(|&p| !game.board().is_single_point_eye(p, c)).collect();
                     match mv {
                         Some(p) => {
                             assert!(eye_free.contains(&p), "illegal or eye move chosen");

@@ -79,9 +79,14 @@ impl MarksRecord {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
     /// A counted stone move.
-    Play { color: Color, at: Coord },
+    Play {
+        color: Color,
+        at: Coord,
+    },
     /// A counted pass.
-    Pass { color: Color },
+    Pass {
+        color: Color,
+    },
     /// A refused attempt, not counted (003 §2.5).
     Illegal {
         color: Color,
@@ -91,15 +96,26 @@ pub enum Action {
         reason: IllegalKind,
     },
     /// Undo of the stone move by `color` at `at` (003 §5.1, §5.3).
-    Undo { color: Color, at: Coord },
+    Undo {
+        color: Color,
+        at: Coord,
+    },
     /// Play resumed from the scoring phase; the opponent of `by` moves.
-    Resume { by: Color },
+    Resume {
+        by: Color,
+    },
     /// Scoring entered by agreement.
     EnterScoring,
     /// Finished by counting with these marks.
-    Score { marks: MarksRecord },
-    Resign { color: Color },
-    TimeLoss { color: Color },
+    Score {
+        marks: MarksRecord,
+    },
+    Resign {
+        color: Color,
+    },
+    TimeLoss {
+        color: Color,
+    },
     DrawAgreed,
 }
 
@@ -186,10 +202,12 @@ impl GameRecord {
             match a {
                 Action::Play { color, at } => {
                     let p = point(*at)?;
-                    game.play_explicit(*color, Move::Place(p)).map_err(|e| RecordError::Illegal { action: n, source: e })?;
+                    game.play_explicit(*color, Move::Place(p))
+                        .map_err(|e| RecordError::Illegal { action: n, source: e })?;
                 }
                 Action::Pass { color } => {
-                    game.play_explicit(*color, Move::Pass).map_err(|e| RecordError::Illegal { action: n, source: e })?;
+                    game.play_explicit(*color, Move::Pass)
+                        .map_err(|e| RecordError::Illegal { action: n, source: e })?;
                 }
                 Action::Illegal { color, pass, at, index, reason } => {
                     let mv = if *pass {
@@ -211,7 +229,11 @@ impl GameRecord {
                     match r {
                         Err(e) if e.kind() == *reason => {}
                         Err(e) => {
-                            return Err(RecordError::AttemptMismatch { action: n, expected: *reason, found: e.to_string() })
+                            return Err(RecordError::AttemptMismatch {
+                                action: n,
+                                expected: *reason,
+                                found: e.to_string(),
+                            })
                         }
                         Ok(_) => {
                             return Err(RecordError::AttemptMismatch {
@@ -238,9 +260,7 @@ impl GameRecord {
                 Action::Resume { by } => game.resume(*by).map_err(|e| invalid(e.to_string()))?,
                 Action::EnterScoring => game.enter_scoring().map_err(|e| invalid(e.to_string()))?,
                 Action::Score { marks } => {
-                    let m = marks
-                        .to_marks(game.geometry())
-                        .map_err(|c| RecordError::OffBoard { action: n, at: c })?;
+                    let m = marks.to_marks(game.geometry()).map_err(|c| RecordError::OffBoard { action: n, at: c })?;
                     game.finish_by_score(&m).map_err(|e| invalid(e.to_string()))?;
                 }
                 Action::Resign { color } => {
@@ -307,7 +327,8 @@ mod tests {
         r.actions = vec![play(Color::Black, 1, 1), Action::Undo { color: Color::White, at: Coord::new(1, 1, 1) }];
         assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 2, .. })));
         let mut r = base();
-        r.actions = vec![Action::Pass { color: Color::Black }, Action::Undo { color: Color::Black, at: Coord::new(1, 1, 1) }];
+        r.actions =
+            vec![Action::Pass { color: Color::Black }, Action::Undo { color: Color::Black, at: Coord::new(1, 1, 1) }];
         assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 2, .. })));
         let mut r = base();
         r.actions = vec![Action::Resign { color: Color::Black }, Action::DrawAgreed];
@@ -316,7 +337,8 @@ mod tests {
         r.setup = vec![SetupStone { color: Color::Black, at: Coord::new(0, 0, 0) }];
         assert!(matches!(r.replay(), Err(RecordError::SetupOffBoard(_))));
         let mut r = base();
-        r.actions = vec![Action::Score { marks: MarksRecord { dead: vec![Coord::new(3, 3, 1)], ..Default::default() } }];
+        r.actions =
+            vec![Action::Score { marks: MarksRecord { dead: vec![Coord::new(3, 3, 1)], ..Default::default() } }];
         assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 1, .. })));
     }
 

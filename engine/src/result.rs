@@ -117,7 +117,9 @@ impl GameResult {
     /// SGF `RE` value: `B+2.5`, `W+R`, `B+T`, `0` for any draw.
     pub fn sgf(&self) -> String {
         match (self.reason, self.winner) {
-            (ResultReason::Score, Some(w)) => format!("{}+{}", w.letter(), fmt_half(self.margin_half.unwrap_or(0))),
+            (ResultReason::Score, Some(w)) => {
+                format!("{}+{}", w.letter(), fmt_half(self.margin_half.unwrap_or(0)))
+            }
             (ResultReason::Resign, Some(w)) => format!("{}+R", w.letter()),
             (ResultReason::Time, Some(w)) => format!("{}+T", w.letter()),
             _ => "0".to_string(),
@@ -155,7 +157,10 @@ mod tests {
         assert_eq!(GameResult::time_loss(Color::White).summary_ko(), "흑 시간승");
         assert_eq!(GameResult::time_loss(Color::White).summary_en(), "Black wins on time");
         let j = GameResult::from_totals(ScoringMethod::Space, 20, 20);
-        assert_eq!((j.reason, j.winner, j.summary_ko(), j.sgf()), (ResultReason::Jigo, None, "무승부".to_string(), "0".to_string()));
+        assert_eq!(
+            (j.reason, j.winner, j.summary_ko(), j.sgf()),
+            (ResultReason::Jigo, None, "무승부".to_string(), "0".to_string())
+        );
         assert_eq!(GameResult::repetition().summary_en(), "Draw by repetition");
         assert_eq!(GameResult::draw_agreed().summary_ko(), "무승부 (합의)");
         assert_eq!(GameResult::from_totals(ScoringMethod::Area, 2, 0).summary_en(), "Black wins by 1 point");

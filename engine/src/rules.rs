@@ -217,9 +217,15 @@ mod tests {
     fn presets() {
         // 003 §2.3 immediate default; 000 §2 territory + positional superko + 6.5.
         let s = Rules::space();
-        assert_eq!((s.ko, s.scoring, s.komi, s.komi_to), (KoRule::Immediate, ScoringMethod::Space, Komi::ZERO, Color::White));
+        assert_eq!(
+            (s.ko, s.scoring, s.komi, s.komi_to),
+            (KoRule::Immediate, ScoringMethod::Space, Komi::ZERO, Color::White)
+        );
         let c = Rules::classic();
-        assert_eq!((c.ko, c.scoring, c.komi.to_string()), (KoRule::PositionalSuperko, ScoringMethod::Territory, "6.5".into()));
+        assert_eq!(
+            (c.ko, c.scoring, c.komi.to_string()),
+            (KoRule::PositionalSuperko, ScoringMethod::Territory, "6.5".into())
+        );
         assert_eq!(Rules::classic_area().komi.to_string(), "7.5");
         assert_eq!(Rules::classic_handicap(3).komi.to_string(), "0.5");
     }

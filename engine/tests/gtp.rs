@@ -18,25 +18,18 @@ fn run_raw(script: &str, args: &[&str]) -> (String, std::process::ExitStatus) {
 }
 
 fn split_responses(out: &str) -> Vec<String> {
-    assert!(
-        out.is_empty() || out.ends_with("\n\n"),
-        "unterminated output: {out:?}"
-    );
+    assert!(out.is_empty() || out.ends_with("\n\n"), "unterminated output: {out:?}");
     out.split_terminator("\n\n").map(str::to_string).collect()
 }
 
 fn ok(r: &str) -> &str {
     assert!(r.starts_with('='), "expected success, got {r:?}");
-    r[1..]
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim()
+    r[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim()
 }
 
 fn err(r: &str) -> &str {
     assert!(r.starts_with('?'), "expected failure, got {r:?}");
-    r[1..]
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim()
+    r[1..].trim_start_matches(|c: char| c.is_ascii_digit()).trim()
 }
 
 fn sorted_words(s: &str) -> Vec<String> {
@@ -47,10 +40,8 @@ fn sorted_words(s: &str) -> Vec<String> {
 
 #[test]
 fn administrative_commands_and_ids() {
-    let r = run(
-        "protocol_version\n1 name\n2 version\nknown_command play\nknown_command fly\n\
-                 # a comment line\n\n7 list_commands\nfoo\n9 quit\nname\n",
-    );
+    let r = run("protocol_version\n1 name\n2 version\nknown_command play\nknown_command fly\n\
+                 # a comment line\n\n7 list_commands\nfoo\n9 quit\nname\n");
     assert_eq!(r.len(), 8, "{r:?}");
     assert_eq!(r[0], "= 2");
     assert_eq!(r[1], "=1 Space Baduk");
@@ -102,13 +93,11 @@ fn quit_answers_then_exits() {
 
 #[test]
 fn malformed_commands_keep_the_engine_running() {
-    let r = run(
-        "1x name\nplay\nplay black\nplay purple A1\nplay black Z99\nplay black I5\n\
+    let r = run("1x name\nplay\nplay black\nplay purple A1\nplay black Z99\nplay black I5\n\
                  boardsize 20\nboardsize x\nboardsize 0\nkomi abc\nspace_boardsize 3 3\n\
                  space_box 1 2 1 3 1 3\nspace_rule ko sometimes\nspace_rule colour red\n\
                  is_legal black\nlist_stones green\n3 undo\nfixed_handicap 99\n\
-                 name\n",
-    );
+                 name\n");
     let n = r.len();
     assert_eq!(n, 19, "{r:?}");
     for resp in &r[..n - 1] {
@@ -120,12 +109,10 @@ fn malformed_commands_keep_the_engine_running() {
 
 #[test]
 fn play_capture_list_stones_and_captures() {
-    let r = run(
-        "boardsize 9\nclear_board\nplay white A1\nplay black A2\nplay black B1\n\
+    let r = run("boardsize 9\nclear_board\nplay white A1\nplay black A2\nplay black B1\n\
                  list_stones black\nlist_stones white\ncaptures black\ncaptures white\n\
                  is_legal white A1\nspace_illegal_reason white A1\nplay white A1\n\
-                 play w A2\nspace_illegal_reason black E5\nis_legal b e5\n",
-    );
+                 play w A2\nspace_illegal_reason black E5\nis_legal b e5\n");
     assert_eq!(sorted_words(ok(&r[5])), vec!["A2", "B1"]);
     assert_eq!(ok(&r[6]), "");
     assert_eq!(ok(&r[7]), "1");
@@ -141,12 +128,10 @@ fn play_capture_list_stones_and_captures() {
 #[test]
 fn immediate_repetition_ko_and_undo_restriction() {
     // Ko at B2/C2: White's retake is refused right away, allowed after an exchange (003 §2.3).
-    let r = run(
-        "boardsize 9\nplay b B3\nplay w C3\nplay b A2\nplay w D2\nplay b B1\nplay w C1\n\
+    let r = run("boardsize 9\nplay b B3\nplay w C3\nplay b A2\nplay w D2\nplay b B1\nplay w C1\n\
                  play b J9\nplay w B2\nplay b C2\ncaptures black\nis_legal w B2\n\
                  space_illegal_reason w B2\nplay w B2\nplay w H9\nplay b J8\nis_legal w B2\n\
-                 play w B2\ncaptures white\n",
-    );
+                 play w B2\ncaptures white\n");
     for resp in &r[..10] {
         ok(resp);
     }
@@ -163,11 +148,9 @@ fn immediate_repetition_ko_and_undo_restriction() {
 
     // Undo restores the board; the undone arrangement may not be recreated by the
     // next stone move, even after a pass (003 §5.3), but a different move lifts it.
-    let r = run(
-        "boardsize 9\nplay b E5\nundo\nlist_stones black\nis_legal b E5\n\
+    let r = run("boardsize 9\nplay b E5\nundo\nlist_stones black\nis_legal b E5\n\
                  play b E5\nplay b D4\nplay w E5\nlist_stones white\nundo\nlist_stones white\n\
-                 play w pass\nundo\n",
-    );
+                 play w pass\nundo\n");
     ok(&r[1]);
     ok(&r[2]);
     assert_eq!(ok(&r[3]), "");
@@ -185,10 +168,8 @@ fn immediate_repetition_ko_and_undo_restriction() {
 
 #[test]
 fn rectangular_and_space_boards() {
-    let r = run(
-        "rectangular_boardsize 19 13\nplay b T13\nplay w T14\nplay w A1\nlist_stones b\n\
-                 rectangular_boardsize 19 12\n",
-    );
+    let r = run("rectangular_boardsize 19 13\nplay b T13\nplay w T14\nplay w A1\nlist_stones b\n\
+                 rectangular_boardsize 19 12\n");
     ok(&r[0]);
     ok(&r[1]);
     assert_eq!(err(&r[2]), "illegal move: off_board");
@@ -197,11 +178,9 @@ fn rectangular_and_space_boards() {
     err(&r[5]);
 
     // 3D: a stone in the middle of a 3x3x3 box has six liberties; surround it.
-    let r = run(
-        "space_boardsize 3 3 3\nplay b 2,2,2\nplay w 1,2,2\nplay w 3,2,2\nplay w 2,1,2\n\
+    let r = run("space_boardsize 3 3 3\nplay b 2,2,2\nplay w 1,2,2\nplay w 3,2,2\nplay w 2,1,2\n\
                  play w 2,3,2\nplay w 2,2,1\nlist_stones black\nplay w 2,2,3\ncaptures white\n\
-                 list_stones black\nplay b D4\nplay b 0,1,1\n",
-    );
+                 list_stones black\nplay b D4\nplay b 0,1,1\n");
     for resp in &r[..7] {
         ok(resp);
     }
@@ -212,10 +191,8 @@ fn rectangular_and_space_boards() {
     err(&r[11]);
     assert_eq!(err(&r[12]), "illegal move: off_board");
 
-    let r = run(
-        "space_box -1 1 0 2 5 7\nplay b -1,0,5\nplay w 1,2,7\nlist_stones w\nplay b 2,0,5\n\
-                 space_box 0 1 0 0 0 0\n",
-    );
+    let r = run("space_box -1 1 0 2 5 7\nplay b -1,0,5\nplay w 1,2,7\nlist_stones w\nplay b 2,0,5\n\
+                 space_box 0 1 0 0 0 0\n");
     ok(&r[0]);
     ok(&r[1]);
     ok(&r[2]);
@@ -236,9 +213,7 @@ fn final_score_area_with_komi_and_recipient() {
     assert_eq!(ok(&r[12]), "0");
     let r = run(&format!("{setup}komi 5.5\nfinal_score\n"));
     assert_eq!(ok(&r[12]), "W+0.5");
-    let r = run(&format!(
-        "{setup}komi 1\nspace_rule komi_to black\nfinal_score\n"
-    ));
+    let r = run(&format!("{setup}komi 1\nspace_rule komi_to black\nfinal_score\n"));
     assert_eq!(ok(&r[13]), "B+6");
     let r = run("boardsize 9\nfinal_score\n");
     assert_eq!(ok(&r[1]), "0");
@@ -246,21 +221,16 @@ fn final_score_area_with_komi_and_recipient() {
 
 #[test]
 fn fixed_handicap_follows_the_000_table() {
-    let r = run(
-        "boardsize 19\nfixed_handicap 3\nlist_stones black\nfixed_handicap 2\n\
+    let r = run("boardsize 19\nfixed_handicap 3\nlist_stones black\nfixed_handicap 2\n\
                  boardsize 9\nfixed_handicap 5\nclear_board\nfixed_handicap 6\nfixed_handicap 1\n\
-                 boardsize 13\nfixed_handicap 8\n",
-    );
+                 boardsize 13\nfixed_handicap 8\n");
     assert_eq!(ok(&r[1]), "Q16 D4 Q4");
     assert_eq!(sorted_words(ok(&r[2])), vec!["D4", "Q16", "Q4"]);
     err(&r[3]); // board not empty
     assert_eq!(sorted_words(ok(&r[5])), vec!["C3", "C7", "E5", "G3", "G7"]);
     err(&r[7]); // 6 stones do not exist on 9x9 (000 §4)
     err(&r[8]);
-    assert_eq!(
-        sorted_words(ok(&r[10])),
-        vec!["D10", "D4", "D7", "G10", "G4", "K10", "K4", "K7"]
-    );
+    assert_eq!(sorted_words(ok(&r[10])), vec!["D10", "D4", "D7", "G10", "G4", "K10", "K4", "K7"]);
 }
 
 #[test]
@@ -274,10 +244,8 @@ fn genmove_plays_legal_moves_and_passes_when_only_eyes_remain() {
     assert_ne!(v, w);
 
     // 3x3 filled with Black except the two single-point eyes A1 and C3.
-    let r = run(
-        "boardsize 3\nplay b A2\nplay b A3\nplay b B1\nplay b B2\nplay b B3\nplay b C1\n\
-                 play b C2\ngenmove b\ngenmove w\nlist_stones b\n",
-    );
+    let r = run("boardsize 3\nplay b A2\nplay b A3\nplay b B1\nplay b B2\nplay b B3\nplay b C1\n\
+                 play b C2\ngenmove b\ngenmove w\nlist_stones b\n");
     for resp in &r[..8] {
         ok(resp);
     }
@@ -298,10 +266,7 @@ fn genmove_plays_a_whole_game_without_errors() {
         ok(resp);
     }
     let score = ok(r.last().unwrap());
-    assert!(
-        score == "0" || score.starts_with("B+") || score.starts_with("W+"),
-        "{score}"
-    );
+    assert!(score == "0" || score.starts_with("B+") || score.starts_with("W+"), "{score}");
 }
 
 #[test]
@@ -309,11 +274,7 @@ fn showboard_printsgf_and_loadsgf() {
     let dir = std::env::temp_dir().join(format!("sb-gtp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("g.sgf");
-    std::fs::write(
-        &path,
-        "(;FF[4]GM[1]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[];B[cg])",
-    )
-    .unwrap();
+    std::fs::write(&path, "(;FF[4]GM[1]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[];B[cg])").unwrap();
     let p = path.display().to_string();
     let r = run(&format!(
         "loadsgf {p}\nlist_stones b\nlist_stones w\nloadsgf {p} 3\nlist_stones b\nlist_stones w\n\
@@ -329,10 +290,7 @@ fn showboard_printsgf_and_loadsgf() {
     assert!(board.contains('X') && board.contains('O'), "{board}");
     assert!(board.contains("A B C D E F G H J"), "{board}");
     let sgf = ok(&r[7]);
-    assert!(
-        sgf.contains("SZ[9]") && sgf.contains(";B[ee]") && sgf.contains(";W[cc]"),
-        "{sgf}"
-    );
+    assert!(sgf.contains("SZ[9]") && sgf.contains(";B[ee]") && sgf.contains(";W[cc]"), "{sgf}");
     err(&r[8]);
     err(&r[9]);
 
@@ -347,19 +305,14 @@ fn showboard_printsgf_and_loadsgf() {
 #[test]
 fn final_status_list_classifies_stones() {
     // A white stone in atari that Black can take without a retake (000 §5.5 (a)).
-    let r = run(
-        "boardsize 5\nplay b C1\nplay b C2\nplay b C3\nplay b C4\nplay b C5\n\
+    let r = run("boardsize 5\nplay b C1\nplay b C2\nplay b C3\nplay b C4\nplay b C5\n\
                  play b A2\nplay b A4\nplay w A3\nfinal_status_list dead\nfinal_status_list alive\n\
-                 final_status_list seki\nfinal_status_list nonsense\n",
-    );
+                 final_status_list seki\nfinal_status_list nonsense\n");
     for resp in &r[..9] {
         ok(resp);
     }
     assert_eq!(ok(&r[9]), "A3");
-    assert_eq!(
-        sorted_words(ok(&r[10])),
-        vec!["A2", "A4", "C1", "C2", "C3", "C4", "C5"]
-    );
+    assert_eq!(sorted_words(ok(&r[10])), vec!["A2", "A4", "C1", "C2", "C3", "C4", "C5"]);
     assert_eq!(ok(&r[11]), "");
     err(&r[12]);
 }
@@ -394,10 +347,8 @@ fn final_status_list_dead_stone_behind_a_wall_000_s5_5() {
     // Regression: 5×5, Black C1–C5, White A3. The white stone is shut inside
     // the area left of Black's wall without eyes (000 §5.5 (b)); it is a
     // dead-stone suggestion, the wall is alive.
-    let r = run(
-        "boardsize 5\nplay b C1\nplay w A3\nplay b C2\nplay b C3\nplay b C4\nplay b C5\n\
-         final_status_list dead\nfinal_status_list alive\n",
-    );
+    let r = run("boardsize 5\nplay b C1\nplay w A3\nplay b C2\nplay b C3\nplay b C4\nplay b C5\n\
+         final_status_list dead\nfinal_status_list alive\n");
     for resp in &r[..7] {
         ok(resp);
     }
@@ -411,17 +362,12 @@ fn final_status_list_seki_names_both_sides_000_s5_6() {
     // liberty C5 is shared with White's living chain — a seki candidate.
     // Both sides of a seki are in seki (003 §3.3), so White's chain
     // sharing the dame is listed too; dead/alive exclude them.
-    let r = run(
-        "boardsize 5\nplay b B5\nplay b A4\nplay b B4\nplay w D5\nplay w C4\nplay w D4\n\
-         play w A3\nplay w B3\nplay w C3\nfinal_status_list seki\nfinal_status_list alive\nfinal_status_list dead\n",
-    );
+    let r = run("boardsize 5\nplay b B5\nplay b A4\nplay b B4\nplay w D5\nplay w C4\nplay w D4\n\
+         play w A3\nplay w B3\nplay w C3\nfinal_status_list seki\nfinal_status_list alive\nfinal_status_list dead\n");
     for resp in &r[..10] {
         ok(resp);
     }
-    assert_eq!(
-        sorted_words(ok(&r[10])),
-        vec!["A3", "A4", "B3", "B4", "B5", "C3", "C4", "D4", "D5"]
-    );
+    assert_eq!(sorted_words(ok(&r[10])), vec!["A3", "A4", "B3", "B4", "B5", "C3", "C4", "D4", "D5"]);
     assert_eq!(ok(&r[11]), "");
     assert_eq!(ok(&r[12]), "", "the seki chains are not listed dead");
 }
@@ -430,11 +376,9 @@ fn final_status_list_seki_names_both_sides_000_s5_6() {
 fn negative_komi_does_not_stick_to_black_003_s4_3() {
     // `komi -2.5` gives 2.5 to Black; a later `komi 6.5` is White's again
     // (the recipient chosen by `space_rule komi_to`, default White).
-    let r = run(
-        "boardsize 5\nkomi -2.5\nfinal_score\nkomi 6.5\nfinal_score\n\
+    let r = run("boardsize 5\nkomi -2.5\nfinal_score\nkomi 6.5\nfinal_score\n\
          space_rule komi_to black\nkomi 3\nfinal_score\nkomi -1\nfinal_score\n\
-         space_rule komi_to white\nfinal_score\n",
-    );
+         space_rule komi_to white\nfinal_score\n");
     assert_eq!(ok(&r[2]), "B+2.5");
     assert_eq!(ok(&r[4]), "W+6.5");
     assert_eq!(ok(&r[7]), "B+3");

@@ -6,11 +6,7 @@ use engine::fuzz_entry;
 use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 400,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 /// SGF-shaped text: nested trees, nodes and properties with short values.
@@ -36,20 +32,18 @@ fn sgf_like() -> impl Strategy<Value = String> {
     });
     let node = prop::collection::vec(prop, 0..4).prop_map(|ps| format!(";{}", ps.concat()));
     let seq = prop::collection::vec(node, 0..12).prop_map(|ns| ns.concat());
-    (seq.clone(), prop::collection::vec(seq, 0..3), any::<bool>()).prop_map(
-        |(main, vars, close)| {
-            let mut s = format!("(;SZ[9]{main}");
-            for v in vars {
-                s.push('(');
-                s.push_str(&v);
-                s.push(')');
-            }
-            if close {
-                s.push(')');
-            }
-            s
-        },
-    )
+    (seq.clone(), prop::collection::vec(seq, 0..3), any::<bool>()).prop_map(|(main, vars, close)| {
+        let mut s = format!("(;SZ[9]{main}");
+        for v in vars {
+            s.push('(');
+            s.push_str(&v);
+            s.push(')');
+        }
+        if close {
+            s.push(')');
+        }
+        s
+    })
 }
 
 /// GTP-shaped scripts: known commands with plausible and implausible arguments.
@@ -107,20 +101,15 @@ fn gtp_like() -> impl Strategy<Value = String> {
         "-?[0-9]{1,7}(\\.[0-9])?",
         ".{0,8}",
     ];
-    let line = (
-        prop::option::of(0u32..100),
-        cmd,
-        prop::collection::vec(arg, 0..7),
-    )
-        .prop_map(|(id, c, args)| {
-            let mut s = id.map(|i| format!("{i} ")).unwrap_or_default();
-            s.push_str(c);
-            for a in args {
-                s.push(' ');
-                s.push_str(&a);
-            }
-            s
-        });
+    let line = (prop::option::of(0u32..100), cmd, prop::collection::vec(arg, 0..7)).prop_map(|(id, c, args)| {
+        let mut s = id.map(|i| format!("{i} ")).unwrap_or_default();
+        s.push_str(c);
+        for a in args {
+            s.push(' ');
+            s.push_str(&a);
+        }
+        s
+    });
     prop::collection::vec(line, 1..30).prop_map(|ls| ls.join("\n"))
 }
 
@@ -193,10 +182,7 @@ fn gtp_always_answers_in_protocol_form() {
             for line in script.lines() {
                 if let Some(r) = e.handle_line(line) {
                     prop_assert!(r.starts_with('=') || r.starts_with('?'), "{r:?}");
-                    prop_assert!(
-                        r.ends_with("\n\n") && !r[..r.len() - 2].contains("\n\n"),
-                        "{r:?}"
-                    );
+                    prop_assert!(r.ends_with("\n\n") && !r[..r.len() - 2].contains("\n\n"), "{r:?}");
                 }
                 if e.should_quit() {
                     break;

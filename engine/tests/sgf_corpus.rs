@@ -31,11 +31,7 @@ fn corpus() -> Vec<PathBuf> {
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("sgf" | "mgt")))
         .collect();
     files.sort();
-    assert!(
-        files.len() >= 400,
-        "expected hundreds of games in {GOBAN_DIR}, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 400, "expected hundreds of games in {GOBAN_DIR}, found {}", files.len());
     files
 }
 
@@ -55,20 +51,12 @@ fn every_professional_game_replays_or_names_its_recording_error() {
             Ok(imp) => {
                 replayed += 1;
                 moves += imp.moves_replayed;
-                assert_eq!(
-                    imp.game.board().hash(),
-                    imp.game.board().recompute_hash(),
-                    "{name}"
-                );
+                assert_eq!(imp.game.board().hash(), imp.game.board().recompute_hash(), "{name}");
             }
             Err(e) => failures.push((name, e)),
         }
     }
-    eprintln!(
-        "replayed {replayed} of {} games ({moves} moves); {} recording errors:",
-        files.len(),
-        failures.len()
-    );
+    eprintln!("replayed {replayed} of {} games ({moves} moves); {} recording errors:", files.len(), failures.len());
     for (name, e) in &failures {
         eprintln!("  {name}: {e}");
         // Only rule violations at a named move are acceptable recording errors.
@@ -76,16 +64,9 @@ fn every_professional_game_replays_or_names_its_recording_error() {
             matches!(e, SgfError::IllegalMove { .. } | SgfError::OffBoard { .. }),
             "{name}: unexpected error kind {e:?}"
         );
-        assert!(
-            e.move_number().is_some(),
-            "{name}: error without a move number: {e}"
-        );
+        assert!(e.move_number().is_some(), "{name}: error without a move number: {e}");
     }
-    assert!(
-        failures.len() <= MAX_RECORDING_ERRORS,
-        "{} records failed (limit {MAX_RECORDING_ERRORS})",
-        failures.len()
-    );
+    assert!(failures.len() <= MAX_RECORDING_ERRORS, "{} records failed (limit {MAX_RECORDING_ERRORS})", failures.len());
     assert!(moves > 100_000, "suspiciously few moves replayed: {moves}");
 }
 
@@ -96,18 +77,12 @@ fn gnugo(script: &str) -> Vec<String> {
         "{GNUGO} is missing: install the Debian package gnugo (the project's setup installs it)"
     );
     let out = common::run_with_stdin(GNUGO, &["--mode", "gtp", "--quiet"], script);
-    String::from_utf8_lossy(&out.stdout)
-        .split_terminator("\n\n")
-        .map(|s| s.trim().to_string())
-        .collect()
+    String::from_utf8_lossy(&out.stdout).split_terminator("\n\n").map(|s| s.trim().to_string()).collect()
 }
 
 fn words(s: &str) -> Vec<String> {
     let body = s.trim_start_matches(['=', ' ']);
-    let mut v: Vec<String> = body
-        .split_whitespace()
-        .map(|w| w.to_ascii_uppercase())
-        .collect();
+    let mut v: Vec<String> = body.split_whitespace().map(|w| w.to_ascii_uppercase()).collect();
     v.sort();
     v
 }
@@ -130,11 +105,8 @@ fn final_positions_match_gnu_go() {
         let g = &imp.game;
         let geom = g.geometry();
         let list = |c: Color| -> Vec<String> {
-            let mut v: Vec<String> = geom
-                .points()
-                .filter(|&p| g.stone_at(p) == Some(c))
-                .filter_map(|p| classic_vertex(geom, p))
-                .collect();
+            let mut v: Vec<String> =
+                geom.points().filter(|&p| g.stone_at(p) == Some(c)).filter_map(|p| classic_vertex(geom, p)).collect();
             v.sort();
             v
         };
@@ -153,29 +125,13 @@ fn final_positions_match_gnu_go() {
     assert!(ours.len() >= 10, "sample too small: {}", ours.len());
     script.push_str("quit\n");
     let r = gnugo(&script);
-    assert_eq!(
-        r.len(),
-        ours.len() * 5 + 1,
-        "unexpected GNU Go output: {r:?}"
-    );
+    assert_eq!(r.len(), ours.len() * 5 + 1, "unexpected GNU Go output: {r:?}");
     for (i, (name, black, white, cb, cw)) in ours.iter().enumerate() {
         let k = i * 5;
-        assert!(
-            r[k].starts_with('='),
-            "GNU Go could not load {name}: {}",
-            r[k]
-        );
+        assert!(r[k].starts_with('='), "GNU Go could not load {name}: {}", r[k]);
         assert_eq!(&words(&r[k + 1]), black, "black stones differ for {name}");
         assert_eq!(&words(&r[k + 2]), white, "white stones differ for {name}");
-        assert_eq!(
-            words(&r[k + 3]),
-            vec![cb.to_string()],
-            "black captures differ for {name}"
-        );
-        assert_eq!(
-            words(&r[k + 4]),
-            vec![cw.to_string()],
-            "white captures differ for {name}"
-        );
+        assert_eq!(words(&r[k + 3]), vec![cb.to_string()], "black captures differ for {name}");
+        assert_eq!(words(&r[k + 4]), vec![cw.to_string()], "white captures differ for {name}");
     }
 }

@@ -111,6 +111,7 @@ impl From<AppError> for ApiError {
             AppError::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
             AppError::BadSetupToken => (StatusCode::FORBIDDEN, "bad_setup_token"),
             AppError::Internal | AppError::Transport(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            AppError::Match(m) => return m.clone().into(),
         };
         let mut out = ApiError::new(status, code, e.to_string());
         out.detail = serde_json::to_value(&e).ok();
@@ -124,22 +125,26 @@ impl From<MatchError> for ApiError {
         let status = match &e {
             RoomNotFound => StatusCode::NOT_FOUND,
             NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => StatusCode::FORBIDDEN,
-            SeatTaken | AlreadySeated | AlreadyDone | WrongPhase { .. } | NotYourTurn { .. }
-            | AwaitingAcknowledgement { .. } | NothingToAcknowledge { .. } | Suspended { .. } | TimeExpired { .. }
-            | UndoNotAllowed { .. } | DrawOfferNotAllowed { .. } | NoPendingRequest { .. } | StaleStatement { .. } => {
-                StatusCode::CONFLICT
-            }
+            SeatTaken
+            | AlreadySeated
+            | AlreadyDone
+            | WrongPhase { .. }
+            | NotYourTurn { .. }
+            | AwaitingAcknowledgement { .. }
+            | NothingToAcknowledge { .. }
+            | Suspended { .. }
+            | TimeExpired { .. }
+            | UndoNotAllowed { .. }
+            | DrawOfferNotAllowed { .. }
+            | NoPendingRequest { .. }
+            | StaleStatement { .. } => StatusCode::CONFLICT,
             OffBoard { .. } | InvalidInput { .. } => StatusCode::BAD_REQUEST,
             Illegal { .. } | BadMark { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let detail = serde_json::to_value(&e).ok();
-        let code = detail
-            .as_ref()
-            .and_then(|d| d.get("error"))
-            .and_then(|c| c.as_str())
-            .unwrap_or("internal")
-            .to_string();
+        let code =
+            detail.as_ref().and_then(|d| d.get("error")).and_then(|c| c.as_str()).unwrap_or("internal").to_string();
         ApiError { status, error: code, message: e.to_string(), detail }
     }
 }
@@ -153,8 +158,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
         match Json::<T>::from_request(req, state).await {
             Ok(Json(v)) => Ok(Body(v)),
             Err(rejection) => Err(match rejection {
-                JsonRejection::JsonDataError(e) => ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", e.body_text()),
-                JsonRejection::JsonSyntaxError(e) => ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", e.body_text()),
+                JsonRejection::JsonDataError(e) => {
+                    ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", e.body_text())
+                }
+                JsonRejection::JsonSyntaxError(e) => {
+                    ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", e.body_text())
+                }
                 JsonRejection::MissingJsonContentType(_) => ApiError::new(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     "content_type",
@@ -178,9 +187,11 @@ async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
 
 /// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
 async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, ApiError> {
-    Ok(sessions::current(db, session)
-        .await?
-        .map(|u| Viewer { user_id: u.id, is_admin: u.role == "admin", username: u.username }))
+    Ok(sessions::current(db, session).await?.map(|u| Viewer {
+        user_id: u.id,
+        is_admin: u.role == "admin",
+        username: u.username,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -229,7 +240,11 @@ async fn create_room(
 }
 
 /// Anyone may watch a live room (003 §8.1); the player to move also gets hints (000 §8.3).
-async fn room_view(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<impl IntoResponse, ApiError> {
+async fn room_view(
+    State(s): State<ApiState>,
+    Path(id): Path<i64>,
+    session: Session,
+) -> Result<impl IntoResponse, ApiError> {
     let v = viewer(&s.db, &session).await?;
     Ok(Json(s.matches.view(id, v).await?))
 }
@@ -251,7 +266,11 @@ async fn record_sgf(State(s): State<ApiState>, Path(id): Path<i64>, session: Ses
     let v = record_viewer(&s, &session).await?;
     let record = s.matches.record(id, v).await?;
     let sgf = record.sgf.ok_or_else(|| {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", "SGF exists only for flat boards (depth 1); use the JSON record")
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no_sgf",
+            "SGF exists only for flat boards (depth 1); use the JSON record",
+        )
     })?;
     let disposition = format!("attachment; filename=\"space-baduk-room-{id}.sgf\"");
     Ok((
@@ -302,8 +321,12 @@ async fn events(
 #[serde(tag = "type", rename_all = "snake_case")]
 enum StreamMessage<'a> {
     /// The full state: sent when the client is too far behind for a gap.
-    Snapshot { room: &'a app::matches::view::RoomView },
-    Event { event: &'a StoredEvent },
+    Snapshot {
+        room: &'a app::matches::view::RoomView,
+    },
+    Event {
+        event: &'a StoredEvent,
+    },
     /// The client fell too far behind the live stream; it should reconnect with its last seq.
     Lagged,
 }

@@ -22,10 +22,7 @@ pub async fn guard(req: Request, next: Next) -> Response {
         Ok(()) => next.run(req).await,
         Err(reason) => {
             tracing::warn!(reason, path = %req.uri().path(), "cross-site request refused");
-            (
-                StatusCode::FORBIDDEN,
-                Json(serde_json::json!({ "error": "cross_site_request", "message": reason })),
-            )
+            (StatusCode::FORBIDDEN, Json(serde_json::json!({ "error": "cross_site_request", "message": reason })))
                 .into_response()
         }
     }

@@ -47,7 +47,11 @@ pub async fn router(
     let routes = generate_route_list(App);
     let context_db = db.clone();
     let health_db = db.clone();
-    let api = crate::api::router(crate::api::ApiState { db: db.clone(), matches: matches.clone(), throttle: throttle.clone() });
+    let api = crate::api::router(crate::api::ApiState {
+        db: db.clone(),
+        matches: matches.clone(),
+        throttle: throttle.clone(),
+    });
     let router = Router::new()
         .route("/healthz", get(move || healthz(health_db.clone())))
         .leptos_routes_with_context(

@@ -20,7 +20,9 @@ fn config(data_dir: &Path) -> Config {
 
 /// Starts a server in the background; returns its base URL, the setup link (if any) and a
 /// handle that stops it when dropped.
-async fn start(data_dir: &Path) -> (String, Option<String>, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+async fn start(
+    data_dir: &Path,
+) -> (String, Option<String>, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
     start_with_clock(data_dir, std::sync::Arc::new(app::clock::SystemClock)).await
 }
 
@@ -33,7 +35,12 @@ async fn start_with_clock(
     let setup = server.setup_url.clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        server.run(async { let _ = rx.await; }).await.expect("serve");
+        server
+            .run(async {
+                let _ = rx.await;
+            })
+            .await
+            .expect("serve");
     });
     (base, setup, tx, task)
 }
@@ -73,24 +80,64 @@ async fn health_ssr_setup_signin_and_restart() {
     assert!(token.len() >= 32, "token has enough entropy");
 
     let c = client();
-    let (status, body) = call(&c, &base, "complete_setup",
-        &[("token", "not-the-token"), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &c,
+        &base,
+        "complete_setup",
+        &[
+            ("token", "not-the-token"),
+            ("username", "admin"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ],
+    )
+    .await;
     assert_eq!(status, 500);
     assert!(body.contains("BadSetupToken"), "{body}");
 
-    let (status, body) = call(&c, &base, "complete_setup",
-        &[("token", &token), ("username", "ab"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &c,
+        &base,
+        "complete_setup",
+        &[
+            ("token", &token),
+            ("username", "ab"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ],
+    )
+    .await;
     assert_eq!(status, 500);
     assert!(body.contains("3–32 characters"), "error names the allowed range: {body}");
 
-    let (status, body) = call(&c, &base, "complete_setup",
-        &[("token", &token), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &c,
+        &base,
+        "complete_setup",
+        &[
+            ("token", &token),
+            ("username", "admin"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ],
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"role\":\"admin\""), "{body}");
 
     // The same token cannot be used twice.
-    let (status, body) = call(&client(), &base, "complete_setup",
-        &[("token", &token), ("username", "intruder"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &client(),
+        &base,
+        "complete_setup",
+        &[
+            ("token", &token),
+            ("username", "intruder"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ],
+    )
+    .await;
     assert_eq!(status, 500);
     assert!(body.contains("BadSetupToken"), "{body}");
 
@@ -106,8 +153,12 @@ async fn health_ssr_setup_signin_and_restart() {
     let (status, body) = call(&c, &base, "sign_in", &[("username", "admin"), ("password", "wrong password!")]).await;
     assert_eq!(status, 500);
     assert!(body.contains("BadCredentials"), "{body}");
-    let r = c.post(format!("{base}/api/sign_in"))
-        .form(&[("username", "admin"), ("password", "correct horse battery")]).send().await.unwrap();
+    let r = c
+        .post(format!("{base}/api/sign_in"))
+        .form(&[("username", "admin"), ("password", "correct horse battery")])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let cookie = r.headers().get("set-cookie").expect("session cookie").to_str().unwrap().to_string();
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "{cookie}");
@@ -124,8 +175,12 @@ async fn health_ssr_setup_signin_and_restart() {
     // no new setup link is printed.
     let (base, setup, stop, task) = start(dir.path()).await;
     assert!(setup.is_none(), "no setup link once an administrator exists");
-    let r = reqwest::Client::new().post(format!("{base}/api/sign_in"))
-        .form(&[("username", "admin"), ("password", "correct horse battery")]).send().await.unwrap();
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/sign_in"))
+        .form(&[("username", "admin"), ("password", "correct horse battery")])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let _ = stop.send(());
     task.await.unwrap();
@@ -141,8 +196,18 @@ async fn restart_without_admin_revokes_the_old_link() {
     let (first, second) = (first.unwrap(), second.unwrap());
     assert_ne!(first, second);
     let old = first.split("token=").nth(1).unwrap();
-    let (status, body) = call(&client(), &base, "complete_setup",
-        &[("token", old), ("username", "admin"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &client(),
+        &base,
+        "complete_setup",
+        &[
+            ("token", old),
+            ("username", "admin"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ],
+    )
+    .await;
     assert_eq!(status, 500, "only the newest link works");
     assert!(body.contains("BadSetupToken"));
     let _ = stop.send(());
@@ -154,23 +219,44 @@ async fn cross_site_posts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (base, _, stop, task) = start(dir.path()).await;
     let c = client();
-    let forged = c.post(format!("{base}/api/sign_up"))
+    let forged = c
+        .post(format!("{base}/api/sign_up"))
         .header("origin", "http://evil.example")
-        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
-        .send().await.unwrap();
+        .form(&[
+            ("username", "victim"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(forged.status(), 403);
     assert!(forged.text().await.unwrap().contains("cross_site_request"));
-    let forged = c.post(format!("{base}/api/sign_up"))
+    let forged = c
+        .post(format!("{base}/api/sign_up"))
         .header("sec-fetch-site", "cross-site")
-        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
-        .send().await.unwrap();
+        .form(&[
+            ("username", "victim"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(forged.status(), 403);
     // Same origin (what the app's own pages send) is accepted.
-    let ok = c.post(format!("{base}/api/sign_up"))
+    let ok = c
+        .post(format!("{base}/api/sign_up"))
         .header("origin", base.clone())
         .header("sec-fetch-site", "same-origin")
-        .form(&[("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
-        .send().await.unwrap();
+        .form(&[
+            ("username", "victim"),
+            ("password", "correct horse battery"),
+            ("password_again", "correct horse battery"),
+        ])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(ok.status(), 200);
     // Reading stays open: GET pages and health are never blocked.
     assert_eq!(reqwest::get(format!("{base}/healthz")).await.unwrap().status(), 200);
@@ -183,18 +269,29 @@ async fn sign_up_makes_players_with_case_insensitive_unique_names() {
     let dir = tempfile::tempdir().unwrap();
     let (base, _, stop, task) = start(dir.path()).await;
     let c = client();
-    let (status, body) = call(&c, &base, "sign_up",
-        &[("username", "Kim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    let (status, body) = call(
+        &c,
+        &base,
+        "sign_up",
+        &[("username", "Kim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")],
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"role\":\"player\""), "sign-up never makes administrators: {body}");
     let (_, me) = call(&c, &base, "current_user", &[]).await;
     assert!(me.contains("Kim"));
-    let (status, body) = call(&client(), &base, "sign_up",
-        &[("username", "kim"), ("password", "another long password"), ("password_again", "another long password")]).await;
+    let (status, body) = call(
+        &client(),
+        &base,
+        "sign_up",
+        &[("username", "kim"), ("password", "another long password"), ("password_again", "another long password")],
+    )
+    .await;
     assert_eq!(status, 500);
     assert!(body.contains("this name is taken"), "{body}");
-    let (status, body) = call(&client(), &base, "sign_up",
-        &[("username", "lee"), ("password", "short"), ("password_again", "short")]).await;
+    let (status, body) =
+        call(&client(), &base, "sign_up", &[("username", "lee"), ("password", "short"), ("password_again", "short")])
+            .await;
     assert_eq!(status, 500);
     assert!(body.contains("10–128 characters"), "{body}");
     let _ = stop.send(());
@@ -207,17 +304,26 @@ async fn sign_in_is_throttled_after_repeated_failures() {
     let clock = app::clock::ManualClock::new(1_700_000_000_000);
     let (base, _, stop, task) = start_with_clock(dir.path(), std::sync::Arc::new(clock.clone())).await;
     let c = client();
-    call(&c, &base, "sign_up", &[("username", "park"), ("password", "correct horse battery"), ("password_again", "correct horse battery")]).await;
+    call(
+        &c,
+        &base,
+        "sign_up",
+        &[("username", "park"), ("password", "correct horse battery"), ("password_again", "correct horse battery")],
+    )
+    .await;
     for _ in 0..app::data::throttle::FREE_FAILURES {
-        let (_, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "wrong password!")]).await;
+        let (_, body) =
+            call(&client(), &base, "sign_in", &[("username", "park"), ("password", "wrong password!")]).await;
         assert!(body.contains("BadCredentials"), "{body}");
     }
     // Now even the right password waits: the check comes before the password is tried.
-    let (status, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
+    let (status, body) =
+        call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
     assert_eq!(status, 500);
     assert!(body.contains("Throttled") && body.contains("\"retry_after_s\":1"), "{body}");
     clock.advance_ms(1_000);
-    let (status, body) = call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
+    let (status, body) =
+        call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
     assert_eq!(status, 200, "{body}");
     let _ = stop.send(());
     task.await.unwrap();

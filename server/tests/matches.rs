@@ -19,14 +19,24 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let dave = Player::sign_up(&base, "dave").await;
 
     // 003 §1.3: the room and its settings; codes per seat.
-    let (status, created) = alice.post("/api/v1/rooms", json!({ "name": "friendly", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    let (status, created) = alice
+        .post("/api/v1/rooms", json!({ "name": "friendly", "settings": classic_9(ColourAssignment::HostBlack) }))
+        .await;
     assert_eq!(status, 201, "{created}");
     let room = created["room_id"].as_i64().unwrap();
-    let codes = [created["invite_codes"][0].as_str().unwrap().to_string(), created["invite_codes"][1].as_str().unwrap().to_string()];
+    let codes = [
+        created["invite_codes"][0].as_str().unwrap().to_string(),
+        created["invite_codes"][1].as_str().unwrap().to_string(),
+    ];
 
     // Anonymous visitors cannot act; a wrong code is refused.
     let anon = reqwest::Client::new();
-    let r = anon.post(format!("{base}/api/v1/rooms/{room}/commands")).json(&json!({"type": "join", "code": codes[1]})).send().await.unwrap();
+    let r = anon
+        .post(format!("{base}/api/v1/rooms/{room}/commands"))
+        .json(&json!({"type": "join", "code": codes[1]}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 401);
     let (status, body) = dave.cmd(room, json!({"type": "join", "code": "0000"})).await;
     assert_eq!((status, body["error"].as_str()), (403, Some("bad_invite_code")));
@@ -41,7 +51,8 @@ async fn a_classic_game_from_invitation_to_resignation() {
     // A spectator follows from the start.
     let ws_url = format!("{}/api/v1/rooms/{room}/stream?after=0", base.replace("http://", "ws://"));
     let (mut spectator, _) = tokio_tungstenite::connect_async(&ws_url).await.expect("spectator connects");
-    let history = read_until(&mut spectator, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob").await;
+    let history =
+        read_until(&mut spectator, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob").await;
     assert_eq!(event_type(&history[0]), "room_created");
     assert_eq!(history[0]["event"]["event"]["invite_sha256"][0], "", "invitation digests never leave the server");
 
@@ -77,7 +88,10 @@ async fn a_classic_game_from_invitation_to_resignation() {
     assert_eq!(body["detail"]["reason"], "occupied");
     assert!(body["message"].as_str().unwrap().contains("3,3,1"), "{body}");
     let v = view(&base, room).await;
-    assert_eq!((v["move_number"].as_u64(), v["to_move"].as_str(), v["illegal_attempts"].as_u64()), (Some(1), Some("white"), Some(1)));
+    assert_eq!(
+        (v["move_number"].as_u64(), v["to_move"].as_str(), v["illegal_attempts"].as_u64()),
+        (Some(1), Some("white"), Some(1))
+    );
     // Out of range coordinates name the allowed ranges.
     let (status, body) = bob.cmd(room, json!({"type": "move", "at": {"x": 10, "y": 3, "z": 1}})).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("off_board")));
@@ -97,8 +111,12 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let v = view(&base, room).await;
     let version = v["version"].as_i64().unwrap();
     let (mut late, _) = tokio_tungstenite::connect_async(format!(
-        "{}/api/v1/rooms/{room}/stream?after={}", base.replace("http://", "ws://"), version - 2
-    )).await.unwrap();
+        "{}/api/v1/rooms/{room}/stream?after={}",
+        base.replace("http://", "ws://"),
+        version - 2
+    ))
+    .await
+    .unwrap();
     let gap = read_until(&mut late, |v| v["event"]["seq"].as_i64() == Some(version)).await;
     assert_eq!(gap.len(), 2);
     assert_eq!(gap[0]["event"]["seq"].as_i64(), Some(version - 1));
@@ -119,7 +137,8 @@ async fn a_classic_game_from_invitation_to_resignation() {
     assert_eq!(status, 409, "nothing after the end");
 
     // The whole history is public for live viewing, with no secrets.
-    let log: Value = reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
+    let log: Value =
+        reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
     let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "illegal_attempt").count(), 1);
     assert_eq!(*kinds.last().unwrap(), "ended");
@@ -133,7 +152,8 @@ async fn nigiri_is_recorded_and_a_restart_holds_the_game_until_both_are_ready() 
     let base = srv.base.clone();
     let alice = Player::sign_up(&base, "alice").await;
     let bob = Player::sign_up(&base, "bob").await;
-    let (_, created) = alice.post("/api/v1/rooms", json!({ "name": "nigiri", "settings": classic_9(ColourAssignment::Nigiri) })).await;
+    let (_, created) =
+        alice.post("/api/v1/rooms", json!({ "name": "nigiri", "settings": classic_9(ColourAssignment::Nigiri) })).await;
     let room = created["room_id"].as_i64().unwrap();
     alice.cmd(room, json!({"type": "join", "code": created["invite_codes"][0]})).await;
     bob.cmd(room, json!({"type": "join", "code": created["invite_codes"][1]})).await;
@@ -149,9 +169,14 @@ async fn nigiri_is_recorded_and_a_restart_holds_the_game_until_both_are_ready() 
     srv.stop().await;
 
     // The seed is in the stored log (auditable), and the draw replays from it.
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join(app::data::DB_FILE).display())).await.unwrap();
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join(app::data::DB_FILE).display()))
+        .await
+        .unwrap();
     let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND kind = 'started'")
-        .bind(room).fetch_one(&pool).await.unwrap();
+        .bind(room)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     let stored: Value = serde_json::from_str(&body).unwrap();
     let seed = stored["nigiri_seed"].as_u64().expect("seed recorded");
     let replayed = app::matches::state::nigiri(seed);
@@ -174,20 +199,39 @@ async fn bad_requests_get_clear_errors() {
     let srv = Running::start(dir.path()).await;
     let base = srv.base.clone();
     let alice = Player::sign_up(&base, "alice").await;
-    let r = alice.http.post(format!("{base}/api/v1/rooms")).header("content-type", "application/json").body("{not json").send().await.unwrap();
+    let r = alice
+        .http
+        .post(format!("{base}/api/v1/rooms"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "malformed_json");
-    let (status, body) = alice.post("/api/v1/rooms", json!({"name": "x", "settings": {"preset": "space"}, "extra": 1})).await;
+    let (status, body) =
+        alice.post("/api/v1/rooms", json!({"name": "x", "settings": {"preset": "space"}, "extra": 1})).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{body}");
-    let (status, body) = alice.post("/api/v1/rooms", json!({"name": "", "settings": serde_json::to_value(MatchSettings::space_default()).unwrap()})).await;
+    let (status, body) = alice
+        .post(
+            "/api/v1/rooms",
+            json!({"name": "", "settings": serde_json::to_value(MatchSettings::space_default()).unwrap()}),
+        )
+        .await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_input")), "{body}");
     let (status, body) = alice.cmd(99, json!({"type": "fly"})).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{body}");
     let (status, body) = alice.cmd(99, json!({"type": "pass"})).await;
     assert_eq!((status, body["error"].as_str()), (404, Some("room_not_found")));
     let huge = "x".repeat(server::api::MAX_BODY_BYTES + 1);
-    let r = alice.http.post(format!("{base}/api/v1/rooms")).header("content-type", "application/json")
-        .body(format!("{{\"name\":\"{huge}\"}}")).send().await.unwrap();
+    let r = alice
+        .http
+        .post(format!("{base}/api/v1/rooms"))
+        .header("content-type", "application/json")
+        .body(format!("{{\"name\":\"{huge}\"}}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 413);
     let r = alice.http.post(format!("{base}/api/v1/rooms")).body("{}").send().await.unwrap();
     assert_eq!(r.status(), 415);
@@ -213,10 +257,8 @@ async fn openapi_document_is_in_step_with_the_routes() {
             }
         }
     }
-    let mut routes: Vec<(String, String)> = server::api::ROUTES
-        .iter()
-        .flat_map(|(p, ms)| ms.iter().map(move |m| (p.to_string(), m.to_string())))
-        .collect();
+    let mut routes: Vec<(String, String)> =
+        server::api::ROUTES.iter().flat_map(|(p, ms)| ms.iter().map(move |m| (p.to_string(), m.to_string()))).collect();
     documented.sort();
     routes.sort();
     assert_eq!(documented, routes, "openapi.json and api::ROUTES differ");
@@ -238,16 +280,106 @@ async fn openapi_document_is_in_step_with_the_routes() {
     // A cross-site page cannot open the stream (WebSockets are not bound by CORS).
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     let alice = Player::sign_up(&base, "alice").await;
-    let (_, created) = alice.post("/api/v1/rooms", json!({ "name": "r", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    let (_, created) =
+        alice.post("/api/v1/rooms", json!({ "name": "r", "settings": classic_9(ColourAssignment::HostBlack) })).await;
     let ws_url = format!("{}/api/v1/rooms/{}/stream", base.replace("http://", "ws://"), created["room_id"]);
     let mut req = ws_url.as_str().into_client_request().unwrap();
     req.headers_mut().insert("origin", "http://evil.example".parse().unwrap());
     match tokio_tungstenite::connect_async(req).await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status().as_u16(), 403),
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status().as_u16(), 403)
+        }
         other => panic!("cross-site handshake was not refused: {:?}", other.map(|(_, r)| r.status())),
     }
     let mut req = ws_url.as_str().into_client_request().unwrap();
     req.headers_mut().insert("origin", base.parse().unwrap());
     assert!(tokio_tungstenite::connect_async(req).await.is_ok(), "same-origin handshake accepted");
     srv.stop().await;
+}
+
+/// The documented command types are exactly the commands the server accepts, with their
+/// fields. `kind_of` has no wildcard arm, so a new command fails to compile until it is
+/// added to `SAMPLES` and the document.
+#[test]
+fn openapi_command_types_match_the_command_enum() {
+    use app::matches::{
+        commands::Command,
+        events::{MarkKind, Xyz},
+    };
+    fn kind_of(c: &Command) -> usize {
+        match c {
+            Command::Join { .. } => 0,
+            Command::Confirm => 1,
+            Command::Ready => 2,
+            Command::Move { .. } => 3,
+            Command::Acknowledge { .. } => 4,
+            Command::Pass => 5,
+            Command::Resign => 6,
+            Command::RequestUndo => 7,
+            Command::AnswerUndo { .. } => 8,
+            Command::RequestScoring => 9,
+            Command::OfferDraw => 10,
+            Command::AnswerDraw { .. } => 11,
+            Command::CancelDrawOffer => 12,
+            Command::Mark { .. } => 13,
+            Command::Unmark { .. } => 14,
+            Command::Consent { .. } => 15,
+            Command::WithdrawConsent => 16,
+            Command::Dispute { .. } => 17,
+            Command::ResumePlay => 18,
+            Command::ApproveRecordViewer { .. } => 19,
+            Command::AdminHold { .. } => 20,
+            Command::AdminResume { .. } => 21,
+            Command::AdminRuling { .. } => 22,
+            Command::AdminDecide { .. } => 23,
+        }
+    }
+    let at = Xyz { x: 1, y: 1, z: 1 };
+    let r = || "r".to_string();
+    let samples = [
+        Command::Join { code: r() },
+        Command::Confirm,
+        Command::Ready,
+        Command::Move { at },
+        Command::Acknowledge { move_number: 1 },
+        Command::Pass,
+        Command::Resign,
+        Command::RequestUndo,
+        Command::AnswerUndo { accept: true },
+        Command::RequestScoring,
+        Command::OfferDraw,
+        Command::AnswerDraw { accept: true },
+        Command::CancelDrawOffer,
+        Command::Mark { at, kind: MarkKind::Dead },
+        Command::Unmark { at },
+        Command::Consent { statement: 1 },
+        Command::WithdrawConsent,
+        Command::Dispute { reason: r() },
+        Command::ResumePlay,
+        Command::ApproveRecordViewer { username: r() },
+        Command::AdminHold { reasons: r() },
+        Command::AdminResume { reasons: r() },
+        Command::AdminRuling { dead: vec![at], seki: vec![], unresolved: vec![], reasons: r(), finalize: false },
+        Command::AdminDecide { winner: None, reasons: r() },
+    ];
+    let mut seen: Vec<usize> = samples.iter().map(kind_of).collect();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), samples.len(), "one sample per command");
+    let doc: Value = serde_json::from_str(server::api::OPENAPI).unwrap();
+    let schema = &doc["components"]["schemas"]["Command"]["properties"];
+    let mut documented: Vec<&str> =
+        schema["type"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let mut actual = Vec::new();
+    for c in &samples {
+        let v = serde_json::to_value(c).unwrap();
+        for field in v.as_object().unwrap().keys() {
+            assert!(schema.get(field).is_some(), "{v}: field {field} is not documented");
+        }
+        actual.push(v["type"].as_str().unwrap().to_string());
+    }
+    let mut actual: Vec<&str> = actual.iter().map(String::as_str).collect();
+    documented.sort();
+    actual.sort();
+    assert_eq!(documented, actual);
 }

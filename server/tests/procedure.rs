@@ -24,10 +24,11 @@ async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_
     let alice = Player::sign_up(&base, "alice").await;
     let bob = Player::sign_up(&base, "bob").await;
     let room = started_room(&alice, &bob, space_box(5)).await;
-    let mut spectator = tokio_tungstenite::connect_async(format!("{}/api/v1/rooms/{room}/stream", base.replace("http://", "ws://")))
-        .await
-        .unwrap()
-        .0;
+    let mut spectator =
+        tokio_tungstenite::connect_async(format!("{}/api/v1/rooms/{room}/stream", base.replace("http://", "ws://")))
+            .await
+            .unwrap()
+            .0;
 
     let v = alice.view(room).await;
     assert_eq!((v["clocks"]["running"].as_str(), v["clocks"]["main_ms"][0].as_i64()), (Some("black"), Some(3_600_000)));
@@ -115,19 +116,26 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let r = alice.ok(room, json!({"type": "mark", "at": {"x": 6, "y": 6, "z": 1}, "kind": "dead"})).await;
     assert_eq!(r["events"][1]["event"]["number"], 2);
     let (status, body) = bob.cmd(room, json!({"type": "consent", "statement": 1})).await;
-    assert_eq!((status, body["error"].as_str(), body["detail"]["latest"].as_u64()), (409, Some("stale_statement"), Some(2)));
+    assert_eq!(
+        (status, body["error"].as_str(), body["detail"]["latest"].as_u64()),
+        (409, Some("stale_statement"), Some(2))
+    );
     let (status, body) = dave.cmd(room, json!({"type": "consent", "statement": 2})).await;
     assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
     alice.ok(room, json!({"type": "consent", "statement": 2})).await;
     let r = bob.ok(room, json!({"type": "consent", "statement": 2})).await;
     let ended = &r["events"][1]["event"];
-    assert_eq!((ended["type"].as_str(), ended["winner"].as_str(), ended["statement"].as_u64()), (Some("ended"), Some("black"), Some(2)));
+    assert_eq!(
+        (ended["type"].as_str(), ended["winner"].as_str(), ended["statement"].as_u64()),
+        (Some("ended"), Some("black"), Some(2))
+    );
 
     // The stored record: players yes; others only when both players approve (003 §8.1).
     let (status, body) = alice.get(&format!("/api/v1/rooms/{room}/record")).await;
     assert_eq!(status, 200);
     let record: Value = serde_json::from_str(&body).unwrap();
-    let kinds: Vec<&str> = record["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> =
+        record["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
     for k in ["undo_requested", "undo_accepted", "mark_added", "statement_issued", "consented", "ended"] {
         assert!(kinds.contains(&k), "record lacks {k}: {kinds:?}");
     }
@@ -176,4 +184,118 @@ async fn a_players_closed_stream_is_a_disconnection_and_reconnecting_needs_both_
     let (status, body) = alice.get(&format!("/api/v1/rooms/{room}/record.sgf")).await;
     assert_eq!(status, 422, "{body}");
     srv.stop().await;
+}
+
+#[tokio::test]
+async fn the_ui_server_functions_are_a_second_adapter_over_the_same_rooms() {
+    // Issue 4 point 12: server functions and the participant API share one domain layer.
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let (status, created) = alice
+        .post("/api/create_match", json!({"name": "via ui", "settings": classic_9(ColourAssignment::HostBlack)}))
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let room = created["room_id"].as_i64().unwrap();
+    let codes = created["invite_codes"].clone();
+    let fn_cmd = |p: &Player, c: Value| {
+        let (http, base) = (p.http.clone(), p.base.clone());
+        async move {
+            let r = http
+                .post(format!("{base}/api/match_command"))
+                .json(&json!({"room_id": room, "command": c}))
+                .send()
+                .await
+                .unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    assert_eq!(fn_cmd(&alice, json!({"type": "join", "code": codes[0]})).await.0, 200);
+    // The API sees the same room; the server function sees the API's join.
+    bob.ok(room, json!({"type": "join", "code": codes[1]})).await;
+    let (status, v) = alice.post("/api/match_view", json!({"room_id": room})).await;
+    assert_eq!((status, v["seats"][1].as_str()), (200, Some("bob")));
+    for c in ["confirm", "ready"] {
+        for p in [&alice, &bob] {
+            assert_eq!(fn_cmd(p, json!({"type": c})).await.0, 200, "{c}");
+        }
+    }
+    assert_eq!(fn_cmd(&alice, mv(3, 3, 1)).await.0, 200);
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    // Typed refusals come through the server function too.
+    let (status, body) = fn_cmd(&bob, mv(3, 3, 1)).await;
+    assert_eq!(status, 500, "server functions report errors with their own status");
+    assert_eq!(body["Match"]["error"], "illegal", "{body}");
+    assert_eq!(body["Match"]["reason"], "occupied", "{body}");
+    // Anonymous callers cannot act.
+    let (status, body) = {
+        let r = reqwest::Client::new()
+            .post(format!("{base}/api/match_command"))
+            .json(&json!({"room_id": room, "command": {"type": "pass"}}))
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json::<Value>().await.unwrap())
+    };
+    assert_eq!((status, body.as_str()), (500, Some("NotSignedIn")), "{body}");
+    srv.stop().await;
+}
+
+#[tokio::test]
+async fn racing_requests_are_decided_in_server_receipt_order() {
+    // 003 §9.6: an undo approval racing a new move — whichever the server received first
+    // wins, and the other is re-checked against the new state. Duplicated requests are
+    // refused without effect.
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let mut orders = std::collections::HashSet::new();
+    for round in 0..6 {
+        let room = started_room(&alice, &bob, space_box(5)).await;
+        alice.ok(room, mv(1, 1, 1)).await;
+        bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+        // Duplicates: the same acknowledgement or request twice.
+        let (status, body) = bob.cmd(room, json!({"type": "acknowledge", "move_number": 1})).await;
+        assert_eq!((status, body["error"].as_str()), (409, Some("nothing_to_acknowledge")));
+        bob.ok(room, mv(5, 5, 5)).await;
+        alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
+        bob.ok(room, json!({"type": "request_undo"})).await;
+        let (status, body) = bob.cmd(room, json!({"type": "request_undo"})).await;
+        assert_eq!((status, body["error"].as_str()), (409, Some("undo_not_allowed")));
+        // Alice answers and moves at once.
+        let (answer, moved) = if round % 2 == 0 {
+            tokio::join!(alice.cmd(room, json!({"type": "answer_undo", "accept": true})), alice.cmd(room, mv(2, 2, 2)))
+        } else {
+            let (m, a) = tokio::join!(
+                alice.cmd(room, mv(2, 2, 2)),
+                alice.cmd(room, json!({"type": "answer_undo", "accept": true}))
+            );
+            (a, m)
+        };
+        let log: Value =
+            reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
+        let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
+        let undone = kinds.contains(&"undo_accepted");
+        let cancelled = kinds.contains(&"undo_cancelled");
+        assert!(undone != cancelled, "exactly one order happened: {kinds:?}");
+        if undone {
+            // Answer first: the stone is gone and it is White's turn again, so the move is refused.
+            assert_eq!(answer.0, 200);
+            assert_eq!((moved.0, moved.1["error"].as_str()), (409, Some("not_your_turn")), "{moved:?}");
+            assert_eq!(view(&base, room).await["move_number"], 1);
+        } else {
+            // Move first: it cancels the request, so there is nothing left to answer.
+            assert_eq!(moved.0, 200);
+            assert_eq!((answer.0, answer.1["error"].as_str()), (409, Some("no_pending_request")), "{answer:?}");
+            assert_eq!(view(&base, room).await["move_number"], 3);
+        }
+        orders.insert(undone);
+    }
+    srv.stop().await;
+    // Both orders are legitimate; the check above holds whichever arrived first.
+    assert!(!orders.is_empty());
 }

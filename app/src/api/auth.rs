@@ -12,7 +12,7 @@ pub struct UserView {
 }
 
 #[cfg(feature = "ssr")]
-async fn session() -> Result<tower_sessions::Session, AppError> {
+pub(crate) async fn session() -> Result<tower_sessions::Session, AppError> {
     leptos_axum::extract::<tower_sessions::Session>().await.map_err(|e| {
         tracing::error!(error = %e, "session layer missing");
         AppError::Internal
@@ -41,7 +41,8 @@ async fn client_ip() -> Option<std::net::IpAddr> {
 pub async fn sign_in(username: String, password: String) -> Result<UserView, AppError> {
     use crate::data::SignInThrottle;
     let throttle = leptos::prelude::use_context::<std::sync::Arc<SignInThrottle>>().ok_or(AppError::Internal)?;
-    let user = crate::data::sessions::authenticate(&super::db()?, &throttle, &username, &password, client_ip().await).await?;
+    let user =
+        crate::data::sessions::authenticate(&super::db()?, &throttle, &username, &password, client_ip().await).await?;
     sign_session_in(&user).await?;
     Ok(user)
 }

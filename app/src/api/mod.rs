@@ -2,10 +2,12 @@
 //! They are thin adapters: validation and storage live in `crate::data`.
 
 pub mod auth;
+pub mod play;
 pub mod rooms;
 pub mod system;
 
 pub use auth::{current_user, CompleteSetup, SignIn, SignOut, SignUp, UserView};
+pub use play::{create_match, match_command, match_view};
 pub use rooms::{list_rooms, RoomSummary};
 pub use system::{server_info, VersionInfo};
 

@@ -14,9 +14,7 @@ pub struct VersionInfo {
 /// The server's name, version and time: the cheapest full round trip through a server function.
 #[server(endpoint = "server_info")]
 pub async fn server_info() -> Result<VersionInfo, AppError> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_err(|_| AppError::Internal)?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_err(|_| AppError::Internal)?;
     Ok(VersionInfo {
         product: "Space Baduk".into(),
         version: env!("CARGO_PKG_VERSION").into(),

@@ -33,7 +33,13 @@ pub fn world_pos(dims: [u16; 3], i: u16, j: u16, k: u16) -> [f32; 3] {
 pub fn segments(dims: [u16; 3]) -> Vec<Segment> {
     let [nx, ny, nz] = dims;
     let edge = |v: u16, n: u16| v == 0 || v + 1 == n;
-    let kind = |surface: bool| if surface { LineKind::Surface } else { LineKind::Interior };
+    let kind = |surface: bool| {
+        if surface {
+            LineKind::Surface
+        } else {
+            LineKind::Interior
+        }
+    };
     let mut out = Vec::with_capacity(ny as usize * nz as usize + nx as usize * nz as usize + nx as usize * ny as usize);
     if nx > 1 {
         for j in 0..ny {
@@ -105,9 +111,9 @@ mod tests {
             assert_eq!(s.from, origin);
             let d = [s.to[0] - s.from[0], s.to[1] - s.from[1], s.to[2] - s.from[2]];
             match s.kind {
-                LineKind::AxisX => assert_eq!(d, [4.0 + o, 0.0, 0.0]),  // left → right
+                LineKind::AxisX => assert_eq!(d, [4.0 + o, 0.0, 0.0]), // left → right
                 LineKind::AxisY => assert_eq!(d, [0.0, -6.0 - o, 0.0]), // top → bottom
-                LineKind::AxisZ => assert_eq!(d, [0.0, 0.0, 8.0 + o]),  // back → front
+                LineKind::AxisZ => assert_eq!(d, [0.0, 0.0, 8.0 + o]), // back → front
                 _ => panic!("not an axis: {s:?}"),
             }
         }

@@ -5,8 +5,8 @@
 use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::Arc};
 
 use three_d::{
-    vec3, ClearState, ColorMaterial, Context, CpuMesh, Gm, InstancedMesh, Instances, Mat4, Mesh,
-    Quaternion, RenderStates, RenderTarget, Srgba, Vec3, Viewport,
+    vec3, ClearState, ColorMaterial, Context, CpuMesh, Gm, InstancedMesh, Instances, Mat4, Mesh, Quaternion,
+    RenderStates, RenderTarget, Srgba, Vec3, Viewport,
 };
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
@@ -147,7 +147,9 @@ impl Handle {
 
 impl Scene {
     fn pointer_moved(&mut self, id: i32, x: f32, y: f32) {
-        let Some(&(px, py)) = self.pointers.get(&id) else { return };
+        let Some(&(px, py)) = self.pointers.get(&id) else {
+            return;
+        };
         match self.pointers.len() {
             1 => self.orbit.drag(x - px, y - py),
             2 => {
@@ -285,6 +287,7 @@ fn build_arrow(context: &Context, s: &Segment) -> Gm<Mesh, ColorMaterial> {
         LineKind::AxisY => AXIS_Y,
         _ => AXIS_Z,
     };
-    let material = ColorMaterial { color, texture: None, render_states: RenderStates::default(), is_transparent: false };
+    let material =
+        ColorMaterial { color, texture: None, render_states: RenderStates::default(), is_transparent: false };
     Gm::new(Mesh::new(context, &mesh), material)
 }

@@ -1,7 +1,10 @@
 //! Users, password hashes (argon2id) and the one-time administrator setup token.
 
 use argon2::{
-    password_hash::{rand_core::{OsRng, RngCore}, PasswordHash, PasswordHasher, PasswordVerifier, SaltString},
+    password_hash::{
+        rand_core::{OsRng, RngCore},
+        PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+    },
     Argon2,
 };
 use sha2::{Digest, Sha256};
@@ -32,10 +35,7 @@ pub fn validate_username(name: &str) -> Result<(), AppError> {
         ));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_alphanumeric() || *c == '_' || *c == '-')) {
-        return Err(AppError::invalid(
-            "username",
-            format!("may hold letters, digits, '_' and '-' only; found {c:?}"),
-        ));
+        return Err(AppError::invalid("username", format!("may hold letters, digits, '_' and '-' only; found {c:?}")));
     }
     Ok(())
 }
@@ -136,12 +136,7 @@ impl Db {
     }
 
     /// Consumes the setup token and creates the first administrator, atomically.
-    pub async fn create_first_admin(
-        &self,
-        token: &str,
-        username: &str,
-        password: &str,
-    ) -> Result<UserView, AppError> {
+    pub async fn create_first_admin(&self, token: &str, username: &str, password: &str) -> Result<UserView, AppError> {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;

@@ -35,10 +35,8 @@ pub struct Db {
 impl Db {
     /// Opens (creating if needed) the SQLite file in `data_dir` and runs the embedded migrations.
     pub async fn open(data_dir: &Path) -> Result<Self, OpenError> {
-        std::fs::create_dir_all(data_dir).map_err(|source| OpenError::DataDir {
-            path: data_dir.display().to_string(),
-            source,
-        })?;
+        std::fs::create_dir_all(data_dir)
+            .map_err(|source| OpenError::DataDir { path: data_dir.display().to_string(), source })?;
         let path = data_dir.join(DB_FILE);
         let connect = |source| OpenError::Connect { path: path.display().to_string(), source };
         let options = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))
@@ -49,11 +47,7 @@ impl Db {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(options)
-            .await
-            .map_err(connect)?;
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await.map_err(connect)?;
         sqlx::migrate!("../migrations").run(&pool).await?;
         Ok(Db { pool })
     }
@@ -69,10 +63,7 @@ impl Db {
 }
 
 pub(crate) fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 /// Logs a storage failure and turns it into the opaque error clients see.

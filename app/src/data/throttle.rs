@@ -1,7 +1,10 @@
 //! Sign-in throttling: after a few free failures, each key (user name, client address) must
 //! wait an exponentially growing delay before the next attempt is even checked.
 
-use std::{collections::HashMap, sync::{Arc, Mutex}};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use crate::{clock::Clock, AppError};
 

@@ -5,7 +5,6 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{
@@ -15,12 +14,7 @@ use super::{
 };
 use crate::{clock::Clock, data::Db};
 
-/// Answer to an accepted command: the room's new version and the events it produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CommandReply {
-    pub version: i64,
-    pub events: Vec<StoredEvent>,
-}
+pub use super::commands::CommandReply;
 
 /// Who is looking, for views filtered per viewer (000 §8.3) and record access (003 §8.1).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,12 +25,25 @@ pub struct Viewer {
 }
 
 pub(crate) enum Request {
-    Command { caller: Caller, cmd: Command, reply: oneshot::Sender<Result<CommandReply, MatchError>> },
-    View { viewer: Option<Viewer>, reply: oneshot::Sender<RoomView> },
+    Command {
+        caller: Caller,
+        cmd: Command,
+        reply: oneshot::Sender<Result<CommandReply, MatchError>>,
+    },
+    View {
+        viewer: Option<Viewer>,
+        reply: oneshot::Sender<RoomView>,
+    },
     /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers.
-    Presence { user_id: Option<i64>, connected: bool },
+    Presence {
+        user_id: Option<i64>,
+        connected: bool,
+    },
     /// May this viewer read the stored record? Answers with the room's state for export.
-    Record { viewer: Viewer, reply: oneshot::Sender<Result<Box<MatchState>, MatchError>> },
+    Record {
+        viewer: Viewer,
+        reply: oneshot::Sender<Result<Box<MatchState>, MatchError>>,
+    },
 }
 
 /// Lets others talk to a room's actor and follow its events.
@@ -119,7 +126,11 @@ impl Actor {
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(viewer.user_id, &viewer.username, viewer.is_admin);
-                let _ = reply.send(if allowed { Ok(Box::new(self.state.clone())) } else { Err(MatchError::RecordNotAllowed) });
+                let _ = reply.send(if allowed {
+                    Ok(Box::new(self.state.clone()))
+                } else {
+                    Err(MatchError::RecordNotAllowed)
+                });
             }
             Request::Presence { user_id, connected } => {
                 let now = self.clock.now_ms();
@@ -152,7 +163,9 @@ impl Actor {
                 match self.commit(decision.events, Some(caller.user_id), now).await {
                     Ok(stored) => {
                         let public = stored.iter().map(StoredEvent::public_view).collect();
-                        let _ = reply.send(decision.outcome.map(|()| CommandReply { version: self.state.version, events: public }));
+                        let _ = reply.send(
+                            decision.outcome.map(|()| CommandReply { version: self.state.version, events: public }),
+                        );
                     }
                     // Not stored, so not acknowledged.
                     Err(()) => {

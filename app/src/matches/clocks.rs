@@ -61,7 +61,9 @@ impl MatchClocks {
         let i = index(colour);
         match self.control {
             TimeControl::SpaceHours { .. } | TimeControl::Fischer { .. } => self.main_ms[i],
-            TimeControl::Byoyomi { period_s, .. } => self.main_ms[i] + self.periods_left[i] as i64 * period_s as i64 * 1000,
+            TimeControl::Byoyomi { period_s, .. } => {
+                self.main_ms[i] + self.periods_left[i] as i64 * period_s as i64 * 1000
+            }
             TimeControl::None { idle_limit_s } => idle_limit_s as i64 * 1000,
         }
     }

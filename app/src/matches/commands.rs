@@ -3,7 +3,22 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{Colour, MarkKind, Xyz};
+use super::events::{Colour, MarkKind, StoredEvent, Xyz};
+
+/// A new room: its number and the invitation codes for the first and second seat (shown
+/// once; only digests are stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedRoom {
+    pub room_id: i64,
+    pub invite_codes: [String; 2],
+}
+
+/// Answer to an accepted command: the room's new version and the events it produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommandReply {
+    pub version: i64,
+    pub events: Vec<StoredEvent>,
+}
 
 /// Where a room stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,53 +49,87 @@ pub struct Caller {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Take the seat that `code` invites to.
-    Join { code: String },
+    Join {
+        code: String,
+    },
     /// Accept the room's settings (both seats must).
     Confirm,
     /// My device shows the board; start (or resume) when both are ready.
     Ready,
     /// Place a stone at actual coordinates.
-    Move { at: Xyz },
+    Move {
+        at: Xyz,
+    },
     /// My device displays move `move_number` (the opponent's move or pass).
-    Acknowledge { move_number: u32 },
+    Acknowledge {
+        move_number: u32,
+    },
     Pass,
     Resign,
     /// Ask to undo the most recent stone move (003 §5.1).
     RequestUndo,
     /// The opponent's answer to a pending undo request (003 §5.2).
-    AnswerUndo { accept: bool },
+    AnswerUndo {
+        accept: bool,
+    },
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
     RequestScoring,
     /// Classic draw offer (000 §8.2) and its answer / withdrawal.
     OfferDraw,
-    AnswerDraw { accept: bool },
+    AnswerDraw {
+        accept: bool,
+    },
     CancelDrawOffer,
     /// Scoring: mark the chain (dead, unresolved) or the empty region (seki) at `at`.
     /// Classic toggles: marking a marked chain or region again removes the mark (000 §5.5).
-    Mark { at: Xyz, kind: MarkKind },
+    Mark {
+        at: Xyz,
+        kind: MarkKind,
+    },
     /// Scoring: withdraw a mark (Space: only one's own, 003 §3.5).
-    Unmark { at: Xyz },
+    Unmark {
+        at: Xyz,
+    },
     /// Scoring: consent to statement `statement` (003 §4.5); it must be the latest.
-    Consent { statement: u64 },
+    Consent {
+        statement: u64,
+    },
     /// Scoring: withdraw one's consent before the result is final (003 §4.6).
     WithdrawConsent,
     /// Scoring: disagree and ask for the administrator (003 §3.6).
-    Dispute { reason: String },
+    Dispute {
+        reason: String,
+    },
     /// Classic: leave scoring and play on; the opponent moves first (000 §5.5 step 5).
     ResumePlay,
     /// Both players must approve a user before they may read the stored record (003 §8.1).
-    ApproveRecordViewer { username: String },
+    ApproveRecordViewer {
+        username: String,
+    },
 
     // Administrator only (003 §1.5, §3.6, §6.1–6.3): every ruling carries reasons.
     /// Hold the match (clocks stop).
-    AdminHold { reasons: String },
+    AdminHold {
+        reasons: String,
+    },
     /// Resume a held match: play waits for both players' Ready; scoring goes on.
-    AdminResume { reasons: String },
+    AdminResume {
+        reasons: String,
+    },
     /// Rule on the marks in scoring; with `finalize` the ruled statement ends the game,
     /// otherwise both players are asked to consent to it.
-    AdminRuling { dead: Vec<Xyz>, seki: Vec<Xyz>, unresolved: Vec<Xyz>, reasons: String, finalize: bool },
+    AdminRuling {
+        dead: Vec<Xyz>,
+        seki: Vec<Xyz>,
+        unresolved: Vec<Xyz>,
+        reasons: String,
+        finalize: bool,
+    },
     /// End a match by decision (`winner: null` = no winner).
-    AdminDecide { winner: Option<Colour>, reasons: String },
+    AdminDecide {
+        winner: Option<Colour>,
+        reasons: String,
+    },
 }
 
 /// Reasons given with rulings and disputes: 1..=2000 characters.
@@ -135,7 +184,9 @@ pub enum MatchError {
     StaleStatement { given: u64, latest: u64 },
     #[error("{field}: {why}")]
     InvalidInput { field: String, why: String },
-    #[error("the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)")]
+    #[error(
+        "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
+    )]
     RecordNotAllowed,
     #[error("internal error")]
     Internal,

@@ -167,67 +167,169 @@ pub enum Event {
         /// SHA-256 of each seat's invitation code (the codes themselves are shown once).
         invite_sha256: [String; 2],
     },
-    SeatTaken { seat: Seat, user_id: i64, username: String },
+    SeatTaken {
+        seat: Seat,
+        user_id: i64,
+        username: String,
+    },
     /// A seated player accepts the room's settings (003 §1.3). Both are needed to start.
-    SettingsConfirmed { seat: Seat },
+    SettingsConfirmed {
+        seat: Seat,
+    },
     /// Colours fixed. With nigiri, `nigiri_seed` is the ChaCha seed that drew them; it is
     /// recorded here and never sent to clients.
-    Started { black: Seat, nigiri_seed: Option<u64> },
+    Started {
+        black: Seat,
+        nigiri_seed: Option<u64>,
+    },
     /// A player's device shows the board and the player pressed Ready (003 §1.6, §6.3).
-    Ready { colour: Colour },
+    Ready {
+        colour: Colour,
+    },
     /// Both are ready: play (and, later, Black's clock) runs.
     PlayResumed,
-    MovePlayed { colour: Colour, at: Xyz, move_number: u32, captured: Vec<Xyz> },
+    MovePlayed {
+        colour: Colour,
+        at: Xyz,
+        move_number: u32,
+        captured: Vec<Xyz>,
+    },
     /// Rejected by the rules: recorded and shown, not counted (003 §2.5).
-    IllegalAttempt { colour: Colour, at: Xyz, reason: String, message: String },
+    IllegalAttempt {
+        colour: Colour,
+        at: Xyz,
+        reason: String,
+        message: String,
+    },
     /// The opponent's device displays the move (003 §2.4, §5.5).
-    MoveAcknowledged { colour: Colour, move_number: u32 },
-    Passed { colour: Colour, move_number: u32 },
-    Resigned { colour: Colour },
+    MoveAcknowledged {
+        colour: Colour,
+        move_number: u32,
+    },
+    Passed {
+        colour: Colour,
+        move_number: u32,
+    },
+    Resigned {
+        colour: Colour,
+    },
     /// The mover's time ran out (003 §5.4; 000 §8.5); `Ended` follows.
-    TimeExpired { colour: Colour },
-    UndoRequested { colour: Colour, move_number: u32 },
+    TimeExpired {
+        colour: Colour,
+    },
+    UndoRequested {
+        colour: Colour,
+        move_number: u32,
+    },
     /// The opponent agreed: the stone at `at` (move `move_number`) is taken back (003 §5.1).
-    UndoAccepted { colour: Colour, move_number: u32, at: Xyz, undone_colour: Colour },
-    UndoRefused { colour: Colour, move_number: u32 },
+    UndoAccepted {
+        colour: Colour,
+        move_number: u32,
+        at: Xyz,
+        undone_colour: Colour,
+    },
+    UndoRefused {
+        colour: Colour,
+        move_number: u32,
+    },
     /// No answer within a minute: refused (003 §5.2).
-    UndoExpired { move_number: u32 },
+    UndoExpired {
+        move_number: u32,
+    },
     /// A new move or pass while waiting cancels the request (003 §5.2).
-    UndoCancelled { move_number: u32 },
+    UndoCancelled {
+        move_number: u32,
+    },
     /// A player asks to count on this position (003 §2.7).
-    ScoringRequested { colour: Colour, move_number: u32 },
-    DrawOffered { colour: Colour },
+    ScoringRequested {
+        colour: Colour,
+        move_number: u32,
+    },
+    DrawOffered {
+        colour: Colour,
+    },
     /// `by_move`: the other side played instead of answering (000 §8.2).
-    DrawDeclined { colour: Colour, by_move: bool },
-    DrawOfferCancelled { colour: Colour },
+    DrawDeclined {
+        colour: Colour,
+        by_move: bool,
+    },
+    DrawOfferCancelled {
+        colour: Colour,
+    },
     /// Two consecutive passes or both requests: counting starts; clocks stop (003 §2.7).
     ScoringEntered,
-    MarkAdded { colour: Colour, mark: Mark, stones: Vec<Xyz> },
+    MarkAdded {
+        colour: Colour,
+        mark: Mark,
+        stones: Vec<Xyz>,
+    },
     /// A mark withdrawn by its maker (or, Classic, toggled off by either player).
-    MarkWithdrawn { colour: Colour, mark: Mark },
+    MarkWithdrawn {
+        colour: Colour,
+        mark: Mark,
+    },
     /// A new score statement: marks or scoring changed; earlier consents are void (003 §4.5).
-    StatementIssued { number: u64, marks: Vec<Mark>, score: ScoreSummary },
-    Consented { colour: Colour, statement: u64, black_total_half: i64, white_total_half: i64 },
-    ConsentWithdrawn { colour: Colour, statement: u64, black_total_half: i64, white_total_half: i64 },
+    StatementIssued {
+        number: u64,
+        marks: Vec<Mark>,
+        score: ScoreSummary,
+    },
+    Consented {
+        colour: Colour,
+        statement: u64,
+        black_total_half: i64,
+        white_total_half: i64,
+    },
+    ConsentWithdrawn {
+        colour: Colour,
+        statement: u64,
+        black_total_half: i64,
+        white_total_half: i64,
+    },
     /// Classic: scoring abandoned; play goes on, the requester's opponent to move (000 §5.5).
-    PlayContinued { requested_by: Colour },
+    PlayContinued {
+        requested_by: Colour,
+    },
     /// Classic: the scoring deadline passed; whoever had not agreed is taken to agree (000 §8.5).
     ScoringDeadlinePassed,
-    ConnectionLost { colour: Colour, cause: FaultCause },
-    Reconnected { colour: Colour },
+    ConnectionLost {
+        colour: Colour,
+        cause: FaultCause,
+    },
+    Reconnected {
+        colour: Colour,
+    },
     /// The reconnection wait ran out (003 §6.1; 000 §8.5).
-    ReconnectionExpired { colour: Colour },
+    ReconnectionExpired {
+        colour: Colour,
+    },
     /// The administrator is notified.
-    AttentionNeeded { attention: Attention },
-    Held { reason: HoldReason },
+    AttentionNeeded {
+        attention: Attention,
+    },
+    Held {
+        reason: HoldReason,
+    },
     /// An administrator resumed a held match.
-    Resumed { reasons: String },
+    Resumed {
+        reasons: String,
+    },
     /// An administrator's ruling on the marks (003 §3.6), with reasons.
-    Ruling { marks: Vec<Mark>, reasons: String, finalize: bool },
+    Ruling {
+        marks: Vec<Mark>,
+        reasons: String,
+        finalize: bool,
+    },
     /// An administrator ended the match (`Ended` follows).
-    Decided { winner: Option<Colour>, reasons: String },
+    Decided {
+        winner: Option<Colour>,
+        reasons: String,
+    },
     /// A player approves `username` to read the stored record (003 §8.1).
-    RecordViewerApproved { colour: Colour, username: String },
+    RecordViewerApproved {
+        colour: Colour,
+        username: String,
+    },
     Ended {
         winner: Option<Colour>,
         reason: String,

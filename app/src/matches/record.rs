@@ -6,11 +6,7 @@
 
 use serde::Serialize;
 
-use super::{
-    events::StoredEvent,
-    settings::MatchSettings,
-    state::MatchState,
-};
+use super::{events::StoredEvent, settings::MatchSettings, state::MatchState};
 
 /// The format version of the downloaded JSON.
 pub const ROOM_RECORD_VERSION: u32 = 1;

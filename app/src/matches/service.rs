@@ -3,7 +3,6 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
@@ -18,12 +17,7 @@ use crate::{clock::Clock, data::Db, AppError};
 /// Room names: 1–60 characters.
 pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CreatedRoom {
-    pub room_id: i64,
-    /// Invitation codes for the first and second seat. Shown once; only digests are stored.
-    pub invite_codes: [String; 2],
-}
+pub use super::commands::CreatedRoom;
 
 #[derive(Clone)]
 pub struct MatchService {
@@ -101,7 +95,12 @@ impl MatchService {
         Ok(h)
     }
 
-    pub async fn create_room(&self, creator: &Caller, name: &str, settings: MatchSettings) -> Result<CreatedRoom, AppError> {
+    pub async fn create_room(
+        &self,
+        creator: &Caller,
+        name: &str,
+        settings: MatchSettings,
+    ) -> Result<CreatedRoom, AppError> {
         let name = name.trim();
         let n = name.chars().count();
         if !ROOM_NAME_LEN.contains(&n) {
@@ -110,7 +109,8 @@ impl MatchService {
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
         let codes = [invite_code(), invite_code()];
         let digests = [sha256_hex(&codes[0]), sha256_hex(&codes[1])];
-        let (room_id, first) = self.db.insert_room(name, &settings, creator.user_id, digests, self.clock.now_ms()).await?;
+        let (room_id, first) =
+            self.db.insert_room(name, &settings, creator.user_id, digests, self.clock.now_ms()).await?;
         let state = MatchState::replay(&[first]).map_err(|e| {
             tracing::error!(error = %e, "new room does not replay");
             AppError::Internal

@@ -487,10 +487,24 @@ impl Problems {
             clause: clause.to_string(),
         });
     }
-    fn range(&mut self, field: Field, path: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>, clause: &str) {
+    fn range(
+        &mut self,
+        field: Field,
+        path: impl Into<String>,
+        value: impl fmt::Display,
+        allowed: impl Into<String>,
+        clause: &str,
+    ) {
         self.push(field, path, value, ProblemKind::OutOfRange, allowed, clause);
     }
-    fn not_allowed(&mut self, field: Field, path: impl Into<String>, value: impl fmt::Display, allowed: impl Into<String>, clause: &str) {
+    fn not_allowed(
+        &mut self,
+        field: Field,
+        path: impl Into<String>,
+        value: impl fmt::Display,
+        allowed: impl Into<String>,
+        clause: &str,
+    ) {
         self.push(field, path, value, ProblemKind::NotAllowed, allowed, clause);
     }
 }
@@ -729,7 +743,13 @@ impl MatchSettings {
         match self.preset {
             Preset::Space => {
                 if self.scoring != ScoringMethod::Space {
-                    p.not_allowed(Field::Scoring, "scoring", scoring_str(self.scoring), "space for the Space preset", "003 §4.1");
+                    p.not_allowed(
+                        Field::Scoring,
+                        "scoring",
+                        scoring_str(self.scoring),
+                        "space for the Space preset",
+                        "003 §4.1",
+                    );
                 }
                 if self.ko != KoRule::Immediate {
                     p.not_allowed(Field::Ko, "ko", ko_str(self.ko), "immediate for the Space preset", "003 §2.3");
@@ -828,7 +848,13 @@ impl MatchSettings {
             ),
             (Preset::Classic, TimeControl::None { idle_limit_s }) => {
                 if !CLASSIC_IDLE_LIMIT_S.contains(&idle_limit_s) {
-                    p.not_allowed(Field::Time, "time.idle_limit_s", idle_limit_s, list(&CLASSIC_IDLE_LIMIT_S), "000 §2");
+                    p.not_allowed(
+                        Field::Time,
+                        "time.idle_limit_s",
+                        idle_limit_s,
+                        list(&CLASSIC_IDLE_LIMIT_S),
+                        "000 §2",
+                    );
                 }
             }
             (Preset::Classic, TimeControl::Byoyomi { main_s, period_s, periods }) => {
@@ -886,13 +912,7 @@ impl MatchSettings {
                 // 000 §2 undo: off / 1 / 3 / unlimited per player.
                 if let UndoAllowance::Limited(n) = self.undo {
                     if !CLASSIC_UNDO_COUNTS.contains(&n) {
-                        p.not_allowed(
-                            Field::Undo,
-                            "undo.limited",
-                            n,
-                            "1 or 3 (or undo off / unlimited)",
-                            "000 §2",
-                        );
+                        p.not_allowed(Field::Undo, "undo.limited", n, "1 or 3 (or undo off / unlimited)", "000 §2");
                     }
                 }
             }
@@ -983,7 +1003,13 @@ impl MatchSettings {
         for (i, r) in rules.iter().enumerate().take(MAX_SPECIAL_RULES + 1) {
             check_text(p, Field::SpecialRules, format!("special_rules[{i}]"), r, MAX_SPECIAL_RULE_CHARS, "003 §1.4");
             if rules[..i].iter().any(|earlier| earlier.trim() == r.trim()) && !r.trim().is_empty() {
-                p.not_allowed(Field::SpecialRules, format!("special_rules[{i}]"), show_text(r), "each rule once", "003 §1.4");
+                p.not_allowed(
+                    Field::SpecialRules,
+                    format!("special_rules[{i}]"),
+                    show_text(r),
+                    "each rule once",
+                    "003 §1.4",
+                );
             }
         }
     }
@@ -1039,12 +1065,8 @@ impl MatchSettings {
     /// Trims special rules and assistant names and drops empty special rules — what a form
     /// should do before `validate`. Nothing else changes.
     pub fn normalized(mut self) -> MatchSettings {
-        self.special_rules = self
-            .special_rules
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
+        self.special_rules =
+            self.special_rules.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
         if let AssistanceScope::Agreed { assistants } = &mut self.assistance {
             for a in assistants {
                 a.name = a.name.trim().to_string();
@@ -1159,8 +1181,12 @@ impl MatchSettings {
             l.push(format!("치석 {}점 (백이 먼저 둠)", self.handicap));
         }
         l.push(match self.time {
-            TimeControl::SpaceHours { black, white } => format!("시간: 흑 {black}시간, 백 {white}시간 (초읽기 없음)"),
-            TimeControl::None { idle_limit_s } => format!("시간: 제한 없음 (무응답 한도 {})", dur_ko(idle_limit_s)),
+            TimeControl::SpaceHours { black, white } => {
+                format!("시간: 흑 {black}시간, 백 {white}시간 (초읽기 없음)")
+            }
+            TimeControl::None { idle_limit_s } => {
+                format!("시간: 제한 없음 (무응답 한도 {})", dur_ko(idle_limit_s))
+            }
             TimeControl::Byoyomi { main_s, period_s, periods } => {
                 format!("시간: 기본 {} + 초읽기 {} {periods}회", dur_ko(main_s), dur_ko(period_s))
             }
@@ -1262,7 +1288,9 @@ impl MatchSettings {
             TimeControl::SpaceHours { black, white } => {
                 format!("Time: Black {black} h, White {white} h (no byo-yomi)")
             }
-            TimeControl::None { idle_limit_s } => format!("Time: no limit (idle limit {})", dur_en(idle_limit_s)),
+            TimeControl::None { idle_limit_s } => {
+                format!("Time: no limit (idle limit {})", dur_en(idle_limit_s))
+            }
             TimeControl::Byoyomi { main_s, period_s, periods } => {
                 format!("Time: {} + byo-yomi {periods} × {}", dur_en(main_s), dur_en(period_s))
             }
@@ -1289,11 +1317,18 @@ impl MatchSettings {
         }
         l.push(format!("Atari warning: {}", if self.atari_warning { "on" } else { "off" }));
         l.push(match self.preset {
-            Preset::Space => format!("Scoring wait alert: {} (then the administrator decides)", dur_en(self.scoring_deadline_s)),
-            Preset::Classic => format!("Dead-stone review limit: {} (then the current marks are agreed)", dur_en(self.scoring_deadline_s)),
+            Preset::Space => {
+                format!("Scoring wait alert: {} (then the administrator decides)", dur_en(self.scoring_deadline_s))
+            }
+            Preset::Classic => format!(
+                "Dead-stone review limit: {} (then the current marks are agreed)",
+                dur_en(self.scoring_deadline_s)
+            ),
         });
         l.push(match self.preset {
-            Preset::Space => format!("Disconnection: {} wait, then the administrator decides", dur_en(self.disconnect_grace_s)),
+            Preset::Space => {
+                format!("Disconnection: {} wait, then the administrator decides", dur_en(self.disconnect_grace_s))
+            }
             Preset::Classic => format!("Disconnection grace: {} (then loss on time)", dur_en(self.disconnect_grace_s)),
         });
         if self.special_rules.is_empty() {

@@ -41,12 +41,8 @@ impl Db {
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
-        let event = Event::RoomCreated {
-            name: name.to_string(),
-            settings: settings.clone(),
-            created_by,
-            invite_sha256,
-        };
+        let event =
+            Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by, invite_sha256 };
         let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event).await?;
         tx.commit().await.map_err(internal)?;
         Ok((id, stored))

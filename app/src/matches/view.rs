@@ -146,10 +146,7 @@ impl RoomView {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-        let stones = geometry
-            .points()
-            .filter_map(|p| Some((xyz(p), g.stone_at(p)?.into())))
-            .collect();
+        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?.into()))).collect();
         let last_move = match s.game.moves().last() {
             Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
             _ => None,

@@ -60,10 +60,7 @@ fn Account() -> impl IntoView {
     let sign_in = ServerAction::<SignIn>::new();
     let sign_out = ServerAction::<SignOut>::new();
     // Re-read the user after every sign-in or sign-out.
-    let user = Resource::new(
-        move || (sign_in.version().get(), sign_out.version().get()),
-        |_| current_user(),
-    );
+    let user = Resource::new(move || (sign_in.version().get(), sign_out.version().get()), |_| current_user());
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {

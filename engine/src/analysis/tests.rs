@@ -3,23 +3,26 @@ use crate::board::Board;
 use crate::game::tests::{at, game_from};
 use crate::geometry::Geometry;
 use crate::rules::Rules;
-use crate::scoring::{score_board, ScoringMarks};
 use crate::rules::ScoringMethod;
+use crate::scoring::{score_board, ScoringMarks};
 use std::sync::Arc;
 
 /// A 5×5×3 box filled with Black except the given empty offsets.
 fn black_box_except(empty: &[(usize, usize, usize)]) -> Board {
-    let g = Arc::new(Geometry::cube(5).and_then(|_| Geometry::new(
-        crate::geometry::Axis::one_to(5),
-        crate::geometry::Axis::one_to(5),
-        crate::geometry::Axis::one_to(3),
-    )).unwrap());
+    let g = Arc::new(
+        Geometry::cube(5)
+            .and_then(|_| {
+                Geometry::new(
+                    crate::geometry::Axis::one_to(5),
+                    crate::geometry::Axis::one_to(5),
+                    crate::geometry::Axis::one_to(3),
+                )
+            })
+            .unwrap(),
+    );
     let mut b = Board::new(g.clone());
-    let changes: Vec<_> = g
-        .points()
-        .filter(|&p| !empty.contains(&g.offsets_of(p).unwrap()))
-        .map(|p| (p, Some(Color::Black)))
-        .collect();
+    let changes: Vec<_> =
+        g.points().filter(|&p| !empty.contains(&g.offsets_of(p).unwrap())).map(|p| (p, Some(Color::Black))).collect();
     assert!(b.set_cells(&changes));
     b
 }
@@ -28,10 +31,7 @@ fn black_box_except(empty: &[(usize, usize, usize)]) -> Board {
 fn two_spaces_of_3_and_5_are_two_eyes_and_8_points_003_s3_10() {
     // 003 §3.10: two independent spaces of 3 and 5 empty points of the same
     // group: two candidate eyes, 8 points. One on a surface edge, one inside.
-    let b = black_box_except(&[
-        (0, 0, 0), (1, 0, 0), (2, 0, 0),
-        (0, 2, 1), (1, 2, 1), (2, 2, 1), (3, 2, 1), (4, 2, 1),
-    ]);
+    let b = black_box_except(&[(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 2, 1), (1, 2, 1), (2, 2, 1), (3, 2, 1), (4, 2, 1)]);
     let an = Analysis::new(&b);
     assert_eq!(an.chains.len(), 1, "one group connected across surfaces and interior (003 §3.2)");
     let s = an.life_spaces(0);
@@ -49,10 +49,7 @@ fn two_spaces_of_3_and_5_are_two_eyes_and_8_points_003_s3_10() {
 fn eight_points_joined_by_an_interior_passage_are_one_eye_003_s3_10() {
     // 003 §3.10 / §3.1: two apparent surface eyes (0,0,0) and (2,0,0) joined
     // through the interior form a single space of 8 points.
-    let b = black_box_except(&[
-        (0, 0, 0), (2, 0, 0),
-        (0, 0, 1), (1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1), (4, 1, 1),
-    ]);
+    let b = black_box_except(&[(0, 0, 0), (2, 0, 0), (0, 0, 1), (1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1), (4, 1, 1)]);
     let an = Analysis::new(&b);
     assert_eq!(an.chains.len(), 1);
     let s = an.life_spaces(0);
@@ -87,7 +84,9 @@ fn separate_chains_never_pool_spaces_003_s3_2() {
     assert_eq!(an.life_spaces(a).spaces.iter().map(|s| s.points.clone()).collect::<Vec<_>>(), vec![vec![at(&g, 0, 0)]]);
     assert_eq!(an.life_spaces(b).spaces.iter().map(|s| s.points.clone()).collect::<Vec<_>>(), vec![vec![at(&g, 4, 0)]]);
     // (1,4) is enclosed by three separate black stones: a candidate of none.
-    for c in [an.chain_at(at(&g, 1, 3)).unwrap(), an.chain_at(at(&g, 0, 4)).unwrap(), an.chain_at(at(&g, 2, 4)).unwrap()] {
+    for c in
+        [an.chain_at(at(&g, 1, 3)).unwrap(), an.chain_at(at(&g, 0, 4)).unwrap(), an.chain_at(at(&g, 2, 4)).unwrap()]
+    {
         assert!(an.life_spaces(c).spaces.iter().all(|s| !s.points.contains(&at(&g, 1, 4))));
     }
     let e = an.empty_at(at(&g, 1, 4)).unwrap();
@@ -144,7 +143,10 @@ fn dead_stone_candidates_000_s5_5() {
         Rules::space(),
     );
     let d = dead_stone_candidates(g.board());
-    assert_eq!(d, vec![DeadCandidate { color: Color::White, stones: vec![at(&g, 2, 2)], reason: DeadReason::Capturable }]);
+    assert_eq!(
+        d,
+        vec![DeadCandidate { color: Color::White, stones: vec![at(&g, 2, 2)], reason: DeadReason::Capturable }]
+    );
     // A ko stone can be retaken at once, so it is not suggested.
     let g = game_from(
         "
@@ -220,7 +222,11 @@ fn wall_repro_dead_stone_behind_a_black_wall_000_s5_5() {
     let d = dead_stone_candidates(g.board());
     assert_eq!(
         d,
-        vec![DeadCandidate { color: Color::White, stones: vec![at(&g, 0, 2)], reason: DeadReason::EnclosedWithoutTwoEyes }]
+        vec![DeadCandidate {
+            color: Color::White,
+            stones: vec![at(&g, 0, 2)],
+            reason: DeadReason::EnclosedWithoutTwoEyes
+        }]
     );
 }
 
@@ -279,8 +285,12 @@ fn dead_chains_in_3d_enclosure_and_same_region_share_the_verdict_000_s5_5() {
     // smaller than Black's (43) and Black's reaches space behind the wall;
     // White has no eye there: both white stones are suggested, Black is not.
     let geo = Arc::new(
-        Geometry::new(crate::geometry::Axis::one_to(3), crate::geometry::Axis::one_to(3), crate::geometry::Axis::one_to(5))
-            .unwrap(),
+        Geometry::new(
+            crate::geometry::Axis::one_to(3),
+            crate::geometry::Axis::one_to(3),
+            crate::geometry::Axis::one_to(5),
+        )
+        .unwrap(),
     );
     let mut b = Board::new(geo.clone());
     let mut ch = Vec::new();
@@ -307,11 +317,8 @@ fn dead_chains_in_3d_enclosure_and_same_region_share_the_verdict_000_s5_5() {
     // 3×3×3 box) Black's wall closes nothing off: no suggestion either way.
     let cube = Arc::new(Geometry::cube(3).unwrap());
     let mut b = Board::new(cube.clone());
-    let mut ch: Vec<_> = cube
-        .points()
-        .filter(|&p| cube.offsets_of(p).unwrap().2 == 0)
-        .map(|p| (p, Some(Color::Black)))
-        .collect();
+    let mut ch: Vec<_> =
+        cube.points().filter(|&p| cube.offsets_of(p).unwrap().2 == 0).map(|p| (p, Some(Color::Black))).collect();
     ch.push((cube.point_from_offsets(0, 0, 2).unwrap(), Some(Color::White)));
     assert!(b.set_cells(&ch));
     assert!(dead_stone_candidates(&b).is_empty());

@@ -53,9 +53,7 @@ fn main() -> ExitCode {
 
 fn gtp_loop(seed: u64) -> ExitCode {
     let loader = Box::new(|path: &str| {
-        std::fs::read(path)
-            .map(|b| String::from_utf8_lossy(&b).into_owned())
-            .map_err(|e| e.to_string())
+        std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| e.to_string())
     });
     let mut engine = GtpEngine::new(seed).with_loader(loader);
     let stdin = std::io::stdin();
@@ -71,11 +69,7 @@ fn gtp_loop(seed: u64) -> ExitCode {
         }
         let line = String::from_utf8_lossy(&buf);
         if let Some(resp) = engine.handle_line(&line) {
-            if stdout
-                .write_all(resp.as_bytes())
-                .and_then(|_| stdout.flush())
-                .is_err()
-            {
+            if stdout.write_all(resp.as_bytes()).and_then(|_| stdout.flush()).is_err() {
                 break;
             }
         }
@@ -143,10 +137,7 @@ mod cpu {
     pub fn thread_cpu_seconds() -> Option<f64> {
         #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
         {
-            let mut ts = ffi::Timespec {
-                tv_sec: 0,
-                tv_nsec: 0,
-            };
+            let mut ts = ffi::Timespec { tv_sec: 0, tv_nsec: 0 };
             // SAFETY: `ts` is a valid, writable timespec of the platform layout
             // (two 64-bit fields on 64-bit Linux); the call only writes into it.
             let rc = unsafe { ffi::clock_gettime(ffi::CLOCK_THREAD_CPUTIME_ID, &mut ts) };

@@ -239,7 +239,10 @@ fn immediate_repetition_003_s2_3() {
     let mut g = game_from(KO, Rules::space());
     place(&mut g, Color::Black, 3, 2).unwrap();
     let e = place(&mut g, Color::White, 2, 2).unwrap_err();
-    assert_eq!(e, IllegalMove::Repetition { kind: RepetitionKind::Immediate, point: at(&g, 2, 2), at: Coord::new(3, 3, 1) });
+    assert_eq!(
+        e,
+        IllegalMove::Repetition { kind: RepetitionKind::Immediate, point: at(&g, 2, 2), at: Coord::new(3, 3, 1) }
+    );
     assert_eq!(e.reason_word(), "repetition");
     // A pass is always legal (003 §2.3); after Black's answer the old
     // arrangement may recur.
@@ -277,7 +280,10 @@ fn positional_superko_rejects_cycle_000_s10() {
     let mut g = game_from(DOUBLE_KO, Rules::classic());
     let start = g.hash();
     let e = double_ko_cycle(&mut g).unwrap_err();
-    assert_eq!(e, IllegalMove::Repetition { kind: RepetitionKind::Superko, point: at(&g, 5, 6), at: Coord::new(6, 7, 1) });
+    assert_eq!(
+        e,
+        IllegalMove::Repetition { kind: RepetitionKind::Superko, point: at(&g, 5, 6), at: Coord::new(6, 7, 1) }
+    );
     assert_eq!(e.reason_word(), "superko");
     assert_ne!(g.hash(), start);
     // Under the Space immediate rule the same move is legal (older arrangements may recur, 003 §2.3).
@@ -288,7 +294,10 @@ fn positional_superko_rejects_cycle_000_s10() {
     let mut s = game_from(DOUBLE_KO, Rules::space());
     place(&mut s, Color::Black, 3, 2).unwrap();
     place(&mut s, Color::White, 6, 6).unwrap();
-    assert!(matches!(place(&mut s, Color::Black, 5, 6), Err(IllegalMove::Repetition { kind: RepetitionKind::Immediate, .. })));
+    assert!(matches!(
+        place(&mut s, Color::Black, 5, 6),
+        Err(IllegalMove::Repetition { kind: RepetitionKind::Immediate, .. })
+    ));
 }
 
 #[test]

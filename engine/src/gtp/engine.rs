@@ -2,8 +2,8 @@
 //! settings and the move generator's RNG, and answers one command line at a time.
 
 use super::parse::{
-    format_failure, format_success, parse_color, parse_float, parse_int, parse_line, parse_uint,
-    parse_vertex, Command, GtpColor, RawVertex,
+    format_failure, format_success, parse_color, parse_float, parse_int, parse_line, parse_uint, parse_vertex, Command,
+    GtpColor, RawVertex,
 };
 use crate::analysis::{dead_stone_candidates, seki_candidates};
 use crate::board::Color;
@@ -157,9 +157,7 @@ impl GtpEngine {
             "version" => Ok(env!("CARGO_PKG_VERSION").into()),
             "known_command" => {
                 let [name] = args::<1>(&a)?;
-                Ok(COMMANDS
-                    .contains(&name.to_ascii_lowercase().as_str())
-                    .to_string())
+                Ok(COMMANDS.contains(&name.to_ascii_lowercase().as_str()).to_string())
             }
             "list_commands" => Ok(COMMANDS.join("\n")),
             "quit" => {
@@ -181,13 +179,8 @@ impl GtpEngine {
                 let [x, y] = args::<2>(&a)?;
                 let x = parse_uint(x).ok_or("size not an integer")?.min(1000) as i64;
                 let y = parse_uint(y).ok_or("size not an integer")?.min(1000) as i64;
-                self.new_board(
-                    Axis::one_to(x),
-                    Axis::one_to(y),
-                    Axis::one_to(1),
-                    VertexStyle::Letters,
-                )
-                .map_err(|_| "unacceptable size".to_string())
+                self.new_board(Axis::one_to(x), Axis::one_to(y), Axis::one_to(1), VertexStyle::Letters)
+                    .map_err(|_| "unacceptable size".to_string())
             }
             "space_boardsize" => {
                 let [x, y, z] = args::<3>(&a)?;
@@ -195,12 +188,7 @@ impl GtpEngine {
                 for (slot, s) in v.iter_mut().zip([x, y, z]) {
                     *slot = parse_uint(s).ok_or("size not an integer")?.min(1000) as i64;
                 }
-                self.new_board(
-                    Axis::one_to(v[0]),
-                    Axis::one_to(v[1]),
-                    Axis::one_to(v[2]),
-                    VertexStyle::Coordinates,
-                )
+                self.new_board(Axis::one_to(v[0]), Axis::one_to(v[1]), Axis::one_to(v[2]), VertexStyle::Coordinates)
             }
             "space_box" => {
                 let v = args::<6>(&a)?;
@@ -246,10 +234,7 @@ impl GtpEngine {
             }
             "undo" => {
                 args::<0>(&a)?;
-                self.game
-                    .undo()
-                    .map(|_| String::new())
-                    .map_err(|_| "cannot undo".to_string())
+                self.game.undo().map(|_| String::new()).map_err(|_| "cannot undo".to_string())
             }
             "showboard" => {
                 args::<0>(&a)?;
@@ -293,11 +278,8 @@ impl GtpEngine {
                 let [c] = args::<1>(&a)?;
                 let c = color_arg(c)?;
                 let g = self.game.geometry();
-                let v: Vec<String> = g
-                    .points()
-                    .filter(|&p| self.game.stone_at(p) == Some(c))
-                    .map(|p| self.vertex(p))
-                    .collect();
+                let v: Vec<String> =
+                    g.points().filter(|&p| self.game.stone_at(p) == Some(c)).map(|p| self.vertex(p)).collect();
                 Ok(v.join(" "))
             }
             "captures" => {
@@ -336,25 +318,18 @@ impl GtpEngine {
     /// if the moves so far break the new rules.
     fn change_rules(&mut self, r: Rules) -> Answer {
         let mut g = Game::new(self.game.geometry().clone(), r).map_err(|e| e.to_string())?;
-        let setup: Vec<(Point, Option<Color>)> = self
-            .game
-            .setup_stones()
-            .iter()
-            .map(|&(p, c)| (p, Some(c)))
-            .collect();
+        let setup: Vec<(Point, Option<Color>)> = self.game.setup_stones().iter().map(|&(p, c)| (p, Some(c))).collect();
         if !setup.is_empty() {
             g.set_stones(&setup).map_err(|e| e.to_string())?;
         }
         if g.to_move() != self.game.first_to_move() {
-            g.set_first_to_move(self.game.first_to_move())
-                .map_err(|e| e.to_string())?;
+            g.set_first_to_move(self.game.first_to_move()).map_err(|e| e.to_string())?;
         }
         for (c, mv) in self.game.moves() {
             if g.phase() == Phase::Scoring {
                 let _ = g.resume(c.opponent());
             }
-            g.play_explicit(c, mv)
-                .map_err(|e| format!("the moves so far break the new rule: {}", e.reason_word()))?;
+            g.play_explicit(c, mv).map_err(|e| format!("the moves so far break the new rule: {}", e.reason_word()))?;
         }
         self.rules = r;
         self.game = g;
@@ -364,10 +339,7 @@ impl GtpEngine {
     fn space_rule(&mut self, a: &[&str]) -> Answer {
         let [what, value] = args::<2>(a)?;
         let mut r = self.rules;
-        match (
-            what.to_ascii_lowercase().as_str(),
-            value.to_ascii_lowercase().as_str(),
-        ) {
+        match (what.to_ascii_lowercase().as_str(), value.to_ascii_lowercase().as_str()) {
             ("ko", "immediate") => r.ko = KoRule::Immediate,
             ("ko", "superko") => r.ko = KoRule::PositionalSuperko,
             ("ko", "korean") => r.ko = KoRule::Korean,
@@ -414,9 +386,7 @@ impl GtpEngine {
                 if col >= g.width() || row > g.height() {
                     return Err(off());
                 }
-                g.point_from_offsets(col, g.height() - row, 0)
-                    .map(Move::Place)
-                    .ok_or_else(off)
+                g.point_from_offsets(col, g.height() - row, 0).map(Move::Place).ok_or_else(off)
             }
             (Some(RawVertex::Xyz(x, y, z)), VertexStyle::Coordinates) => {
                 g.index_of(x, y, z).map(Move::Place).ok_or_else(off)
@@ -440,10 +410,7 @@ impl GtpEngine {
         if self.game.phase() == Phase::Scoring {
             let _ = self.game.resume(c.opponent());
         }
-        self.game
-            .play_explicit(c, mv)
-            .map(|_| ())
-            .map_err(|e| format!("illegal move: {}", e.reason_word()))
+        self.game.play_explicit(c, mv).map(|_| ()).map_err(|e| format!("illegal move: {}", e.reason_word()))
     }
 
     fn legal_now(&self, c: Color, p: Point) -> bool {
@@ -457,9 +424,7 @@ impl GtpEngine {
             let _ = g.resume(c.opponent());
             return g.illegal_reason(c, p).map(|e| e.reason_word().to_string());
         }
-        self.game
-            .illegal_reason(c, p)
-            .map(|e| e.reason_word().to_string())
+        self.game.illegal_reason(c, p).map(|e| e.reason_word().to_string())
     }
 
     /// Uniformly random legal move that does not fill a single-point own
@@ -472,18 +437,11 @@ impl GtpEngine {
             let _ = self.game.resume(c.opponent());
         }
         let board = self.game.board();
-        let mut candidates: Vec<Point> = self
-            .game
-            .legal_points(c)
-            .into_iter()
-            .filter(|&p| !board.is_single_point_eye(p, c))
-            .collect();
+        let mut candidates: Vec<Point> =
+            self.game.legal_points(c).into_iter().filter(|&p| !board.is_single_point_eye(p, c)).collect();
         candidates.sort_unstable();
-        let mv = if candidates.is_empty() {
-            Move::Pass
-        } else {
-            Move::Place(candidates[self.rng.below(candidates.len())])
-        };
+        let mv =
+            if candidates.is_empty() { Move::Pass } else { Move::Place(candidates[self.rng.below(candidates.len())]) };
         self.play(c, mv)?;
         Ok(match mv {
             Move::Pass => "pass".into(),
@@ -500,9 +458,7 @@ impl GtpEngine {
             return Err("fixed_handicap needs a boardsize board".into());
         }
         if self.game.move_number() > 0
-            || self.game.board().stone_count(Color::Black)
-                + self.game.board().stone_count(Color::White)
-                > 0
+            || self.game.board().stone_count(Color::Black) + self.game.board().stone_count(Color::White) > 0
         {
             return Err("board not empty".into());
         }
@@ -516,11 +472,7 @@ impl GtpEngine {
         let game = Game::new(self.game.geometry().clone(), r).map_err(|e| e.to_string())?;
         self.rules = r;
         self.game = game;
-        Ok(points
-            .iter()
-            .map(|&p| self.vertex(p))
-            .collect::<Vec<_>>()
-            .join(" "))
+        Ok(points.iter().map(|&p| self.vertex(p)).collect::<Vec<_>>().join(" "))
     }
 
     fn final_status_list(&self, which: &str) -> Answer {
@@ -538,10 +490,8 @@ impl GtpEngine {
             // are the (living) opposing chains that share its dame: both
             // sides live in seki (003 §3.3).
             let region_border = s.region.iter().flat_map(|&p| g.neighbours(p).iter().map(move |&q| (q, s.color)));
-            let dame_border = s
-                .shared_liberties
-                .iter()
-                .flat_map(|&p| g.neighbours(p).iter().map(move |&q| (q, s.color.opponent())));
+            let dame_border =
+                s.shared_liberties.iter().flat_map(|&p| g.neighbours(p).iter().map(move |&q| (q, s.color.opponent())));
             for (q, c) in region_border.chain(dame_border) {
                 let living_opponent = c == s.color || !raw_dead[q.index()];
                 if board.stone_at(q) == Some(c) && living_opponent && !seki[q.index()] {
@@ -560,11 +510,8 @@ impl GtpEngine {
             "alive" => Box::new(|i| !dead[i] && !seki[i]),
             _ => return Err("status must be alive, dead or seki".into()),
         };
-        let v: Vec<String> = g
-            .points()
-            .filter(|&p| board.stone_at(p).is_some() && keep(p.index()))
-            .map(|p| self.vertex(p))
-            .collect();
+        let v: Vec<String> =
+            g.points().filter(|&p| board.stone_at(p).is_some() && keep(p.index())).map(|p| self.vertex(p)).collect();
         Ok(v.join(" "))
     }
 
@@ -660,10 +607,7 @@ fn args<'a, const N: usize>(a: &[&'a str]) -> Result<[&'a str; N], String> {
         if N == 0 {
             "syntax error: no arguments expected".to_string()
         } else {
-            format!(
-                "syntax error: {N} argument{} expected",
-                if N == 1 { "" } else { "s" }
-            )
+            format!("syntax error: {N} argument{} expected", if N == 1 { "" } else { "s" })
         }
     })
 }
@@ -691,17 +635,11 @@ mod tests {
         assert_eq!(run(&mut e, "play b A1"), "= \n\n");
         let a1 = e.game().geometry().index_of(1, 9, 1).unwrap();
         assert_eq!(e.game().stone_at(a1), Some(Color::Black));
-        assert_eq!(
-            run(&mut e, "play w 1,1,1"),
-            "? invalid vertex: this board uses letter+number vertices\n\n"
-        );
+        assert_eq!(run(&mut e, "play w 1,1,1"), "? invalid vertex: this board uses letter+number vertices\n\n");
         assert_eq!(run(&mut e, "space_box -2 2 0 0 7 7"), "= \n\n");
         assert_eq!(run(&mut e, "play b -2,0,7"), "= \n\n");
         assert_eq!(run(&mut e, "list_stones b"), "= -2,0,7\n\n");
-        assert_eq!(
-            run(&mut e, "play b A1"),
-            "? invalid vertex: this board uses x,y,z coordinates\n\n"
-        );
+        assert_eq!(run(&mut e, "play b A1"), "? invalid vertex: this board uses x,y,z coordinates\n\n");
     }
 
     #[test]

@@ -49,10 +49,7 @@ pub fn preprocess(line: &str) -> String {
 /// Parses one input line. `Ok(None)` for an empty or comment-only line.
 pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     if line.len() > MAX_LINE_BYTES {
-        return Err(ParseError {
-            id: None,
-            message: "command line too long".into(),
-        });
+        return Err(ParseError { id: None, message: "command line too long".into() });
     }
     let clean = preprocess(line);
     let mut words = clean.split_whitespace();
@@ -61,36 +58,20 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         None => return Ok(None),
     };
     let (id, name) = if first.starts_with(|c: char| c.is_ascii_digit()) {
-        let id: u64 = first.parse().map_err(|_| ParseError {
-            id: None,
-            message: format!("invalid command id '{}'", clip(first)),
-        })?;
+        let id: u64 = first
+            .parse()
+            .map_err(|_| ParseError { id: None, message: format!("invalid command id '{}'", clip(first)) })?;
         match words.next() {
             Some(name) => (Some(id), name),
-            None => {
-                return Err(ParseError {
-                    id: Some(id),
-                    message: "missing command name".into(),
-                })
-            }
+            None => return Err(ParseError { id: Some(id), message: "missing command name".into() }),
         }
     } else {
         (None, first)
     };
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        return Err(ParseError {
-            id,
-            message: format!("invalid command name '{}'", clip(name)),
-        });
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err(ParseError { id, message: format!("invalid command name '{}'", clip(name)) });
     }
-    Ok(Some(Command {
-        id,
-        name: name.to_ascii_lowercase(),
-        args: words.map(str::to_string).collect(),
-    }))
+    Ok(Some(Command { id, name: name.to_ascii_lowercase(), args: words.map(str::to_string).collect() }))
 }
 
 /// Shortens user text quoted in error messages.
@@ -104,11 +85,7 @@ pub fn clip(s: &str) -> String {
 
 /// Removes empty lines inside a response body (an empty line would end the response).
 fn body_lines(body: &str) -> String {
-    let lines: Vec<&str> = body
-        .lines()
-        .map(|l| l.trim_end())
-        .filter(|l| !l.is_empty())
-        .collect();
+    let lines: Vec<&str> = body.lines().map(|l| l.trim_end()).filter(|l| !l.is_empty()).collect();
     lines.join("\n")
 }
 
@@ -253,37 +230,23 @@ mod tests {
     fn parses_ids_names_and_args() {
         assert_eq!(
             parse_line("12 play black D4").unwrap(),
-            Some(Command {
-                id: Some(12),
-                name: "play".into(),
-                args: vec!["black".into(), "D4".into()]
-            })
+            Some(Command { id: Some(12), name: "play".into(), args: vec!["black".into(), "D4".into()] })
         );
         assert_eq!(
             parse_line("  Name\t# comment").unwrap(),
-            Some(Command {
-                id: None,
-                name: "name".into(),
-                args: vec![]
-            })
+            Some(Command { id: None, name: "name".into(), args: vec![] })
         );
         assert_eq!(parse_line("").unwrap(), None);
         assert_eq!(parse_line("   # only a comment").unwrap(), None);
         assert_eq!(parse_line("\u{1}\u{7}").unwrap(), None);
-        assert_eq!(
-            parse_line("play\u{0} b a1\r").unwrap().unwrap().args,
-            vec!["b".to_string(), "a1".to_string()]
-        );
+        assert_eq!(parse_line("play\u{0} b a1\r").unwrap().unwrap().args, vec!["b".to_string(), "a1".to_string()]);
     }
 
     #[test]
     fn malformed_lines_are_errors_with_id_when_known() {
         assert_eq!(parse_line("12").unwrap_err().id, Some(12));
         assert_eq!(parse_line("1x play").unwrap_err().id, None);
-        assert_eq!(
-            parse_line("99999999999999999999999 name").unwrap_err().id,
-            None
-        );
+        assert_eq!(parse_line("99999999999999999999999 name").unwrap_err().id, None);
         assert_eq!(parse_line("3 pl@y").unwrap_err().id, Some(3));
         assert!(parse_line(&"a".repeat(MAX_LINE_BYTES + 1)).is_err());
     }
@@ -293,10 +256,7 @@ mod tests {
         assert_eq!(format_success(Some(3), "2"), "=3 2\n\n");
         assert_eq!(format_success(None, ""), "= \n\n");
         assert_eq!(format_success(None, "a\n\nb\n"), "=\na\nb\n\n");
-        assert_eq!(
-            format_failure(Some(7), "unknown command"),
-            "?7 unknown command\n\n"
-        );
+        assert_eq!(format_failure(Some(7), "unknown command"), "?7 unknown command\n\n");
         assert_eq!(format_failure(None, "x\n\ny"), "? x y\n\n");
     }
 
@@ -311,18 +271,9 @@ mod tests {
     #[test]
     fn vertices() {
         assert_eq!(parse_vertex("PASS"), Some(RawVertex::Pass));
-        assert_eq!(
-            parse_vertex("a1"),
-            Some(RawVertex::Letter { col: 0, row: 1 })
-        );
-        assert_eq!(
-            parse_vertex("J10"),
-            Some(RawVertex::Letter { col: 8, row: 10 })
-        );
-        assert_eq!(
-            parse_vertex("Z25"),
-            Some(RawVertex::Letter { col: 24, row: 25 })
-        );
+        assert_eq!(parse_vertex("a1"), Some(RawVertex::Letter { col: 0, row: 1 }));
+        assert_eq!(parse_vertex("J10"), Some(RawVertex::Letter { col: 8, row: 10 }));
+        assert_eq!(parse_vertex("Z25"), Some(RawVertex::Letter { col: 24, row: 25 }));
         assert_eq!(parse_vertex("I5"), None);
         assert_eq!(parse_vertex("A0"), None);
         assert_eq!(parse_vertex("A"), None);

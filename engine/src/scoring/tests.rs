@@ -201,7 +201,12 @@ fn full_25_cubed_board_scores() {
     }
     assert!(b.set_cells(&changes));
     let st = score_board(&b, &Rules::space(), [0, 0], &ScoringMarks::default(), ScoringMethod::Space).unwrap();
-    let total = st.black.stones + st.white.stones + st.black.territory + st.white.territory
-        + st.neutral.general + st.neutral.seki + st.neutral.unresolved;
+    let total = st.black.stones
+        + st.white.stones
+        + st.black.territory
+        + st.white.territory
+        + st.neutral.general
+        + st.neutral.seki
+        + st.neutral.unresolved;
     assert_eq!(total as usize, 15_625);
 }

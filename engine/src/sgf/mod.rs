@@ -12,13 +12,10 @@ pub mod replay;
 pub mod text;
 
 pub use replay::{
-    export_sgf, game_from_sgf, import_sgf, rules_from_ru, rules_to_ru, sgf_from_game, ImportedGame,
-    SgfInfo,
+    export_sgf, game_from_sgf, import_sgf, rules_from_ru, rules_to_ru, sgf_from_game, ImportedGame, SgfInfo,
 };
 
-pub use text::{
-    parse_sgf, write_sgf, SgfColor, SgfGame, SgfMove, SgfPoint, MAX_SGF_BYTES, MAX_TREE_DEPTH,
-};
+pub use text::{parse_sgf, write_sgf, SgfColor, SgfGame, SgfMove, SgfPoint, MAX_SGF_BYTES, MAX_TREE_DEPTH};
 
 /// Why an SGF record could not be read or replayed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -43,18 +40,10 @@ pub enum SgfError {
     BadSize(String),
     /// The size is valid SGF but the engine cannot play it (odd 1–25 per axis; 003 §1.1).
     #[error("unsupported board size {width}x{height}: {reason}")]
-    UnsupportedSize {
-        width: u8,
-        height: u8,
-        reason: String,
-    },
+    UnsupportedSize { width: u8, height: u8, reason: String },
     /// A rule-relevant property has a value that cannot be read.
     #[error("bad property {property}[{value}]{}", move_suffix(*.move_number))]
-    BadProperty {
-        property: String,
-        value: String,
-        move_number: Option<usize>,
-    },
+    BadProperty { property: String, value: String, move_number: Option<usize> },
     /// A move lies outside the board.
     #[error("move {move_number}: {coord} is off the board")]
     OffBoard { move_number: usize, coord: String },
@@ -63,19 +52,10 @@ pub enum SgfError {
     SetupAfterMoves { move_number: usize },
     /// A setup stone could not be placed (for example it leaves a chain without liberties).
     #[error("setup stone {color} {coord}: {reason}")]
-    BadSetup {
-        color: &'static str,
-        coord: String,
-        reason: String,
-    },
+    BadSetup { color: &'static str, coord: String, reason: String },
     /// A recorded move breaks the rules (occupied point, suicide, repetition ...).
     #[error("move {move_number}: {color} {coord} is illegal: {reason}")]
-    IllegalMove {
-        move_number: usize,
-        color: &'static str,
-        coord: String,
-        reason: String,
-    },
+    IllegalMove { move_number: usize, color: &'static str, coord: String, reason: String },
     /// The game cannot be written as SGF (for example a board deeper than 1).
     #[error("cannot export as SGF: {0}")]
     Unexportable(String),

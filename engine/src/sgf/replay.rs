@@ -55,9 +55,7 @@ pub fn rules_from_ru(ru: &str, base: Rules) -> Option<Rules> {
             let (k, v) = part.split_once('=')?;
             match (k.trim(), v.trim()) {
                 ("ko", "immediate") => r.ko = KoRule::Immediate,
-                ("ko", "superko") | ("ko", "positional_superko") => {
-                    r.ko = KoRule::PositionalSuperko
-                }
+                ("ko", "superko") | ("ko", "positional_superko") => r.ko = KoRule::PositionalSuperko,
                 ("ko", "korean") => r.ko = KoRule::Korean,
                 ("scoring", "area") => r.scoring = ScoringMethod::Area,
                 ("scoring", "territory") => r.scoring = ScoringMethod::Territory,
@@ -106,16 +104,7 @@ fn point_of(geom: &Geometry, p: SgfPoint) -> Option<Point> {
 }
 
 fn describe(geom: &Geometry, p: Point) -> String {
-    let sgf = geom
-        .offsets_of(p)
-        .map(|(x, y, _)| {
-            SgfPoint {
-                x: x as u8,
-                y: y as u8,
-            }
-            .to_sgf()
-        })
-        .unwrap_or_default();
+    let sgf = geom.offsets_of(p).map(|(x, y, _)| SgfPoint { x: x as u8, y: y as u8 }.to_sgf()).unwrap_or_default();
     match classic_vertex(geom, p) {
         Some(v) => format!("{v} ({sgf})"),
         None => sgf,
@@ -132,17 +121,12 @@ fn describe(geom: &Geometry, p: Point) -> String {
 /// fine; two passes followed by more moves resume play. `limit` replays only
 /// the first `limit` moves. Every refused move is an
 /// [`SgfError::IllegalMove`] naming the 1-based move number.
-pub fn game_from_sgf(
-    g: &SgfGame,
-    base: Rules,
-    limit: Option<usize>,
-) -> Result<ImportedGame, SgfError> {
-    let geom =
-        Geometry::flat(g.width as i64, g.height as i64).map_err(|e| SgfError::UnsupportedSize {
-            width: g.width,
-            height: g.height,
-            reason: e.to_string(),
-        })?;
+pub fn game_from_sgf(g: &SgfGame, base: Rules, limit: Option<usize>) -> Result<ImportedGame, SgfError> {
+    let geom = Geometry::flat(g.width as i64, g.height as i64).map_err(|e| SgfError::UnsupportedSize {
+        width: g.width,
+        height: g.height,
+        reason: e.to_string(),
+    })?;
     let mut rules = base;
     rules.handicap = 0;
     if let Some(k) = g.komi {
@@ -156,10 +140,7 @@ pub fn game_from_sgf(
     }
     let mut setup_black: Vec<Point> = Vec::new();
     let mut setup_white: Vec<Point> = Vec::new();
-    for (src, dst) in [
-        (&g.setup_black, &mut setup_black),
-        (&g.setup_white, &mut setup_white),
-    ] {
+    for (src, dst) in [(&g.setup_black, &mut setup_black), (&g.setup_white, &mut setup_white)] {
         for &p in src {
             let q = point_of(&geom, p).ok_or_else(|| SgfError::BadProperty {
                 property: "AB/AW".into(),
@@ -210,10 +191,7 @@ pub fn game_from_sgf(
             });
         }
     }
-    let first = g
-        .player_to_move
-        .or_else(|| g.moves.first().map(|m| m.color))
-        .map(color_of);
+    let first = g.player_to_move.or_else(|| g.moves.first().map(|m| m.color)).map(color_of);
     if let Some(c) = first {
         if c != game.to_move() {
             game.set_first_to_move(c).map_err(|e| SgfError::BadSetup {
@@ -246,12 +224,7 @@ fn play_recorded(game: &mut Game, move_number: usize, m: &SgfMove) -> Result<(),
         None => Move::Pass,
         Some(p) => match point_of(game.geometry(), p) {
             Some(q) => Move::Place(q),
-            None => {
-                return Err(SgfError::OffBoard {
-                    move_number,
-                    coord: p.to_sgf(),
-                })
-            }
+            None => return Err(SgfError::OffBoard { move_number, coord: p.to_sgf() }),
         },
     };
     if game.phase() == Phase::Scoring {
@@ -269,12 +242,7 @@ fn illegal(game: &Game, move_number: usize, c: Color, mv: Move, e: &IllegalMove)
         Move::Pass => "pass".to_string(),
         Move::Place(p) => describe(game.geometry(), p),
     };
-    SgfError::IllegalMove {
-        move_number,
-        color: letter(c),
-        coord,
-        reason: e.reason_word().to_string(),
-    }
+    SgfError::IllegalMove { move_number, color: letter(c), coord, reason: e.reason_word().to_string() }
 }
 
 /// Reads SGF text and replays it (see [`game_from_sgf`]).
@@ -297,13 +265,9 @@ pub fn sgf_from_game(game: &Game, info: &SgfInfo) -> Result<SgfGame, SgfError> {
         )));
     }
     let to_sgf = |p: Point| -> Result<SgfPoint, SgfError> {
-        let (x, y, _) = geom
-            .offsets_of(p)
-            .ok_or_else(|| SgfError::Unexportable(format!("point {p} is off the board")))?;
-        Ok(SgfPoint {
-            x: x as u8,
-            y: y as u8,
-        })
+        let (x, y, _) =
+            geom.offsets_of(p).ok_or_else(|| SgfError::Unexportable(format!("point {p} is off the board")))?;
+        Ok(SgfPoint { x: x as u8, y: y as u8 })
     };
     let rules = game.rules();
     let mut setup_black = Vec::new();
@@ -329,11 +293,7 @@ pub fn sgf_from_game(game: &Game, info: &SgfInfo) -> Result<SgfGame, SgfError> {
         moves.push(SgfMove { color, point });
     }
     let komi = rules.komi.points();
-    let komi = if rules.komi_to == Color::Black {
-        -komi
-    } else {
-        komi
-    };
+    let komi = if rules.komi_to == Color::Black { -komi } else { komi };
     let implied_first = moves.first().map(|m| m.color).unwrap_or(SgfColor::Black);
     let first = match game.first_to_move() {
         Color::Black => SgfColor::Black,
@@ -346,13 +306,9 @@ pub fn sgf_from_game(game: &Game, info: &SgfInfo) -> Result<SgfGame, SgfError> {
         handicap: rules.handicap as u32,
         setup_black,
         setup_white,
-        player_to_move: (first != implied_first || (moves.is_empty() && first != SgfColor::Black))
-            .then_some(first),
+        player_to_move: (first != implied_first || (moves.is_empty() && first != SgfColor::Black)).then_some(first),
         moves,
-        result: game
-            .result()
-            .map(|r| r.sgf())
-            .or_else(|| info.result.clone()),
+        result: game.result().map(|r| r.sgf()).or_else(|| info.result.clone()),
         black_player: info.black_player.clone(),
         white_player: info.white_player.clone(),
         date: info.date.clone(),
@@ -395,9 +351,7 @@ mod tests {
         assert_eq!(back.game.moves(), g.moves());
         assert_eq!(back.game.board(), g.board());
         assert_eq!(back.game.rules(), g.rules());
-        assert!(
-            out.contains("PB[Kim]") && out.contains("RE[W+R]") && out.contains("DT[2026-11-30]")
-        );
+        assert!(out.contains("PB[Kim]") && out.contains("RE[W+R]") && out.contains("DT[2026-11-30]"));
     }
 
     #[test]
@@ -412,10 +366,7 @@ mod tests {
         assert!(e.to_string().contains("move 3"), "{e}");
         // Suicide in the corner.
         let e = import_sgf("(;SZ[9];B[ba];W[];B[ab];W[aa])", classic(), None).unwrap_err();
-        assert!(
-            matches!(&e, SgfError::IllegalMove { move_number: 4, reason, .. } if reason == "suicide"),
-            "{e:?}"
-        );
+        assert!(matches!(&e, SgfError::IllegalMove { move_number: 4, reason, .. } if reason == "suicide"), "{e:?}");
     }
 
     #[test]
@@ -428,26 +379,13 @@ mod tests {
     #[test]
     fn sizes_komi_and_handicap() {
         let e = import_sgf("(;SZ[18];B[aa])", classic(), None).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                SgfError::UnsupportedSize {
-                    width: 18,
-                    height: 18,
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
+        assert!(matches!(e, SgfError::UnsupportedSize { width: 18, height: 18, .. }), "{e:?}");
         let imp = import_sgf("(;SZ[19:13]KM[-3.5];B[sm])", classic(), None).unwrap();
         assert_eq!(imp.game.geometry().dims(), (19, 13, 1));
         assert_eq!(imp.game.rules().komi_to, Color::Black);
         assert_eq!(imp.game.rules().komi.half_points(), 7);
         let out = export_sgf(&imp.game, &SgfInfo::default()).unwrap();
-        assert!(
-            out.contains("SZ[19:13]") && out.contains("KM[-3.5]"),
-            "{out}"
-        );
+        assert!(out.contains("SZ[19:13]") && out.contains("KM[-3.5]"), "{out}");
         assert!(import_sgf("(;SZ[9]KM[6.25])", classic(), None).is_err());
 
         // 000 §4: AB on the table points become the rules' handicap; White moves first.
@@ -464,10 +402,7 @@ mod tests {
         assert_eq!(imp.game.setup_stones().len(), 2);
         // A setup stone without liberties is refused.
         let e = import_sgf("(;SZ[9]AB[aa]AW[ab][ba])", classic(), None).unwrap_err();
-        assert!(
-            matches!(&e, SgfError::BadSetup { color: "W", coord, .. } if coord == "B9 (ba)"),
-            "{e:?}"
-        );
+        assert!(matches!(&e, SgfError::BadSetup { color: "W", coord, .. } if coord == "B9 (ba)"), "{e:?}");
     }
 
     #[test]
@@ -484,19 +419,10 @@ mod tests {
             let mut r = r;
             r.capture_bonus = true;
             let back = rules_from_ru(&rules_to_ru(&r), base).unwrap();
-            assert_eq!(
-                (back.ko, back.scoring, back.capture_bonus),
-                (r.ko, r.scoring, r.capture_bonus)
-            );
+            assert_eq!((back.ko, back.scoring, back.capture_bonus), (r.ko, r.scoring, r.capture_bonus));
         }
-        assert_eq!(
-            rules_from_ru("Japanese", base).unwrap().scoring,
-            ScoringMethod::Territory
-        );
-        assert_eq!(
-            rules_from_ru("Chinese", base).unwrap().scoring,
-            ScoringMethod::Area
-        );
+        assert_eq!(rules_from_ru("Japanese", base).unwrap().scoring, ScoringMethod::Territory);
+        assert_eq!(rules_from_ru("Chinese", base).unwrap().scoring, ScoringMethod::Area);
         assert!(rules_from_ru("ko=sometimes", base).is_none());
         assert!(rules_from_ru("Ing", base).is_none());
     }
@@ -504,9 +430,6 @@ mod tests {
     #[test]
     fn deep_boards_do_not_export() {
         let g = Game::new(Geometry::cube(3).unwrap(), Rules::space()).unwrap();
-        assert!(matches!(
-            export_sgf(&g, &SgfInfo::default()),
-            Err(SgfError::Unexportable(_))
-        ));
+        assert!(matches!(export_sgf(&g, &SgfInfo::default()), Err(SgfError::Unexportable(_))));
     }
 }

@@ -135,10 +135,7 @@ impl Default for SgfGame {
 /// bracketed values and escapes.
 fn precheck(text: &str) -> Result<(), SgfError> {
     if text.len() > MAX_SGF_BYTES {
-        return Err(SgfError::TooLarge {
-            bytes: text.len(),
-            limit: MAX_SGF_BYTES,
-        });
+        return Err(SgfError::TooLarge { bytes: text.len(), limit: MAX_SGF_BYTES });
     }
     let mut in_value = false;
     let mut escaped = false;
@@ -162,17 +159,13 @@ fn precheck(text: &str) -> Result<(), SgfError> {
             ';' => {
                 depth += 1;
                 if depth > MAX_TREE_DEPTH {
-                    return Err(SgfError::TooDeep {
-                        limit: MAX_TREE_DEPTH,
-                    });
+                    return Err(SgfError::TooDeep { limit: MAX_TREE_DEPTH });
                 }
             }
             _ => {}
         }
         if saved.len() > MAX_TREE_DEPTH {
-            return Err(SgfError::TooDeep {
-                limit: MAX_TREE_DEPTH,
-            });
+            return Err(SgfError::TooDeep { limit: MAX_TREE_DEPTH });
         }
     }
     Ok(())
@@ -223,12 +216,8 @@ fn check_point(p: SgfParsePoint, w: u8, h: u8) -> Option<SgfPoint> {
 /// [`super::replay`]).
 pub fn parse_sgf(text: &str) -> Result<SgfGame, SgfError> {
     precheck(text)?;
-    let options = ParseOptions {
-        convert_mixed_case_identifiers: true,
-        lenient: false,
-    };
-    let trees = sgf_parse::parse_with_options(text, &options)
-        .map_err(|e| SgfError::Syntax(e.to_string()))?;
+    let options = ParseOptions { convert_mixed_case_identifiers: true, lenient: false };
+    let trees = sgf_parse::parse_with_options(text, &options).map_err(|e| SgfError::Syntax(e.to_string()))?;
     let mut trees = trees.into_iter();
     let first = trees.next().ok_or(SgfError::NoGame)?;
     // Drop any further trees without deep recursion.
@@ -277,11 +266,7 @@ fn read_tree(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
             match prop {
                 Prop::B(m) | Prop::W(m) => {
                     move_number += 1;
-                    let color = if matches!(prop, Prop::B(_)) {
-                        SgfColor::Black
-                    } else {
-                        SgfColor::White
-                    };
+                    let color = if matches!(prop, Prop::B(_)) { SgfColor::Black } else { SgfColor::White };
                     let point = match m {
                         SgfParseMove::Pass => None,
                         SgfParseMove::Move(p) if tt_is_pass && p.x == 19 && p.y == 19 => None,
@@ -301,11 +286,7 @@ fn read_tree(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
                     if move_number > 0 {
                         return Err(SgfError::SetupAfterMoves { move_number });
                     }
-                    let target = if matches!(prop, Prop::AB(_)) {
-                        &mut black
-                    } else {
-                        &mut white
-                    };
+                    let target = if matches!(prop, Prop::AB(_)) { &mut black } else { &mut white };
                     for p in points {
                         match check_point(*p, w, h) {
                             Some(pt) => target.push(pt),
@@ -366,17 +347,12 @@ fn read_tree(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
                         && vals[0].trim().parse::<SgfParseMove>().is_ok() =>
                 {
                     move_number += 1;
-                    let color = if id == "B" {
-                        SgfColor::Black
-                    } else {
-                        SgfColor::White
-                    };
-                    let m: SgfParseMove =
-                        vals[0].trim().parse().map_err(|_| SgfError::BadProperty {
-                            property: id.clone(),
-                            value: vals[0].clone(),
-                            move_number: Some(move_number),
-                        })?;
+                    let color = if id == "B" { SgfColor::Black } else { SgfColor::White };
+                    let m: SgfParseMove = vals[0].trim().parse().map_err(|_| SgfError::BadProperty {
+                        property: id.clone(),
+                        value: vals[0].clone(),
+                        move_number: Some(move_number),
+                    })?;
                     let point = match m {
                         SgfParseMove::Pass => None,
                         SgfParseMove::Move(p) if tt_is_pass && p.x == 19 && p.y == 19 => None,
@@ -393,11 +369,7 @@ fn read_tree(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
                     g.moves.push(SgfMove { color, point });
                 }
                 Prop::Invalid(id, vals) => {
-                    let mn = if id == "B" || id == "W" {
-                        Some(move_number + 1)
-                    } else {
-                        None
-                    };
+                    let mn = if id == "B" || id == "W" { Some(move_number + 1) } else { None };
                     match id.as_str() {
                         // Rule-relevant properties must be readable.
                         "B" | "W" | "AB" | "AW" | "AE" | "KM" | "HA" | "PL" => {
@@ -421,11 +393,7 @@ fn read_tree(root: &SgfNode<Prop>) -> Result<SgfGame, SgfError> {
     white.sort();
     white.dedup();
     if let Some(p) = black.iter().find(|p| white.binary_search(p).is_ok()) {
-        return Err(SgfError::BadProperty {
-            property: "AB/AW".into(),
-            value: p.to_sgf(),
-            move_number: None,
-        });
+        return Err(SgfError::BadProperty { property: "AB/AW".into(), value: p.to_sgf(), move_number: None });
     }
     g.setup_black = black;
     g.setup_white = white;
@@ -478,13 +446,8 @@ pub fn write_sgf(g: &SgfGame) -> String {
     if g.handicap >= 2 {
         s.push_str(&format!("HA[{}]", g.handicap));
     }
-    let text_props = [
-        ("RU", &g.rules),
-        ("PB", &g.black_player),
-        ("PW", &g.white_player),
-        ("DT", &g.date),
-        ("RE", &g.result),
-    ];
+    let text_props =
+        [("RU", &g.rules), ("PB", &g.black_player), ("PW", &g.white_player), ("DT", &g.date), ("RE", &g.result)];
     for (id, v) in text_props {
         if let Some(v) = v {
             s.push_str(id);
@@ -533,10 +496,7 @@ mod tests {
 
     fn pt(s: &str) -> SgfPoint {
         let b = s.as_bytes();
-        SgfPoint {
-            x: b[0] - b'a',
-            y: b[1] - b'a',
-        }
+        SgfPoint { x: b[0] - b'a', y: b[1] - b'a' }
     }
 
     #[test]
@@ -559,18 +519,9 @@ mod tests {
         assert_eq!(
             g.moves,
             vec![
-                SgfMove {
-                    color: SgfColor::White,
-                    point: Some(pt("qp"))
-                },
-                SgfMove {
-                    color: SgfColor::Black,
-                    point: None
-                },
-                SgfMove {
-                    color: SgfColor::White,
-                    point: None
-                },
+                SgfMove { color: SgfColor::White, point: Some(pt("qp")) },
+                SgfMove { color: SgfColor::Black, point: None },
+                SgfMove { color: SgfColor::White, point: None },
             ]
         );
     }
@@ -588,41 +539,16 @@ mod tests {
     #[test]
     fn off_board_move_is_a_typed_error_with_move_number() {
         let e = parse_sgf("(;SZ[9];B[aa];W[bb];B[jj])").unwrap_err();
-        assert_eq!(
-            e,
-            SgfError::OffBoard {
-                move_number: 3,
-                coord: "jj".into()
-            }
-        );
+        assert_eq!(e, SgfError::OffBoard { move_number: 3, coord: "jj".into() });
         let g = parse_sgf("(;SZ[9];B[aa];W[bb\n])").unwrap();
         assert_eq!(g.moves[1].point, Some(pt("bb")));
         let e = parse_sgf("(;SZ[9];B[aa];W[b])").unwrap_err();
-        assert!(
-            matches!(
-                e,
-                SgfError::BadProperty {
-                    move_number: Some(2),
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
+        assert!(matches!(e, SgfError::BadProperty { move_number: Some(2), .. }), "{e:?}");
     }
 
     #[test]
     fn syntax_errors_are_typed() {
-        for bad in [
-            "",
-            "(",
-            "(;B[aa]",
-            "B[aa]",
-            "(;B[aa",
-            ")",
-            "(;SZ[x])",
-            "(;SZ[0])",
-            "(;GM[2];B[aa])",
-        ] {
+        for bad in ["", "(", "(;B[aa]", "B[aa]", "(;B[aa", ")", "(;SZ[x])", "(;SZ[0])", "(;GM[2];B[aa])"] {
             assert!(parse_sgf(bad).is_err(), "{bad:?} should fail");
         }
     }
@@ -639,15 +565,7 @@ mod tests {
     fn same_colour_twice_and_white_first_are_kept_as_recorded() {
         let g = parse_sgf("(;SZ[9];W[aa];W[bb];B[cc];B[dd])").unwrap();
         let colors: Vec<_> = g.moves.iter().map(|m| m.color).collect();
-        assert_eq!(
-            colors,
-            vec![
-                SgfColor::White,
-                SgfColor::White,
-                SgfColor::Black,
-                SgfColor::Black
-            ]
-        );
+        assert_eq!(colors, vec![SgfColor::White, SgfColor::White, SgfColor::Black, SgfColor::Black]);
     }
 
     #[test]
@@ -661,18 +579,9 @@ mod tests {
             setup_white: vec![pt("dd")],
             player_to_move: Some(SgfColor::White),
             moves: vec![
-                SgfMove {
-                    color: SgfColor::White,
-                    point: Some(pt("ee")),
-                },
-                SgfMove {
-                    color: SgfColor::Black,
-                    point: None,
-                },
-                SgfMove {
-                    color: SgfColor::Black,
-                    point: Some(pt("sm")),
-                },
+                SgfMove { color: SgfColor::White, point: Some(pt("ee")) },
+                SgfMove { color: SgfColor::Black, point: None },
+                SgfMove { color: SgfColor::Black, point: Some(pt("sm")) },
             ],
             result: Some("B+0.5".into()),
             black_player: Some("흑 [kim] \\ x".into()),
@@ -696,12 +605,7 @@ mod tests {
             s.push_str(";B[aa]");
         }
         s.push(')');
-        assert_eq!(
-            parse_sgf(&s),
-            Err(SgfError::TooDeep {
-                limit: MAX_TREE_DEPTH
-            })
-        );
+        assert_eq!(parse_sgf(&s), Err(SgfError::TooDeep { limit: MAX_TREE_DEPTH }));
         let nested = "(".repeat(100_000);
         assert!(parse_sgf(&nested).is_err());
     }

@@ -46,7 +46,12 @@ impl Running {
         let setup_url = server.setup_url.clone();
         let (stop, rx) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            server.run(async { let _ = rx.await; }).await.unwrap();
+            server
+                .run(async {
+                    let _ = rx.await;
+                })
+                .await
+                .unwrap();
         });
         Running { base, setup_url, stop, task }
     }
@@ -80,7 +85,11 @@ impl Player {
         let r = p
             .http
             .post(format!("{base}/api/sign_up"))
-            .form(&[("username", name), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+            .form(&[
+                ("username", name),
+                ("password", "correct horse battery"),
+                ("password_again", "correct horse battery"),
+            ])
             .send()
             .await
             .unwrap();
@@ -175,7 +184,9 @@ pub async fn started_room(host: &Player, guest: &Player, settings: Value) -> i64
 /// Reads stream messages until one satisfies `pred`; returns all read.
 pub async fn read_until<S>(ws: &mut S, pred: impl Fn(&Value) -> bool) -> Vec<Value>
 where
-    S: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+    S: futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin,
 {
     let mut got = Vec::new();
     loop {

@@ -45,7 +45,10 @@ fn defaults_are_valid() {
         ok(&c);
         // 000 §2: byo-yomi, main per size, 30 s × 3; komi 6.5 territory; undo 3; 180 / 120 s.
         assert_eq!(c.time, TimeControl::Byoyomi { main_s: main, period_s: 30, periods: 3 });
-        assert_eq!((c.komi_half_points, c.komi_to, c.scoring, c.ko), (13, Color::White, ScoringMethod::Territory, KoRule::PositionalSuperko));
+        assert_eq!(
+            (c.komi_half_points, c.komi_to, c.scoring, c.ko),
+            (13, Color::White, ScoringMethod::Territory, KoRule::PositionalSuperko)
+        );
         assert_eq!((c.undo, c.draw_offer, c.atari_warning), (UndoAllowance::Limited(3), true, true));
         assert_eq!((c.scoring_deadline_s, c.disconnect_grace_s, c.colours), (180, 120, ColourAssignment::Nigiri));
         assert_eq!(Geometry::from_spec(c.board).unwrap().dims(), (size as usize, size as usize, 1));
@@ -204,8 +207,14 @@ fn handicap_boundaries_and_colours() {
     for h in [0, 2, 9] {
         ok(&MatchSettings { handicap: h, colours: hb, ..classic() });
     }
-    refused_with(&MatchSettings { handicap: 1, colours: hb, ..classic() }, "handicap: 1 is out of range; allowed 0 or 2 to 9 (000 §2)");
-    refused_with(&MatchSettings { handicap: 10, colours: hb, ..classic() }, "handicap: 10 is out of range; allowed 0 or 2 to 9 (000 §2)");
+    refused_with(
+        &MatchSettings { handicap: 1, colours: hb, ..classic() },
+        "handicap: 1 is out of range; allowed 0 or 2 to 9 (000 §2)",
+    );
+    refused_with(
+        &MatchSettings { handicap: 10, colours: hb, ..classic() },
+        "handicap: 10 is out of range; allowed 0 or 2 to 9 (000 §2)",
+    );
     let nine = MatchSettings::classic_default(9);
     ok(&MatchSettings { handicap: 5, colours: ColourAssignment::HostWhite, ..nine.clone() });
     refused_with(
@@ -216,7 +225,10 @@ fn handicap_boundaries_and_colours() {
         &MatchSettings { handicap: 2, ..classic() },
         "colours: nigiri is not allowed; allowed host_black or host_white in a handicap game (000 §2)",
     );
-    refused_with(&MatchSettings { handicap: 2, ..space() }, "handicap: 2 is out of range; allowed 0 for the Space preset (003 §1.2)");
+    refused_with(
+        &MatchSettings { handicap: 2, ..space() },
+        "handicap: 2 is out of range; allowed 0 for the Space preset (003 §1.2)",
+    );
 }
 
 // --- time -------------------------------------------------------------------------------------
@@ -248,7 +260,10 @@ fn space_hours_boundaries() {
 #[test]
 fn classic_time_boundaries() {
     // 000 §2 timeControl ranges.
-    let by = |main_s, period_s, periods| MatchSettings { time: TimeControl::Byoyomi { main_s, period_s, periods }, ..classic() };
+    let by = |main_s, period_s, periods| MatchSettings {
+        time: TimeControl::Byoyomi { main_s, period_s, periods },
+        ..classic()
+    };
     for (m, p, n) in [(0, 10, 1), (3600, 60, 5), (1200, 20, 3), (180, 30, 2)] {
         ok(&by(m, p, n));
     }
@@ -397,7 +412,10 @@ fn helper(name: &str) -> Assistant {
 fn assistance_scope() {
     // 003 §6.4: help only as agreed, recording who and within what scope.
     for s in [space(), classic()] {
-        ok(&MatchSettings { assistance: AssistanceScope::Agreed { assistants: vec![helper("Coach Kim")] }, ..s.clone() });
+        ok(&MatchSettings {
+            assistance: AssistanceScope::Agreed { assistants: vec![helper("Coach Kim")] },
+            ..s.clone()
+        });
         let four = (0..4).map(|i| helper(&format!("p{i}"))).collect();
         ok(&MatchSettings { assistance: AssistanceScope::Agreed { assistants: four }, ..s });
     }
@@ -411,11 +429,17 @@ fn assistance_scope() {
         "assistance.assistants: 5 entries is out of range; allowed 1 to 4 assistants (003 §6.4)",
     );
     refused_with(
-        &MatchSettings { assistance: AssistanceScope::Agreed { assistants: vec![helper("x".repeat(81).as_str())] }, ..space() },
+        &MatchSettings {
+            assistance: AssistanceScope::Agreed { assistants: vec![helper("x".repeat(81).as_str())] },
+            ..space()
+        },
         "assistance.assistants[0].name: a text of 81 characters is out of range; allowed 1 to 80 characters (003 §6.4)",
     );
     refused_with(
-        &MatchSettings { assistance: AssistanceScope::Agreed { assistants: vec![helper("a"), helper("a")] }, ..space() },
+        &MatchSettings {
+            assistance: AssistanceScope::Agreed { assistants: vec![helper("a"), helper("a")] },
+            ..space()
+        },
         "assistance.assistants[1].name: \"a\" is not allowed; allowed each assistant once (003 §6.4)",
     );
 }
@@ -451,7 +475,8 @@ fn all_problems_are_collected() {
     // Display: one line per problem.
     let text = e.to_string();
     assert_eq!(text.lines().count(), 7);
-    assert!(text.starts_with("komi: -1 is out of range; allowed 0 to 1000 in steps of 0.5 for the Space preset (003 §4.3)\n"));
+    assert!(text
+        .starts_with("komi: -1 is out of range; allowed 0 to 1000 in steps of 0.5 for the Space preset (003 §4.3)\n"));
     // The engine conversions refuse invalid settings with the same problems.
     assert_eq!(s.engine_rules().unwrap_err(), e);
     assert_eq!(s.geometry().unwrap_err(), e);
@@ -469,12 +494,17 @@ fn json_round_trip() {
         time: TimeControl::SpaceHours { black: 2, white: 4 },
         colours: ColourAssignment::HostWhite,
         special_rules: vec!["교대로 초대 코드를 쓴다".into()],
-        assistance: AssistanceScope::Agreed { assistants: vec![helper("KataGo 1.15"), Assistant {
-            name: "홍길동".into(),
-            kind: AssistantKind::Person,
-            helps: AssistedPlayer::Guest,
-            extent: AssistanceExtent::ScoringReview,
-        }] },
+        assistance: AssistanceScope::Agreed {
+            assistants: vec![
+                helper("KataGo 1.15"),
+                Assistant {
+                    name: "홍길동".into(),
+                    kind: AssistantKind::Person,
+                    helps: AssistedPlayer::Guest,
+                    extent: AssistanceExtent::ScoringReview,
+                },
+            ],
+        },
         ..space()
     };
     ok(&fancy);
@@ -482,7 +512,11 @@ fn json_round_trip() {
         space(),
         classic(),
         fancy.clone(),
-        MatchSettings { time: TimeControl::classic_default_fischer(9), undo: UndoAllowance::Off, ..MatchSettings::classic_default(9) },
+        MatchSettings {
+            time: TimeControl::classic_default_fischer(9),
+            undo: UndoAllowance::Off,
+            ..MatchSettings::classic_default(9)
+        },
         MatchSettings { time: TimeControl::classic_default_none(), undo: UndoAllowance::Unlimited, ..classic() },
     ];
     for s in cases {
@@ -623,7 +657,8 @@ fn any_time() -> impl Strategy<Value = TimeControl> {
     prop_oneof![
         (any::<u32>(), any::<u32>()).prop_map(|(black, white)| TimeControl::SpaceHours { black, white }),
         any::<u32>().prop_map(|idle_limit_s| TimeControl::None { idle_limit_s }),
-        (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(main_s, period_s, periods)| TimeControl::Byoyomi { main_s, period_s, periods }),
+        (any::<u32>(), any::<u32>(), any::<u32>())
+            .prop_map(|(main_s, period_s, periods)| { TimeControl::Byoyomi { main_s, period_s, periods } }),
         (any::<u32>(), any::<u32>()).prop_map(|(main_s, increment_s)| TimeControl::Fischer { main_s, increment_s }),
     ]
 }
@@ -637,7 +672,8 @@ fn any_assistance() -> impl Strategy<Value = AssistanceScope> {
         name,
         kind: if person { AssistantKind::Person } else { AssistantKind::Program },
         helps: [AssistedPlayer::Host, AssistedPlayer::Guest, AssistedPlayer::Both][h as usize],
-        extent: [AssistanceExtent::RulesAndControls, AssistanceExtent::ScoringReview, AssistanceExtent::FullAdvice][x as usize],
+        extent: [AssistanceExtent::RulesAndControls, AssistanceExtent::ScoringReview, AssistanceExtent::FullAdvice]
+            [x as usize],
     });
     prop_oneof![
         Just(AssistanceScope::None),
@@ -717,7 +753,8 @@ fn valid_settings() -> impl Strategy<Value = MatchSettings> {
             (0u32..=3600, prop::sample::select(CLASSIC_PERIOD_S.to_vec()), 1u32..=5)
                 .prop_map(|(main_s, period_s, periods)| TimeControl::Byoyomi { main_s, period_s, periods }),
             (1u32..=3600, 0u32..=30).prop_map(|(main_s, increment_s)| TimeControl::Fischer { main_s, increment_s }),
-            prop::sample::select(CLASSIC_IDLE_LIMIT_S.to_vec()).prop_map(|idle_limit_s| TimeControl::None { idle_limit_s }),
+            prop::sample::select(CLASSIC_IDLE_LIMIT_S.to_vec())
+                .prop_map(|idle_limit_s| TimeControl::None { idle_limit_s }),
         ],
     )
         .prop_map(|(size, k, area, korean, h, time)| {

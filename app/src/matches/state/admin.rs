@@ -33,7 +33,8 @@ impl MatchState {
                     return Err(self.wrong_phase("scoring (or held in scoring)"));
                 }
                 let mut marks = Vec::new();
-                for (list, kind) in [(dead, MarkKind::Dead), (unresolved, MarkKind::Unresolved), (seki, MarkKind::Seki)] {
+                for (list, kind) in [(dead, MarkKind::Dead), (unresolved, MarkKind::Unresolved), (seki, MarkKind::Seki)]
+                {
                     for at in list {
                         self.check_mark(*at, kind)?;
                         marks.push(Mark { at: *at, kind, by: None });

@@ -18,12 +18,12 @@ mod timers;
 use serde::{Deserialize, Serialize};
 
 pub use super::commands::{Caller, Command, MatchError, RoomPhase, REASONS_LEN};
-pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
 use super::{
     clocks::MatchClocks,
     events::{Attention, Colour, Event, FaultCause, HoldReason, Mark, ScoreSummary, Seat, StoredEvent, Xyz},
     settings::{ColourAssignment, MatchSettings},
 };
+pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatHolder {
@@ -283,8 +283,12 @@ impl MatchState {
         [Colour::Black, Colour::White].into_iter().find_map(|c| {
             self.faults[colour_index(c)].map(|f| MatchError::Suspended {
                 reason: match f.cause {
-                    FaultCause::Disconnected => format!("{c:?} is disconnected; waiting for reconnection"),
-                    FaultCause::AcknowledgementTimeout => format!("{c:?}'s device did not acknowledge the last move"),
+                    FaultCause::Disconnected => {
+                        format!("{c:?} is disconnected; waiting for reconnection")
+                    }
+                    FaultCause::AcknowledgementTimeout => {
+                        format!("{c:?}'s device did not acknowledge the last move")
+                    }
                 },
             })
         })
@@ -332,7 +336,13 @@ impl MatchState {
         }
         let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase("a started game"))?;
         match cmd {
-            Join { .. } | Confirm | Move { .. } | Pass | AdminHold { .. } | AdminResume { .. } | AdminRuling { .. }
+            Join { .. }
+            | Confirm
+            | Move { .. }
+            | Pass
+            | AdminHold { .. }
+            | AdminResume { .. }
+            | AdminRuling { .. }
             | AdminDecide { .. } => Err(MatchError::Internal),
             Ready => self.ready(colour).map(ok),
             Acknowledge { move_number } => self.acknowledge(colour, *move_number).map(ok),
@@ -485,7 +495,11 @@ impl MatchState {
                 if reason == "draw_agreed" {
                     g.agree_draw().map_err(|e| e.to_string())?;
                 } else if statement.is_some() {
-                    let marks = self.scoring.as_ref().map(|s| scoring::engine_marks(g.geometry(), &s.marks)).unwrap_or_default();
+                    let marks = self
+                        .scoring
+                        .as_ref()
+                        .map(|s| scoring::engine_marks(g.geometry(), &s.marks))
+                        .unwrap_or_default();
                     g.finish_by_score(&marks).map_err(|e| e.to_string())?;
                 }
             }
@@ -630,7 +644,8 @@ impl MatchState {
                     self.wait_for_ready(t);
                 }
                 _ => {
-                    self.held_from = if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
+                    self.held_from =
+                        if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
                     self.phase = RoomPhase::Held;
                     self.hold = Some(reason.clone());
                     self.faults = [None, None];
@@ -710,7 +725,8 @@ impl MatchState {
     /// Events to append when a server (re)starts with this room loaded: a game in play is
     /// held until both players are ready again (003 §6.1–6.3).
     pub fn on_restart(&mut self, now: i64) -> Vec<Event> {
-        if self.phase == RoomPhase::Playing || (self.phase == RoomPhase::WaitingReady && self.ready.iter().any(|r| *r)) {
+        if self.phase == RoomPhase::Playing || (self.phase == RoomPhase::WaitingReady && self.ready.iter().any(|r| *r))
+        {
             let e = Event::Held { reason: HoldReason::ServerRestart };
             self.note(&e, now);
             vec![e]
@@ -751,7 +767,11 @@ pub(crate) fn xyz_of(g: &engine::Geometry, p: engine::Point) -> Xyz {
 pub fn nigiri(seed: u64) -> Seat {
     use rand_chacha::rand_core::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    if rng.next_u32() & 1 == 0 { Seat::First } else { Seat::Second }
+    if rng.next_u32() & 1 == 0 {
+        Seat::First
+    } else {
+        Seat::Second
+    }
 }
 
 /// The `Ended` event for an engine result.

@@ -144,7 +144,12 @@ impl MatchState {
         let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
             return Err(MatchError::Internal);
         };
-        Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone.into() }])
+        Ok(vec![Event::UndoAccepted {
+            colour,
+            move_number: req.move_number,
+            at: self.xyz(p),
+            undone_colour: undone.into(),
+        }])
     }
 
     /// 003 §2.7: both players asking on the same position enters scoring; one request

@@ -13,7 +13,9 @@ use crate::matches::{
 pub(crate) fn engine_marks(g: &engine::Geometry, marks: &[Mark]) -> engine::scoring::ScoringMarks {
     let mut out = engine::scoring::ScoringMarks::default();
     for m in marks {
-        let Some(p) = g.index_of(m.at.x, m.at.y, m.at.z) else { continue };
+        let Some(p) = g.index_of(m.at.x, m.at.y, m.at.z) else {
+            continue;
+        };
         match m.kind {
             MarkKind::Dead => out.dead.push(p),
             MarkKind::Unresolved => out.unresolved.push(p),
@@ -88,9 +90,10 @@ impl MatchState {
         let p = self.point(at)?;
         let stone = self.game.stone_at(p).is_some();
         match kind {
-            MarkKind::Dead | MarkKind::Unresolved if !stone => {
-                Err(MatchError::BadMark { at, why: "there is no stone there; dead and unresolved marks name a chain".into() })
-            }
+            MarkKind::Dead | MarkKind::Unresolved if !stone => Err(MatchError::BadMark {
+                at,
+                why: "there is no stone there; dead and unresolved marks name a chain".into(),
+            }),
             MarkKind::Seki if stone => {
                 Err(MatchError::BadMark { at, why: "there is a stone there; seki marks name an empty region".into() })
             }

@@ -45,7 +45,12 @@ impl T {
     fn started(settings: MatchSettings) -> T {
         settings.validate().expect("valid settings");
         let invites = [sha256_hex("code-a"), sha256_hex("code-b")];
-        let first = Event::RoomCreated { name: "t".into(), settings: settings.clone(), created_by: HOST, invite_sha256: invites.clone() };
+        let first = Event::RoomCreated {
+            name: "t".into(),
+            settings: settings.clone(),
+            created_by: HOST,
+            invite_sha256: invites.clone(),
+        };
         let s = MatchState::new("t".into(), settings, HOST, invites).unwrap();
         let mut t = T { s, now: 0, log: vec![StoredEvent { seq: 1, at_ms: 0, actor: None, event: first }] };
         t.s.version = 1;
@@ -132,7 +137,11 @@ impl T {
 }
 
 fn other(who: i64) -> i64 {
-    if who == HOST { GUEST } else { HOST }
+    if who == HOST {
+        GUEST
+    } else {
+        HOST
+    }
 }
 
 #[test]
@@ -269,7 +278,12 @@ fn five_minutes_without_readiness_notifies_the_administrator_and_nothing_else() 
     let mut t = T {
         s: MatchState::new("t".into(), settings.clone(), HOST, invites.clone()).unwrap(),
         now: 0,
-        log: vec![StoredEvent { seq: 1, at_ms: 0, actor: None, event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST, invite_sha256: invites } }],
+        log: vec![StoredEvent {
+            seq: 1,
+            at_ms: 0,
+            actor: None,
+            event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST, invite_sha256: invites },
+        }],
     };
     t.s.version = 1;
     t.ok(HOST, Command::Join { code: "code-a".into() });
@@ -296,7 +310,10 @@ fn undo_accepted_restores_the_stone_and_turn_without_refunding_time() {
     let e = t.ok(HOST, Command::RequestUndo);
     assert_eq!(T::kinds(&e), ["undo_requested"]);
     assert!(!t.s.clocks.is_running(), "both clocks stop while waiting");
-    assert!(matches!(t.err(HOST, Command::AnswerUndo { accept: true }), MatchError::NoPendingRequest { .. }), "the requester cannot answer");
+    assert!(
+        matches!(t.err(HOST, Command::AnswerUndo { accept: true }), MatchError::NoPendingRequest { .. }),
+        "the requester cannot answer"
+    );
     t.now = 20_000;
     t.ok(GUEST, Command::AnswerUndo { accept: true });
     assert_eq!(t.s.game.move_number(), 0);
@@ -392,7 +409,10 @@ fn space_scoring_marks_statements_and_consents() {
     assert_eq!(T::kinds(&e), ["mark_added", "statement_issued"]);
     let n = t.s.scoring.as_ref().unwrap().statement;
     assert_eq!(n, 2);
-    assert!(matches!(t.err(HOST, Command::Mark { at: at(2, 2, 2), kind: MarkKind::Dead }), MatchError::BadMark { .. }), "no stone there");
+    assert!(
+        matches!(t.err(HOST, Command::Mark { at: at(2, 2, 2), kind: MarkKind::Dead }), MatchError::BadMark { .. }),
+        "no stone there"
+    );
     // 003 §3.5: White cannot withdraw Black's mark.
     assert!(matches!(t.err(GUEST, Command::Unmark { at: at(5, 5, 5) }), MatchError::NotYourMark { .. }));
     // Consent binds to a number; a stale number is refused.
@@ -433,7 +453,16 @@ fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
     assert_eq!(t.s.phase, RoomPhase::Held);
     assert!(matches!(t.err(GUEST, Command::Consent { statement: 2 }), MatchError::WrongPhase { .. }));
     assert_eq!(
-        t.err(HOST, Command::AdminRuling { dead: vec![], seki: vec![], unresolved: vec![], reasons: "x".into(), finalize: true }),
+        t.err(
+            HOST,
+            Command::AdminRuling {
+                dead: vec![],
+                seki: vec![],
+                unresolved: vec![],
+                reasons: "x".into(),
+                finalize: true
+            }
+        ),
         MatchError::AdminOnly
     );
     let e = t.ok(
@@ -489,14 +518,19 @@ fn classic_draw_offers() {
     t.ok(HOST, Command::OfferDraw);
     assert!(matches!(t.err(HOST, Command::OfferDraw), MatchError::DrawOfferNotAllowed { .. }));
     t.ok(GUEST, Command::AnswerDraw { accept: false });
-    assert!(matches!(t.err(HOST, Command::OfferDraw), MatchError::DrawOfferNotAllowed { why } if why.contains("0 so far")));
+    assert!(
+        matches!(t.err(HOST, Command::OfferDraw), MatchError::DrawOfferNotAllowed { why } if why.contains("0 so far"))
+    );
     let moves = [(3, 3), (7, 7), (3, 7), (7, 3), (5, 5), (5, 3), (3, 5), (5, 7), (7, 5)];
     for (i, (x, y)) in moves.iter().enumerate() {
         t.play(if i % 2 == 0 { HOST } else { GUEST }, at(*x, *y, 1));
     }
     // Black has played 5 of its own moves since the decline: it may offer again.
     t.ok(HOST, Command::OfferDraw);
-    assert!(matches!(t.err(GUEST, Command::CancelDrawOffer), MatchError::NoPendingRequest { .. }), "only the offerer cancels");
+    assert!(
+        matches!(t.err(GUEST, Command::CancelDrawOffer), MatchError::NoPendingRequest { .. }),
+        "only the offerer cancels"
+    );
     // White moving instead of answering declines it.
     let e = t.ok(GUEST, Command::Move { at: at(1, 1, 1) });
     assert_eq!(T::kinds(&e), ["draw_declined", "move_played"]);
@@ -513,7 +547,10 @@ fn strangers_and_players_cannot_act_outside_their_role() {
     assert_eq!(t.err(STRANGER, Command::Pass), MatchError::NotAPlayer);
     assert_eq!(t.err(STRANGER, Command::Consent { statement: 1 }), MatchError::NotAPlayer);
     assert_eq!(t.err(HOST, Command::AdminHold { reasons: "x".into() }), MatchError::AdminOnly);
-    assert_eq!(t.err(GUEST, Command::AdminDecide { winner: Some(Colour::White), reasons: "x".into() }), MatchError::AdminOnly);
+    assert_eq!(
+        t.err(GUEST, Command::AdminDecide { winner: Some(Colour::White), reasons: "x".into() }),
+        MatchError::AdminOnly
+    );
     // The administrator holds and decides a match; every ruling is recorded with reasons.
     t.ok(ADMIN, Command::AdminHold { reasons: "report under review".into() });
     assert!(matches!(t.err(HOST, Command::Move { at: at(1, 1, 1) }), MatchError::WrongPhase { .. }));

@@ -87,7 +87,8 @@ impl MatchState {
         let mut out = Vec::new();
         // Each round handles the earliest due timer; its events may cancel or create others.
         for _ in 0..8 {
-            let Some((_, timer)) = self.timers().into_iter().filter(|(at, _)| *at <= now).min_by_key(|(at, _)| *at) else {
+            let Some((_, timer)) = self.timers().into_iter().filter(|(at, _)| *at <= now).min_by_key(|(at, _)| *at)
+            else {
                 break;
             };
             let events = self.on_timer(timer, now);
@@ -112,8 +113,12 @@ impl MatchState {
                     Vec::new()
                 }
             }
-            Timer::AckTimeout(c) => vec![Event::ConnectionLost { colour: c, cause: FaultCause::AcknowledgementTimeout }],
-            Timer::UndoAnswer => self.undo.map(|u| vec![Event::UndoExpired { move_number: u.move_number }]).unwrap_or_default(),
+            Timer::AckTimeout(c) => {
+                vec![Event::ConnectionLost { colour: c, cause: FaultCause::AcknowledgementTimeout }]
+            }
+            Timer::UndoAnswer => {
+                self.undo.map(|u| vec![Event::UndoExpired { move_number: u.move_number }]).unwrap_or_default()
+            }
             Timer::ReadinessWait => vec![Event::AttentionNeeded { attention: Attention::ReadinessTimeout }],
             Timer::ReconnectionWait(c) => {
                 let mut events = vec![Event::ReconnectionExpired { colour: c }];
@@ -148,7 +153,9 @@ impl MatchState {
 
     /// Consents on behalf of `who` to the statement in force, and the end if both agree.
     fn deemed_consents(&self, who: &[Colour]) -> Vec<Event> {
-        let Some(s) = &self.scoring else { return Vec::new() };
+        let Some(s) = &self.scoring else {
+            return Vec::new();
+        };
         let mut consents = s.consents;
         let mut events = Vec::new();
         for &c in who {
@@ -176,7 +183,9 @@ impl MatchState {
         let fault = self.faults[colour_index(colour)];
         let events = if connected {
             match fault {
-                Some(f) if f.cause == FaultCause::Disconnected => vec![Event::Reconnected { colour }],
+                Some(f) if f.cause == FaultCause::Disconnected => {
+                    vec![Event::Reconnected { colour }]
+                }
                 _ => Vec::new(),
             }
         } else if matches!(self.phase, RoomPhase::Playing | RoomPhase::Scoring) && fault.is_none() {
