@@ -44,7 +44,9 @@ try {
   await new Promise((r) => setTimeout(r, 200)); // let the setup link be flushed
   const setupUrl = (out.match(/(http:\/\/\S+\/setup\?token=[0-9a-f]+)/) || [])[1];
   if (!setupUrl) throw new Error(`no setup link printed:\n${out}`);
-  const files = readdirSync(join(here, "tests")).filter((f) => f.endsWith(".test.mjs")).sort()
+  // E2E_ONLY=04 runs only the files whose names contain it.
+  const only = process.env.E2E_ONLY || "";
+  const files = readdirSync(join(here, "tests")).filter((f) => f.endsWith(".test.mjs") && f.includes(only)).sort()
     .map((f) => join(here, "tests", f));
   const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], {
     stdio: "inherit",

@@ -1,3 +1,4 @@
+#![recursion_limit = "512"]
 //! Space Baduk's Leptos application: routes, pages, server functions and the board view.
 //!
 //! Compiled twice: with `ssr` into the server (server functions run, `data` talks to SQLite)
@@ -8,6 +9,7 @@ pub mod api;
 pub mod board_view;
 pub mod clock;
 pub mod error;
+pub mod i18n;
 pub mod matches;
 pub mod pages;
 
@@ -18,10 +20,13 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    SsrMode, StaticSegment,
+    ParamSegment, SsrMode, StaticSegment,
 };
 
 pub use error::AppError;
+
+// Translations (app/locales/app.yml), compiled in; see `i18n`.
+rust_i18n::i18n!("locales", fallback = "en");
 
 /// The package name cargo-leptos gives the wasm, JS and CSS bundle (`/pkg/<name>.*`).
 pub const OUTPUT_NAME: &str = "space-baduk";
@@ -30,7 +35,7 @@ pub const OUTPUT_NAME: &str = "space-baduk";
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
-        <html lang="ko">
+        <html lang=i18n::initial_lang().code()>
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
@@ -48,6 +53,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 #[component]
 pub fn App() -> impl IntoView {
     provide_meta_context();
+    i18n::provide_lang();
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title text="Space Baduk"/>
@@ -68,6 +74,8 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view=pages::SignUpPage/>
+                <Route path=(StaticSegment("rooms"), StaticSegment("new")) view=pages::NewRoomPage/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>

@@ -1,3 +1,4 @@
+#![recursion_limit = "512"]
 //! The browser entry point: hydrate the server-rendered page. Everything else lives in `app`.
 
 #[wasm_bindgen::prelude::wasm_bindgen]

@@ -1,3 +1,4 @@
+#![recursion_limit = "512"]
 //! The Space Baduk server as a library, so integration tests can start the real thing on a
 //! temporary SQLite file and an ephemeral port.
 

@@ -1,3 +1,4 @@
+#![recursion_limit = "512"]
 use clap::Parser;
 use server::{config::LogFormat, Config, Server};
 use tracing_subscriber::EnvFilter;

@@ -89,6 +89,35 @@ pub fn bounding_radius(dims: [u16; 3]) -> f32 {
     (h(dims[0]).powi(2) + h(dims[1]).powi(2) + h(dims[2]).powi(2)).sqrt().max(0.5)
 }
 
+/// The board point a tap hits: the one nearest the camera among the points whose distance
+/// to the ray (`origin` + t·`dir`, t > 0) is within `radius` (point spacings). Offsets are
+/// 0-based (i, j, k). Pure maths, so it is tested natively.
+pub fn pick(dims: [u16; 3], origin: [f32; 3], dir: [f32; 3], radius: f32) -> Option<[u16; 3]> {
+    let n = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
+    if n <= 0.0 {
+        return None;
+    }
+    let d = [dir[0] / n, dir[1] / n, dir[2] / n];
+    let mut best: Option<(f32, [u16; 3])> = None;
+    for k in 0..dims[2] {
+        for j in 0..dims[1] {
+            for i in 0..dims[0] {
+                let p = world_pos(dims, i, j, k);
+                let v = [p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]];
+                let t = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+                if t <= 0.0 {
+                    continue;
+                }
+                let off2 = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - t * t;
+                if off2 <= radius * radius && best.is_none_or(|(bt, _)| t < bt) {
+                    best = Some((t, [i, j, k]));
+                }
+            }
+        }
+    }
+    best.map(|(_, at)| at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +146,19 @@ mod tests {
                 _ => panic!("not an axis: {s:?}"),
             }
         }
+    }
+
+    #[test]
+    fn a_tap_picks_the_nearest_point_on_the_ray() {
+        let dims = [5, 5, 5];
+        // Looking straight down −z at the column through (i, j) = (1, 3): the front point wins.
+        let p = world_pos(dims, 1, 3, 0);
+        assert_eq!(pick(dims, [p[0], p[1], 20.0], [0.0, 0.0, -1.0], 0.3), Some([1, 3, 4]));
+        // Slightly off the line but within the radius still hits; far off misses.
+        assert_eq!(pick(dims, [p[0] + 0.2, p[1], 20.0], [0.0, 0.0, -1.0], 0.3), Some([1, 3, 4]));
+        assert_eq!(pick(dims, [p[0] + 0.5, p[1], 20.0], [0.0, 0.0, -1.0], 0.3), None);
+        // Behind the camera nothing is hit.
+        assert_eq!(pick(dims, [p[0], p[1], -20.0], [0.0, 0.0, -1.0], 0.3), None);
     }
 
     #[test]

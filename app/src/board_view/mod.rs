@@ -1,28 +1,88 @@
-//! The 3D board. `lattice` and `orbit` are plain maths (tested natively); `renderer` turns
-//! them into three-d draw calls on a WebGL2 canvas and exists only in the browser build.
+//! The 3D board. `lattice`, `orbit` and `region` are plain maths (tested natively);
+//! `renderer` turns them into three-d draw calls on a WebGL2 canvas and exists only in the
+//! browser build.
 
 pub mod lattice;
 pub mod orbit;
+pub mod region;
 #[cfg(feature = "hydrate")]
 mod renderer;
 
 use leptos::prelude::*;
 
-/// A canvas showing an empty `size`³ lattice. Server-rendered as a plain canvas with a text
-/// fallback; after hydration the WASM renderer takes it over.
+use crate::matches::events::Colour;
+
+/// What the 3D view shows: the box, its stones (actual coordinates), the last move, the
+/// selecting player's translucent preview (003 §2.4), the active layer (003 §7.6) and the
+/// stones of the score statement in force taken as dead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoardScene {
+    pub board: engine::BoxSpec,
+    pub stones: Vec<([i64; 3], Colour)>,
+    pub last: Option<[i64; 3]>,
+    pub preview: Option<([i64; 3], Colour)>,
+    pub layer: i64,
+    pub dead: Vec<[i64; 3]>,
+}
+
+impl BoardScene {
+    /// An empty cube of `size` lines per axis from 1.
+    pub fn empty_cube(size: u16) -> BoardScene {
+        let a = engine::Axis::one_to(size as i64);
+        BoardScene {
+            board: engine::BoxSpec { x: a, y: a, z: a },
+            stones: Vec::new(),
+            last: None,
+            preview: None,
+            layer: 1,
+            dead: Vec::new(),
+        }
+    }
+    pub fn dims(&self) -> [u16; 3] {
+        let n = |a: engine::Axis| (a.end - a.start + 1).clamp(1, u16::MAX as i64) as u16;
+        [n(self.board.x), n(self.board.y), n(self.board.z)]
+    }
+    /// 0-based offsets of an actual coordinate.
+    pub fn offsets(&self, p: [i64; 3]) -> [u16; 3] {
+        [(p[0] - self.board.x.start) as u16, (p[1] - self.board.y.start) as u16, (p[2] - self.board.z.start) as u16]
+    }
+    pub fn actual(&self, o: [u16; 3]) -> [i64; 3] {
+        [self.board.x.start + o[0] as i64, self.board.y.start + o[1] as i64, self.board.z.start + o[2] as i64]
+    }
+}
+
+/// A canvas showing a box in 3D: drag to rotate, wheel or pinch to zoom, arrow keys and
+/// ± on the keyboard; a tap (not a drag) on a point calls `on_pick` with its actual
+/// coordinates. Server-rendered as a plain canvas with a text fallback; after hydration
+/// the WASM renderer takes it over.
 #[component]
-pub fn BoardCanvas(#[prop(default = 19)] size: u16) -> impl IntoView {
+pub fn BoardCanvas(
+    #[prop(default = 19)] size: u16,
+    #[prop(optional, into)] scene: Option<Signal<BoardScene>>,
+    #[prop(optional)] on_pick: Option<Callback<[i64; 3]>>,
+) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
+    let scene = scene.unwrap_or_else(|| Signal::stored(BoardScene::empty_cube(size)));
+    let dims = scene.with_untracked(|s| s.dims());
     #[cfg(feature = "hydrate")]
     {
         let handle = StoredValue::new_local(None::<renderer::Handle>);
         Effect::new(move |_| {
             if let Some(el) = canvas.get() {
-                match renderer::Handle::start(el, size) {
+                let current = scene.get_untracked();
+                match renderer::Handle::start(el, &current, on_pick) {
                     Ok(h) => handle.set_value(Some(h)),
                     Err(e) => leptos::logging::error!("board renderer: {e}"),
                 }
             }
+        });
+        Effect::new(move |_| {
+            let s = scene.get();
+            handle.with_value(|h| {
+                if let Some(h) = h {
+                    h.set_scene(&s);
+                }
+            });
         });
         on_cleanup(move || {
             if let Some(h) = handle.try_update_value(|h| h.take()).flatten() {
@@ -31,7 +91,8 @@ pub fn BoardCanvas(#[prop(default = 19)] size: u16) -> impl IntoView {
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = size;
+    let _ = on_pick;
+    let [nx, ny, nz] = dims;
     view! {
         <canvas
             node_ref=canvas
@@ -39,7 +100,7 @@ pub fn BoardCanvas(#[prop(default = 19)] size: u16) -> impl IntoView {
             data-testid="board-canvas"
             data-frames="0"
             role="img"
-            aria-label=format!("빈 {size}×{size}×{size} 판 · Empty {size}×{size}×{size} board")
+            aria-label=format!("{nx}×{ny}×{nz} 판 · board")
             tabindex="0"
         >
             "이 판을 보려면 WebGL2가 필요합니다. · This board needs WebGL2."

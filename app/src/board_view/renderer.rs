@@ -1,20 +1,25 @@
-//! Draws the lattice with three-d on the canvas' own WebGL2 context (no winit) and turns
-//! pointer and wheel input into orbit changes. Frames are drawn only when something
-//! changed, so an idle board costs nothing.
+//! Draws the box with three-d on the canvas' own WebGL2 context (no winit): grid lines, the
+//! reference axes, stones as instanced spheres (one draw call for a full 25×25×25 board),
+//! the last-move marker, the translucent preview and the active layer's frame. Pointer and
+//! wheel input become orbit changes; a tap without movement picks a point (a rotation drag
+//! never does, 003 §7.5). Frames are drawn only when something changed.
 
 use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::Arc};
 
+use leptos::prelude::{Callable, Callback};
 use three_d::{
-    vec3, ClearState, ColorMaterial, Context, CpuMesh, Gm, InstancedMesh, Instances, Mat4, Mesh, Quaternion,
-    RenderStates, RenderTarget, Srgba, Vec3, Viewport,
+    vec3, AmbientLight, ClearState, ColorMaterial, Context, CpuMaterial, CpuMesh, DirectionalLight, Gm, InstancedMesh,
+    Instances, Mat4, Mesh, PhysicalMaterial, Quaternion, RenderStates, RenderTarget, Srgba, Vec3, Viewport,
 };
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
 
 use super::{
-    lattice::{axes, bounding_radius, segments, LineKind, Segment},
+    lattice::{axes, bounding_radius, pick, segments, world_pos, LineKind, Segment},
     orbit::Orbit,
+    BoardScene,
 };
+use crate::matches::events::Colour;
 
 const BACKGROUND: (f32, f32, f32) = (0.043, 0.063, 0.125);
 const SURFACE: Srgba = Srgba::new_opaque(112, 140, 196);
@@ -23,12 +28,30 @@ const INTERIOR: Srgba = Srgba::new_opaque(46, 60, 96);
 const AXIS_X: Srgba = Srgba::new_opaque(239, 68, 68);
 const AXIS_Y: Srgba = Srgba::new_opaque(34, 197, 94);
 const AXIS_Z: Srgba = Srgba::new_opaque(59, 130, 246);
+const BLACK_STONE: Srgba = Srgba::new_opaque(24, 24, 28);
+const WHITE_STONE: Srgba = Srgba::new_opaque(236, 236, 230);
+const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
+const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
+/// Stone radius in point spacings.
+const STONE_R: f32 = 0.36;
+/// A tap further than this (CSS px) from where it started is a drag.
+const TAP_SLOP: f32 = 6.0;
 
 struct Scene {
     canvas: HtmlCanvasElement,
     context: Context,
     lines: Gm<InstancedMesh, ColorMaterial>,
     arrows: Vec<Gm<Mesh, ColorMaterial>>,
+    stones: Option<Gm<InstancedMesh, PhysicalMaterial>>,
+    markers: Option<Gm<InstancedMesh, ColorMaterial>>,
+    preview: Option<Gm<Mesh, PhysicalMaterial>>,
+    layer_frame: Option<Gm<InstancedMesh, ColorMaterial>>,
+    ambient: AmbientLight,
+    sun: DirectionalLight,
+    scene: BoardScene,
+    on_pick: Option<Callback<[i64; 3]>>,
+    /// Where the current single-pointer press started and how far it has moved.
+    press: Option<(f32, f32, f32)>,
     orbit: Orbit,
     /// Active pointers by id, with their last position (CSS px), for drag and pinch.
     pointers: HashMap<i32, (f32, f32)>,
@@ -44,7 +67,11 @@ pub struct Handle {
 }
 
 impl Handle {
-    pub fn start(canvas: HtmlCanvasElement, size: u16) -> Result<Handle, String> {
+    pub fn start(
+        canvas: HtmlCanvasElement,
+        scene: &BoardScene,
+        on_pick: Option<Callback<[i64; 3]>>,
+    ) -> Result<Handle, String> {
         let gl = canvas
             .get_context("webgl2")
             .map_err(|e| format!("getContext failed: {e:?}"))?
@@ -53,26 +80,50 @@ impl Handle {
             .map_err(|_| "not a WebGL2 context")?;
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
-        let dims = [size, size, size];
+        let dims = scene.dims();
         let lines = build_lines(&context, &segments(dims));
         let arrows = axes(dims).iter().map(|a| build_arrow(&context, a)).collect();
-        let scene = Rc::new(RefCell::new(Scene {
+        let ambient = AmbientLight::new(&context, 0.45, Srgba::WHITE);
+        let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.4, -1.0, -0.6));
+        let mut first = Scene {
             canvas: canvas.clone(),
             context,
             lines,
             arrows,
+            stones: None,
+            markers: None,
+            preview: None,
+            layer_frame: None,
+            ambient,
+            sun,
+            scene: scene.clone(),
+            on_pick,
+            press: None,
             orbit: Orbit::for_radius(bounding_radius(dims)),
             pointers: HashMap::new(),
             dirty: true,
             frames: 0,
             alive: true,
-        }));
+        };
+        first.rebuild();
+        let scene = Rc::new(RefCell::new(first));
         let mut handle = Handle { scene: scene.clone(), listeners: Vec::new() };
         handle.listen(&canvas, "pointerdown", |s, e| {
             let e: &PointerEvent = e.unchecked_ref();
             let _ = s.canvas.set_pointer_capture(e.pointer_id());
             s.pointers.insert(e.pointer_id(), (e.client_x() as f32, e.client_y() as f32));
+            s.press = (s.pointers.len() == 1).then_some((e.client_x() as f32, e.client_y() as f32, 0.0));
         });
+        handle.listen(&canvas, "pointerup", |s, e| {
+            let e: &PointerEvent = e.unchecked_ref();
+            if let Some((_, _, moved)) = s.press.take() {
+                if moved <= TAP_SLOP && s.pointers.len() == 1 {
+                    s.tap(e.offset_x() as f32, e.offset_y() as f32);
+                }
+            }
+        });
+        // The context menu would hide a right-drag rotation (003 §7.3: both drags rotate).
+        handle.listen(&canvas, "contextmenu", |_, e| e.prevent_default());
         handle.listen(&canvas, "pointermove", |s, e| {
             let e: &PointerEvent = e.unchecked_ref();
             s.pointer_moved(e.pointer_id(), e.client_x() as f32, e.client_y() as f32);
@@ -133,6 +184,17 @@ impl Handle {
         self.listeners.push((name, closure));
     }
 
+    /// Shows a new state of the board.
+    pub fn set_scene(&self, scene: &BoardScene) {
+        if let Ok(mut s) = self.scene.try_borrow_mut() {
+            if s.scene != *scene {
+                s.scene = scene.clone();
+                s.rebuild();
+                s.dirty = true;
+            }
+        }
+    }
+
     pub fn stop(self) {
         let canvas = {
             let mut s = self.scene.borrow_mut();
@@ -146,10 +208,122 @@ impl Handle {
 }
 
 impl Scene {
+    /// Rebuilds the stone meshes from `self.scene`.
+    fn rebuild(&mut self) {
+        let sc = &self.scene;
+        let dims = sc.dims();
+        let at = |p: [i64; 3]| {
+            let o = sc.offsets(p);
+            Vec3::from(world_pos(dims, o[0], o[1], o[2]))
+        };
+        let (mut transformations, mut colors) = (Vec::new(), Vec::new());
+        for (p, c) in &sc.stones {
+            transformations.push(Mat4::from_translation(at(*p)) * Mat4::from_scale(STONE_R));
+            // Stones of the active layer are drawn fully; others slightly dimmed to read depth.
+            let base = if *c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
+            colors.push(if p[2] == sc.layer { base } else { dim(base) });
+        }
+        let sphere = CpuMesh::sphere(16);
+        self.stones = (!transformations.is_empty()).then(|| {
+            let instances = Instances { transformations, colors: Some(colors), ..Default::default() };
+            let material = PhysicalMaterial::new_opaque(
+                &self.context,
+                &CpuMaterial { albedo: Srgba::WHITE, roughness: 0.45, metallic: 0.0, ..Default::default() },
+            );
+            Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
+        });
+        // Markers: a small red bead on the last move, crosses (as beads) on dead stones.
+        let mut marks = Vec::new();
+        let mut mark_colors = Vec::new();
+        if let Some(p) = sc.last {
+            marks.push(Mat4::from_translation(at(p) + vec3(0.0, 0.0, STONE_R)) * Mat4::from_scale(0.12));
+            mark_colors.push(LAST);
+        }
+        for p in &sc.dead {
+            marks.push(Mat4::from_translation(at(*p) + vec3(0.0, STONE_R, 0.0)) * Mat4::from_scale(0.14));
+            mark_colors.push(Srgba::new_opaque(248, 113, 113));
+        }
+        self.markers = (!marks.is_empty()).then(|| {
+            let instances = Instances { transformations: marks, colors: Some(mark_colors), ..Default::default() };
+            let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };
+            Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
+        });
+        self.preview = sc.preview.map(|(p, c)| {
+            let mut mesh = sphere.clone();
+            let _ = mesh.transform(Mat4::from_translation(at(p)) * Mat4::from_scale(STONE_R));
+            let base = if c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
+            let material = PhysicalMaterial::new_transparent(
+                &self.context,
+                &CpuMaterial { albedo: Srgba::new(base.r, base.g, base.b, 110), roughness: 0.5, ..Default::default() },
+            );
+            Gm::new(Mesh::new(&self.context, &mesh), material)
+        });
+        // The active layer's outline (003 §7.6: both views share it).
+        self.layer_frame = (dims[2] > 1).then(|| {
+            let k = (sc.layer - sc.board.z.start).clamp(0, dims[2] as i64 - 1) as u16;
+            let (x1, y1) = (dims[0] - 1, dims[1] - 1);
+            let c = [
+                world_pos(dims, 0, 0, k),
+                world_pos(dims, x1, 0, k),
+                world_pos(dims, x1, y1, k),
+                world_pos(dims, 0, y1, k),
+            ];
+            let segs: Vec<Segment> =
+                (0..4).map(|i| Segment { from: c[i], to: c[(i + 1) % 4], kind: LineKind::Surface }).collect();
+            let mut g = build_lines(&self.context, &segs);
+            let instances = Instances {
+                transformations: segs
+                    .iter()
+                    .map(|s| {
+                        let from = Vec3::from(s.from);
+                        let d = Vec3::from(s.to) - from;
+                        let len = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt().max(1e-3);
+                        along(from, d / len, len, 0.05)
+                    })
+                    .collect(),
+                colors: Some(vec![LAYER; 4]),
+                ..Default::default()
+            };
+            g.geometry.set_instances(&instances);
+            g
+        });
+    }
+
+    /// A tap at canvas offset (CSS px): the point under it, if any, goes to `on_pick`.
+    fn tap(&mut self, x: f32, y: f32) {
+        let Some(cb) = self.on_pick else { return };
+        let camera = self.camera();
+        let dpr = (self.canvas.width() as f32 / self.canvas.client_width().max(1) as f32).max(0.1);
+        let pixel = (x * dpr, self.canvas.height() as f32 - y * dpr);
+        let origin = camera.position_at_pixel(pixel);
+        let dir = camera.view_direction_at_pixel(pixel);
+        let dims = self.scene.dims();
+        if let Some(o) = pick(dims, origin.into(), dir.into(), 0.42) {
+            cb.run(self.scene.actual(o));
+        }
+    }
+
+    fn camera(&self) -> three_d::Camera {
+        let (w, h) = (self.canvas.width(), self.canvas.height());
+        let [ex, ey, ez] = self.orbit.eye();
+        three_d::Camera::new_perspective(
+            Viewport::new_at_origo(w, h),
+            vec3(ex, ey, ez),
+            vec3(0.0, 0.0, 0.0),
+            vec3(0.0, 1.0, 0.0),
+            three_d::degrees(40.0),
+            0.05,
+            self.orbit.max_distance * 3.0,
+        )
+    }
+
     fn pointer_moved(&mut self, id: i32, x: f32, y: f32) {
         let Some(&(px, py)) = self.pointers.get(&id) else {
             return;
         };
+        if let Some((sx, sy, moved)) = &mut self.press {
+            *moved = moved.max(((x - *sx).powi(2) + (y - *sy).powi(2)).sqrt());
+        }
         match self.pointers.len() {
             1 => self.orbit.drag(x - px, y - py),
             2 => {
@@ -185,21 +359,18 @@ impl Scene {
 
     fn draw(&mut self) {
         let (w, h) = (self.canvas.width(), self.canvas.height());
-        let [ex, ey, ez] = self.orbit.eye();
-        let camera = three_d::Camera::new_perspective(
-            Viewport::new_at_origo(w, h),
-            vec3(ex, ey, ez),
-            vec3(0.0, 0.0, 0.0),
-            vec3(0.0, 1.0, 0.0),
-            three_d::degrees(40.0),
-            0.05,
-            self.orbit.max_distance * 3.0,
-        );
+        let camera = self.camera();
         let (r, g, b) = BACKGROUND;
-        RenderTarget::screen(&self.context, w, h)
+        let lights: [&dyn three_d::Light; 2] = [&self.ambient, &self.sun];
+        let target = RenderTarget::screen(&self.context, w, h);
+        target
             .clear(ClearState::color_and_depth(r, g, b, 1.0, 1.0))
             .render(&camera, &self.lines, &[])
-            .render(&camera, &self.arrows, &[]);
+            .render(&camera, &self.arrows, &[])
+            .render(&camera, self.layer_frame.iter(), &[])
+            .render(&camera, self.stones.iter(), &lights)
+            .render(&camera, self.markers.iter(), &[])
+            .render(&camera, self.preview.iter(), &lights);
         self.frames += 1;
         let _ = self.canvas.set_attribute("data-frames", &self.frames.to_string());
     }
@@ -233,6 +404,11 @@ fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
     if let (Some(w), Some(f)) = (web_sys::window(), f) {
         let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
     }
+}
+
+fn dim(c: Srgba) -> Srgba {
+    let f = |v: u8| ((v as f32) * 0.75 + 30.0).min(255.0) as u8;
+    Srgba::new_opaque(f(c.r), f(c.g), f(c.b))
 }
 
 /// All grid lines as one instanced mesh of thin cylinders (WebGL lines are 1 px and 2D

@@ -1,10 +1,14 @@
 //! One module per page, plus the small pieces every page shares.
 
 mod home;
+mod new_room;
+mod room;
 mod setup;
 mod signup;
 
 pub use home::HomePage;
+pub use new_room::NewRoomPage;
+pub use room::RoomPage;
 pub use setup::SetupPage;
 pub use signup::SignUpPage;
 
@@ -38,7 +42,8 @@ pub fn NewAccountFields() -> impl IntoView {
     }
 }
 
-/// Registers the service worker once the app is interactive (see public/sw.js).
+/// Registers the service worker once the app is interactive (see public/sw.js), and marks
+/// the page as hydrated (`window.__sb_hydrated`, which the browser tests wait for).
 #[component]
 pub fn ServiceWorkerRegistration() -> impl IntoView {
     #[cfg(feature = "hydrate")]
@@ -46,6 +51,18 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
         if let Some(window) = web_sys::window() {
             let sw = window.navigator().service_worker();
             let _ = sw.register("/sw.js");
+            let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
         }
     });
+}
+
+/// Switches between Korean and English (remembered in a cookie).
+#[component]
+pub fn LangSwitch() -> impl IntoView {
+    let lang = crate::i18n::use_lang();
+    view! {
+        <button class="lang" data-testid="lang-switch" on:click=move |_| crate::i18n::set_lang(lang, lang.get().other())>
+            {move || if lang.get() == crate::i18n::Lang::Ko { "English" } else { "한국어" }}
+        </button>
+    }
 }

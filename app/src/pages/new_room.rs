@@ -1,0 +1,131 @@
+//! Creating a room (`/rooms/new`): the agreement before play (003 §1.2–1.5; 000 §2) as a
+//! form over `MatchSettings`, checked by the server, which answers with the invitation
+//! links for the two seats.
+
+use leptos::{prelude::*, task::spawn_local};
+
+use crate::{
+    api::create_match,
+    matches::{
+        commands::CreatedRoom,
+        settings::{ColourAssignment, MatchSettings, Preset, TimeControl},
+    },
+    tr,
+};
+
+#[component]
+pub fn NewRoomPage() -> impl IntoView {
+    let name = RwSignal::new(String::new());
+    let preset = RwSignal::new(Preset::Space);
+    let size = RwSignal::new(19u16);
+    let depth = RwSignal::new(19u16);
+    let hours = RwSignal::new(1u32);
+    let colours = RwSignal::new(ColourAssignment::Nigiri);
+    let result = RwSignal::new(None::<Result<CreatedRoom, String>>);
+    let busy = RwSignal::new(false);
+    let submit = move || {
+        let mut s = match preset.get_untracked() {
+            Preset::Space => {
+                let mut s = MatchSettings::space_default();
+                let n = size.get_untracked() as i64;
+                let d = depth.get_untracked() as i64;
+                s.board = engine::BoxSpec {
+                    x: engine::Axis::one_to(n),
+                    y: engine::Axis::one_to(n),
+                    z: engine::Axis::one_to(d),
+                };
+                s.time = TimeControl::SpaceHours { black: hours.get_untracked(), white: hours.get_untracked() };
+                s
+            }
+            Preset::Classic => MatchSettings::classic_default(size.get_untracked()),
+        };
+        s.colours = colours.get_untracked();
+        let n = name.get_untracked();
+        busy.set(true);
+        spawn_local(async move {
+            let r = create_match(n, s).await.map_err(|e| e.to_string());
+            busy.set(false);
+            result.set(Some(r));
+        });
+    };
+    let sizes = move || match preset.get() {
+        Preset::Space => vec![5u16, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25],
+        Preset::Classic => vec![9, 13, 19],
+    };
+    view! {
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
+        <main class="page narrow">
+            <h1>{move || tr!("new.title")}</h1>
+            <form class="card form" data-testid="new-room" on:submit=move |e| { e.prevent_default(); submit(); }>
+                <label>{move || tr!("new.name")}
+                    <input data-testid="room-name-input" required maxlength="60" prop:value=name on:input=move |e| name.set(event_target_value(&e))/>
+                </label>
+                <label>{move || tr!("new.preset")}
+                    <select data-testid="preset" on:change=move |e| {
+                        let p = if event_target_value(&e) == "classic" { Preset::Classic } else { Preset::Space };
+                        preset.set(p);
+                        size.set(if p == Preset::Classic { 9 } else { 19 });
+                        depth.set(if p == Preset::Classic { 1 } else { 19 });
+                    }>
+                        <option value="space" selected>{move || tr!("new.space")}</option>
+                        <option value="classic">{move || tr!("new.classic")}</option>
+                    </select>
+                </label>
+                <label>{move || tr!("new.size")}
+                    <select data-testid="size" on:change=move |e| {
+                        if let Ok(n) = event_target_value(&e).parse::<u16>() {
+                            size.set(n);
+                            if preset.get_untracked() == Preset::Space { depth.set(n); }
+                        }
+                    }>
+                        {move || sizes().into_iter().map(|n| view! {
+                            <option value=n.to_string() selected=move || size.get() == n>{n.to_string()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <Show when=move || preset.get() == Preset::Space>
+                    <label>{move || tr!("new.hours")}
+                        <input type="number" min="1" max="5" prop:value=move || hours.get().to_string()
+                            on:input=move |e| if let Ok(h) = event_target_value(&e).parse() { hours.set(h) }/>
+                    </label>
+                </Show>
+                <label>{move || tr!("new.colours")}
+                    <select data-testid="colours" on:change=move |e| colours.set(match event_target_value(&e).as_str() {
+                        "host_black" => ColourAssignment::HostBlack,
+                        "host_white" => ColourAssignment::HostWhite,
+                        _ => ColourAssignment::Nigiri,
+                    })>
+                        <option value="nigiri">{move || tr!("new.nigiri")}</option>
+                        <option value="host_black">{move || tr!("new.host_black")}</option>
+                        <option value="host_white">{move || tr!("new.host_white")}</option>
+                    </select>
+                </label>
+                <button type="submit" class="primary" data-testid="create" disabled=busy>{move || tr!("new.create")}</button>
+            </form>
+            {move || result.get().map(|r| match r {
+                Ok(c) => {
+                    let origin = origin();
+                    let link = |i: usize| format!("{origin}/rooms/{}?code={}", c.room_id, c.invite_codes[i]);
+                    view! {
+                        <section class="card invites" data-testid="invites">
+                            <h2>{tr!("new.invitations")}</h2>
+                            <p>{tr!("new.invite_host")}<br/><a data-testid="invite-0" href=link(0)>{link(0)}</a></p>
+                            <p>{tr!("new.invite_guest")}<br/><a data-testid="invite-1" href=link(1)>{link(1)}</a></p>
+                            <p class="hint">{tr!("new.shown_once")}</p>
+                        </section>
+                    }.into_any()
+                }
+                Err(e) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            })}
+        </main>
+    }
+}
+
+fn origin() -> String {
+    #[cfg(feature = "hydrate")]
+    {
+        web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    String::new()
+}

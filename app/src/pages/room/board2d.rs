@@ -1,0 +1,221 @@
+//! A layer of the board drawn as SVG: the whole flat board of the Classic preset (star
+//! points, A–T columns without I, rows counted from the bottom; 000 §3, §9) and the region
+//! view of a box (the active Z layer inside a window; 003 §7.3–7.6). X runs left to right
+//! and Y top to bottom (003 §7.1). Every intersection is a generous hit target; stones carry
+//! a text marker besides their colour so that marks never rely on colour alone.
+
+use leptos::prelude::*;
+
+use super::{label, RoomCtx};
+use crate::{
+    board_view::region::{Span, Window},
+    matches::events::{Colour, MarkKind, Xyz},
+    tr,
+};
+
+const CELL: f64 = 40.0;
+
+/// The whole flat board (Classic).
+#[component]
+pub fn FlatBoard() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let window = Signal::derive(move || {
+        ctx.view.with(|v| {
+            let b = v.settings.board;
+            Window { x: Span { lo: b.x.start, hi: b.x.end }, y: Span { lo: b.y.start, hi: b.y.end } }
+        })
+    });
+    let z = Signal::derive(move || ctx.view.with(|v| v.settings.board.z.start));
+    view! { <LayerSvg window=window z=z classic=true testid="board"/> }
+}
+
+/// One layer inside `window`, drawn as a board.
+#[component]
+pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &'static str) -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let dims = move || {
+        let w = window.get();
+        (w.x.len() as f64, w.y.len() as f64)
+    };
+    let view_box = move || {
+        let (nx, ny) = dims();
+        format!("0 0 {} {}", (nx + 1.0) * CELL, (ny + 1.0) * CELL)
+    };
+    let px = move |x: i64| (x - window.get().x.lo + 1) as f64 * CELL;
+    let py = move |y: i64| (y - window.get().y.lo + 1) as f64 * CELL;
+    let board = move || ctx.view.with(|v| v.settings.board);
+    let geometry = move || ctx.view.with(|v| v.settings.geometry().ok());
+
+    let grid = move || {
+        let w = window.get();
+        let b = board();
+        let mut lines = Vec::new();
+        for x in w.x.lo..=w.x.hi {
+            // Lines at the board's edge are drawn bolder; inner lines stay visible (003 §7.5).
+            let edge = x == b.x.start || x == b.x.end;
+            lines.push(view! {
+                <line x1=px(x) y1=py(w.y.lo) x2=px(x) y2=py(w.y.hi) class:edge=edge class="grid"/>
+            });
+        }
+        for y in w.y.lo..=w.y.hi {
+            let edge = y == b.y.start || y == b.y.end;
+            lines.push(view! {
+                <line x1=px(w.x.lo) y1=py(y) x2=px(w.x.hi) y2=py(y) class:edge=edge class="grid"/>
+            });
+        }
+        lines.collect_view()
+    };
+    let stars = move || {
+        if !classic {
+            return Vec::new();
+        }
+        let Some(g) = geometry() else { return Vec::new() };
+        engine::labels::star_points(&g)
+            .into_iter()
+            .filter_map(|p| g.coords_of(p))
+            .map(|c| view! { <circle class="star" cx=px(c.x) cy=py(c.y) r="4"/> })
+            .collect::<Vec<_>>()
+    };
+    let labels = move || {
+        let w = window.get();
+        let g = geometry();
+        let mut out = Vec::new();
+        for x in w.x.lo..=w.x.hi {
+            let text = if classic {
+                g.as_ref()
+                    .and_then(|g| g.index_of(x, w.y.lo, z.get()).and_then(|p| engine::labels::classic_vertex(g, p)))
+                    .map(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string())
+                    .unwrap_or_default()
+            } else {
+                x.to_string()
+            };
+            out.push(view! { <text class="coord" x=px(x) y=CELL * 0.45 text-anchor="middle">{text}</text> });
+        }
+        for y in w.y.lo..=w.y.hi {
+            let text = if classic { (board().y.end - y + 1).to_string() } else { y.to_string() };
+            out.push(view! { <text class="coord" x=CELL * 0.45 y=py(y) + 5.0 text-anchor="middle">{text}</text> });
+        }
+        out
+    };
+    // Territory and neutral points in scoring (proposals until agreed, 003 §3.5).
+    let ownership = move || {
+        ctx.view.with(|v| {
+            let Some(s) = &v.scoring else { return Vec::new() };
+            let w = window.get();
+            let b = v.settings.board;
+            let (nx, ny) = (b.x.end - b.x.start + 1, b.y.end - b.y.start + 1);
+            let chars: Vec<char> = s.ownership.chars().collect();
+            let mut out = Vec::new();
+            for y in w.y.lo..=w.y.hi {
+                for x in w.x.lo..=w.x.hi {
+                    let i = ((z.get() - b.z.start) * ny * nx + (y - b.y.start) * nx + (x - b.x.start)) as usize;
+                    let class = match chars.get(i) {
+                        Some('B') => "terr black",
+                        Some('W') => "terr white",
+                        Some('s') | Some('u') => "terr neutral",
+                        _ => continue,
+                    };
+                    out.push(view! { <rect class=class x=px(x) - 5.0 y=py(y) - 5.0 width="10" height="10"/> });
+                }
+            }
+            out
+        })
+    };
+    let stones = move || {
+        ctx.view.with(|v| {
+            let w = window.get();
+            let last = v.last_move;
+            let marks = v.scoring.as_ref().map(|s| s.marks.clone()).unwrap_or_default();
+            let dead: Vec<Xyz> = v.scoring.as_ref().map(|s| s.score.dead_stones.clone()).unwrap_or_default();
+            let atari: Vec<Xyz> = v.hints.as_ref().map(|h| h.atari.concat()).unwrap_or_default();
+            v.stones
+                .iter()
+                .filter(|(p, _)| p.z == z.get() && w.contains(p.x, p.y))
+                .map(|(p, c)| {
+                    let cls = match c {
+                        Colour::Black => "stone black",
+                        Colour::White => "stone white",
+                    };
+                    let is_last = last == Some(*p);
+                    let marked = marks.iter().find(|m| m.at == *p).map(|m| m.kind)
+                        .or_else(|| dead.contains(p).then_some(MarkKind::Dead));
+                    let in_atari = atari.contains(p);
+                    let marker = match marked {
+                        Some(MarkKind::Dead) => "×",
+                        Some(MarkKind::Unresolved) => "?",
+                        Some(MarkKind::Seki) => "",
+                        None if in_atari => "!",
+                        None if is_last => "●",
+                        None => "",
+                    };
+                    let (cx, cy) = (px(p.x), py(p.y));
+                    view! {
+                        <g class="stone-g" class:candidate=marked.is_some() class:atari=in_atari
+                           data-testid=format!("stone-{}-{}-{}", p.x, p.y, p.z)>
+                            <circle class=cls cx=cx cy=cy r="18"/>
+                            <text class="marker" class:on-black=*c == Colour::Black x=cx y=cy + 6.0 text-anchor="middle">{marker}</text>
+                        </g>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let preview = move || {
+        let sel = ctx.selection.get()?;
+        let w = window.get();
+        if sel.z != z.get() || !w.contains(sel.x, sel.y) {
+            return None;
+        }
+        let colour = ctx.view.with(|v| v.your_colour.unwrap_or(v.to_move));
+        let cls = if colour == Colour::Black { "stone black preview" } else { "stone white preview" };
+        Some(view! { <circle class=cls cx=px(sel.x) cy=py(sel.y) r="18" data-testid="preview"/> })
+    };
+    let illegal = move || {
+        ctx.view.with(|v| {
+            let w = window.get();
+            v.hints
+                .as_ref()
+                .map(|h| {
+                    h.illegal
+                        .iter()
+                        .filter(|(p, _)| p.z == z.get() && w.contains(p.x, p.y))
+                        .map(|(p, _)| view! { <path class="illegal" d=format!("M{} {}l8 8m0 -8l-8 8", px(p.x) - 4.0, py(p.y) - 4.0)/> })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    // Transparent hit targets on every intersection, drawn last so they get the pointer.
+    let hits = move || {
+        let w = window.get();
+        let zz = z.get();
+        let mut out = Vec::new();
+        for y in w.y.lo..=w.y.hi {
+            for x in w.x.lo..=w.x.hi {
+                let at = Xyz { x, y, z: zz };
+                let name = ctx.view.with_untracked(|v| label(v, at));
+                out.push(view! {
+                    <circle class="hit" cx=px(x) cy=py(y) r="19"
+                        data-testid=format!("pt-{x}-{y}-{zz}")
+                        aria-label=name
+                        on:click=move |_| ctx.tap(at)/>
+                });
+            }
+        }
+        out
+    };
+    view! {
+        <svg class="layer-board" class:classic=classic viewBox=view_box data-testid=testid role="group"
+             aria-label=move || tr!("room.board_label")>
+            <rect class="wood" x="0" y="0" width="100%" height="100%"/>
+            {grid}
+            {stars}
+            {labels}
+            {ownership}
+            {stones}
+            {illegal}
+            {preview}
+            {hits}
+        </svg>
+    }
+}

@@ -1,0 +1,195 @@
+//! The room's live stream in the browser: one WebSocket carrying the room's numbered
+//! events. After every event the view is fetched again; a dropped connection reconnects
+//! with the last event number and receives exactly the gap. The open socket is also this
+//! player's presence (003 §6.1). Displaying an opponent's move sends the acknowledgement
+//! that starts the player's clock (003 §5.5).
+
+use super::RoomCtx;
+
+pub fn start(ctx: RoomCtx) {
+    #[cfg(feature = "hydrate")]
+    hydrate::start(ctx);
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ctx;
+}
+
+#[cfg(feature = "hydrate")]
+mod hydrate {
+    use std::{cell::RefCell, rc::Rc};
+
+    use leptos::prelude::*;
+    use wasm_bindgen::{closure::Closure, JsCast};
+    use web_sys::{MessageEvent, WebSocket};
+
+    use super::super::{event_line, local_now, Notice, RoomCtx};
+    use crate::matches::{
+        commands::Command,
+        events::{Event, StoredEvent},
+    };
+
+    struct Conn {
+        socket: Option<WebSocket>,
+        last_seq: i64,
+        closed_by_us: bool,
+        acked: u32,
+        _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+        _tick: Option<Closure<dyn FnMut()>>,
+        tick_id: Option<i32>,
+    }
+
+    pub fn start(ctx: RoomCtx) {
+        let conn = Rc::new(RefCell::new(Conn {
+            socket: None,
+            last_seq: 0,
+            closed_by_us: false,
+            acked: 0,
+            _handlers: Vec::new(),
+            _tick: None,
+            tick_id: None,
+        }));
+        // Start after hydration, in the browser only.
+        let c = conn.clone();
+        Effect::new(move |prev: Option<()>| {
+            if prev.is_none() {
+                ctx.offset.set(local_now() - ctx.view.with_untracked(|v| v.server_time_ms) as f64);
+                connect(ctx, c.clone());
+                start_ticking(ctx, c.clone());
+            }
+        });
+        // Acknowledge a displayed move once (this effect runs after the view shows it).
+        let c = conn.clone();
+        Effect::new(move |_| {
+            let pending = ctx.view.with(|v| match (v.awaiting_ack, v.your_colour) {
+                (Some((who, n)), Some(me)) if who == me && v.phase == "playing" => Some(n),
+                _ => None,
+            });
+            if let Some(n) = pending {
+                let already = c.borrow().acked >= n;
+                if !already {
+                    c.borrow_mut().acked = n;
+                    let id = ctx.id;
+                    leptos::task::spawn_local(async move {
+                        let _ = crate::api::match_command(id, Command::Acknowledge { move_number: n }).await;
+                        ctx.refresh();
+                    });
+                }
+            }
+        });
+        let stored = StoredValue::new_local(conn.clone());
+        on_cleanup(move || {
+            let Some(c) = stored.try_get_value() else { return };
+            let mut k = c.borrow_mut();
+            k.closed_by_us = true;
+            if let Some(s) = k.socket.take() {
+                let _ = s.close();
+            }
+            if let (Some(id), Some(w)) = (k.tick_id.take(), web_sys::window()) {
+                w.clear_interval_with_handle(id);
+            }
+        });
+    }
+
+    fn start_ticking(ctx: RoomCtx, conn: Rc<RefCell<Conn>>) {
+        let tick = Closure::<dyn FnMut()>::new(move || ctx.now.set(local_now()));
+        if let Some(w) = web_sys::window() {
+            if let Ok(id) = w.set_interval_with_callback_and_timeout_and_arguments_0(tick.as_ref().unchecked_ref(), 250)
+            {
+                conn.borrow_mut().tick_id = Some(id);
+            }
+        }
+        ctx.now.set(local_now());
+        conn.borrow_mut()._tick = Some(tick);
+    }
+
+    fn connect(ctx: RoomCtx, conn: Rc<RefCell<Conn>>) {
+        let Some(loc) = web_sys::window().map(|w| w.location()) else { return };
+        let (Ok(proto), Ok(host)) = (loc.protocol(), loc.host()) else { return };
+        let scheme = if proto == "https:" { "wss" } else { "ws" };
+        let after = conn.borrow().last_seq;
+        let url = format!("{scheme}://{host}/api/v1/rooms/{}/stream?after={after}", ctx.id);
+        let Ok(socket) = WebSocket::new(&url) else { return };
+        let c = conn.clone();
+        let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+            let Some(text) = e.dyn_ref::<MessageEvent>().and_then(|m| m.data().as_string()) else { return };
+            on_text(ctx, &c, &text);
+        });
+        let c = conn.clone();
+        let on_close = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if c.borrow().closed_by_us {
+                return;
+            }
+            // Reconnect with the last event number after a short pause.
+            let again = c.clone();
+            let retry = Closure::once_into_js(move || connect(ctx, again));
+            if let Some(w) = web_sys::window() {
+                let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(retry.unchecked_ref(), 1000);
+            }
+        });
+        socket.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        socket.set_onclose(Some(on_close.as_ref().unchecked_ref()));
+        let mut k = conn.borrow_mut();
+        k.socket = Some(socket);
+        k._handlers = vec![on_message, on_close];
+    }
+
+    fn on_text(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, text: &str) {
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(text) else { return };
+        match msg["type"].as_str() {
+            Some("event") => {
+                let Ok(e) = serde_json::from_value::<StoredEvent>(msg["event"].clone()) else { return };
+                if e.seq <= conn.borrow().last_seq {
+                    return;
+                }
+                conn.borrow_mut().last_seq = e.seq;
+                // After an undo or a hold a move number can be shown (and acknowledged) again.
+                if matches!(e.event, Event::UndoAccepted { .. } | Event::Held { .. } | Event::PlayResumed) {
+                    conn.borrow_mut().acked = 0;
+                }
+                react(ctx, &e.event);
+                ctx.events.update(|v| v.push(e));
+                ctx.refresh();
+            }
+            Some("snapshot") => {
+                if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].clone()) {
+                    conn.borrow_mut().last_seq = v.version;
+                    ctx.view.set(v);
+                }
+                ctx.refresh();
+            }
+            Some("lagged") => {
+                if let Some(s) = conn.borrow().socket.as_ref() {
+                    let _ = s.close();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// 003 §7.7: selection and preview clear on an opposing move, an undo, a restoration and
+    /// on entering hold, scoring or the end. The live region announces moves.
+    fn react(ctx: RoomCtx, e: &Event) {
+        let me = ctx.my_colour();
+        let clears = match e {
+            Event::MovePlayed { colour, .. } | Event::Passed { colour, .. } => Some(*colour) != me,
+            Event::UndoAccepted { .. }
+            | Event::Held { .. }
+            | Event::Resumed { .. }
+            | Event::ScoringEntered
+            | Event::Ended { .. } => true,
+            _ => false,
+        };
+        if clears {
+            ctx.selection.set(None);
+        }
+        if let Event::IllegalAttempt { colour, .. } = e {
+            if Some(*colour) != me {
+                ctx.notice.set(Some(Notice::Info(
+                    ctx.view.with_untracked(|v| event_line(v, e).map(|l| l.0).unwrap_or_default()),
+                )));
+            }
+        }
+        if let Some((line, _)) = ctx.view.with_untracked(|v| event_line(v, e)) {
+            ctx.announcement.set(line);
+        }
+    }
+}

@@ -1,0 +1,427 @@
+//! The room page (`/rooms/{id}`): the board views, the game panel and, in scoring, the
+//! scoring panel. The server is the authority: the page shows the server's `RoomView`,
+//! refreshed after every event of the room's live stream, and sends commands through the
+//! `match_command` server function. It never decides legality itself.
+
+mod board2d;
+mod live;
+mod panel;
+mod scoring;
+mod space;
+
+use leptos::{prelude::*, task::spawn_local};
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+use crate::{
+    api::{current_user, match_command, match_view, UserView},
+    matches::{
+        commands::Command,
+        events::{Colour, Event, MarkKind, StoredEvent, Xyz},
+        settings::Preset,
+        view::RoomView,
+    },
+    tr, AppError,
+};
+
+/// What the page tells the player (003 §2.5–2.6): kind decides the styling and the ARIA role.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    Info(String),
+    Error(String),
+}
+
+/// The page's shared state, passed to every part of it.
+#[derive(Clone, Copy)]
+pub struct RoomCtx {
+    pub id: i64,
+    pub view: RwSignal<RoomView>,
+    pub events: RwSignal<Vec<StoredEvent>>,
+    pub me: RwSignal<Option<UserView>>,
+    /// The selected point (a preview only this player sees, 003 §2.4).
+    pub selection: RwSignal<Option<Xyz>>,
+    /// The active Z layer shared by both views (003 §7.6).
+    pub layer: RwSignal<i64>,
+    /// A command is in flight: the confirm button is locked (003 §2.6).
+    pub busy: RwSignal<bool>,
+    pub notice: RwSignal<Option<Notice>>,
+    /// Local time (ms), ticking once a second in the browser; the server's at first.
+    pub now: RwSignal<f64>,
+    /// Local time minus server time when the current view arrived.
+    pub offset: RwSignal<f64>,
+    pub mark_kind: RwSignal<MarkKind>,
+    /// Classic 9×9 only: place on the first tap (000 §9).
+    pub one_tap: RwSignal<bool>,
+    /// A spoken summary of the latest event (the live region).
+    pub announcement: RwSignal<String>,
+}
+
+impl RoomCtx {
+    pub fn my_colour(&self) -> Option<Colour> {
+        self.view.with(|v| v.your_colour)
+    }
+    pub fn is_flat(&self) -> bool {
+        self.view.with(|v| v.settings.board.z.start == v.settings.board.z.end)
+    }
+    pub fn preset(&self) -> Preset {
+        self.view.with(|v| v.settings.preset)
+    }
+
+    /// Sends a command; afterwards the view is refreshed (the stream does it as well).
+    pub fn send(self, cmd: Command) {
+        if self.busy.get_untracked() {
+            return;
+        }
+        self.busy.set(true);
+        let is_move = matches!(cmd, Command::Move { .. });
+        spawn_local(async move {
+            let r = match_command(self.id, cmd).await;
+            self.busy.set(false);
+            match r {
+                Ok(_) => {
+                    if is_move {
+                        self.selection.set(None);
+                    }
+                    self.notice.set(None);
+                }
+                Err(e) => self.notice.set(Some(Notice::Error(describe_error(&e)))),
+            }
+            self.refresh();
+        });
+    }
+
+    /// Fetches the current view (kept only if it is not older than the one shown).
+    pub fn refresh(self) {
+        spawn_local(async move {
+            if let Ok(v) = match_view(self.id).await {
+                if v.version >= self.view.with_untracked(|c| c.version) {
+                    self.offset.set(local_now() - v.server_time_ms as f64);
+                    self.view.set(v);
+                }
+            }
+        });
+    }
+
+    /// A tap or click on point `at` in any view.
+    pub fn tap(self, at: Xyz) {
+        let (phase, occupied) = self.view.with_untracked(|v| (v.phase.clone(), v.stones.iter().any(|(p, _)| *p == at)));
+        self.layer.set(at.z);
+        if phase == "scoring" && self.my_colour().is_some() {
+            let marked = self.view.with_untracked(|v| {
+                v.scoring.as_ref().is_some_and(|s| s.marks.iter().any(|m| same_target(v, m.at, at)))
+            });
+            let kind = self.mark_kind.get_untracked();
+            if occupied || kind == MarkKind::Seki {
+                let cmd = if marked && self.preset() == Preset::Space {
+                    Command::Unmark { at }
+                } else {
+                    Command::Mark { at, kind: if occupied && kind == MarkKind::Seki { MarkKind::Dead } else { kind } }
+                };
+                self.send(cmd);
+            }
+            return;
+        }
+        if occupied {
+            // 003 §7.7: choosing an occupied point clears an earlier empty-point selection.
+            self.selection.set(None);
+            self.notice.set(Some(Notice::Info(tr!("room.occupied", at = fmt_xyz(self, at)))));
+            return;
+        }
+        self.selection.set(Some(at));
+        self.notice.set(None);
+        if self.one_tap.get_untracked() && self.is_flat() {
+            self.confirm();
+        }
+    }
+
+    /// The yellow confirm button (003 §2.4, §2.6).
+    pub fn confirm(self) {
+        let Some(at) = self.selection.get_untracked() else {
+            self.notice.set(Some(Notice::Info(tr!("room.select_first"))));
+            return;
+        };
+        let (phase, to_move) = self.view.with_untracked(|v| (v.phase.clone(), v.to_move));
+        if phase != "playing" {
+            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(&phase)))));
+            return;
+        }
+        if self.my_colour() != Some(to_move) {
+            // The selection stays for inspection (003 §2.6, §7.3).
+            self.notice.set(Some(Notice::Info(tr!("room.opponents_turn"))));
+            return;
+        }
+        self.send(Command::Move { at });
+    }
+}
+
+/// Whether two points name the same chain (by stone colour and adjacency we can't tell in
+/// the browser; the server decides — here: same point, or same stones list in a mark).
+fn same_target(v: &RoomView, mark: Xyz, at: Xyz) -> bool {
+    mark == at
+        || v.scoring
+            .as_ref()
+            .is_some_and(|s| s.suggestions.dead.iter().any(|chain| chain.contains(&mark) && chain.contains(&at)))
+        || chain_of(v, mark).contains(&at)
+}
+
+/// The same-colour six-connected chain through `p` in a view's stones.
+pub fn chain_of(v: &RoomView, p: Xyz) -> Vec<Xyz> {
+    let colour_at = |q: Xyz| v.stones.iter().find(|(s, _)| *s == q).map(|(_, c)| *c);
+    let Some(c) = colour_at(p) else { return Vec::new() };
+    let mut seen = vec![p];
+    let mut i = 0;
+    while i < seen.len() {
+        let q = seen[i];
+        for d in [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)] {
+            let n = Xyz { x: q.x + d.0, y: q.y + d.1, z: q.z + d.2 };
+            if !seen.contains(&n) && colour_at(n) == Some(c) {
+                seen.push(n);
+            }
+        }
+        i += 1;
+    }
+    seen
+}
+
+pub fn local_now() -> f64 {
+    #[cfg(feature = "hydrate")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        0.0
+    }
+}
+
+/// How a point is written for players: A–T without I on flat boards (000 §9), actual
+/// coordinates x,y,z on boxes (003 §7.1).
+pub fn fmt_xyz(ctx: RoomCtx, at: Xyz) -> String {
+    ctx.view.with_untracked(|v| label(v, at))
+}
+
+pub fn label(v: &RoomView, at: Xyz) -> String {
+    let b = v.settings.board;
+    if b.z.start == b.z.end {
+        if let Ok(g) = v.settings.geometry() {
+            if let Some(p) = g.index_of(at.x, at.y, at.z) {
+                if let Some(s) = engine::labels::classic_vertex(&g, p) {
+                    return s;
+                }
+            }
+        }
+    }
+    format!("{},{},{}", at.x, at.y, at.z)
+}
+
+pub fn colour_text(c: Colour) -> String {
+    match c {
+        Colour::Black => tr!("colour.black"),
+        Colour::White => tr!("colour.white"),
+    }
+}
+
+pub fn phase_text(phase: &str) -> String {
+    tr_dyn(&format!("phase.{phase}"))
+}
+
+/// Translates a key built at run time.
+pub fn tr_dyn(key: &str) -> String {
+    crate::i18n::text(crate::i18n::use_lang().get(), key)
+}
+
+/// A refusal as the player reads it: the server's typed error in the page's language, with
+/// the coordinate and the reason when a move was illegal (003 §2.5).
+pub fn describe_error(e: &AppError) -> String {
+    use crate::matches::commands::MatchError as M;
+    match e {
+        AppError::Match(M::Illegal { at, reason, .. }) => {
+            tr!(
+                "error.illegal",
+                at = format!("{},{},{}", at.x, at.y, at.z),
+                reason = tr_dyn(&format!("reason.{reason}"))
+            )
+        }
+        AppError::Match(M::OffBoard { x_range, y_range, z_range, .. }) => {
+            tr!("error.off_board", x = x_range, y = y_range, z = z_range)
+        }
+        AppError::Match(M::NotYourTurn { .. }) => tr!("room.opponents_turn"),
+        AppError::Match(M::AwaitingAcknowledgement { .. }) => tr!("error.awaiting_ack"),
+        AppError::Match(M::TimeExpired { .. }) => tr!("error.time_expired"),
+        AppError::Match(other) => other.to_string(),
+        AppError::NotSignedIn => tr!("error.not_signed_in"),
+        other => other.to_string(),
+    }
+}
+
+/// One event as a line of the move list and as a spoken announcement.
+pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
+    let name = |c: &Colour| colour_text(*c);
+    Some(match e {
+        Event::MovePlayed { colour, at, move_number, captured } => {
+            let mut s = format!("{move_number}. {} {}", name(colour), label(v, *at));
+            if !captured.is_empty() {
+                s.push_str(&format!(", {}", tr!("room.captured", n = captured.len())));
+            }
+            (s, false)
+        }
+        Event::Passed { colour, move_number } => {
+            (format!("{move_number}. {} {}", name(colour), tr!("room.pass")), false)
+        }
+        Event::IllegalAttempt { colour, at, reason, .. } => {
+            (format!("✗ {} {} — {}", name(colour), label(v, *at), tr_dyn(&format!("reason.{reason}"))), true)
+        }
+        Event::UndoAccepted { at, undone_colour, .. } => {
+            (format!("↶ {} {} ({})", name(undone_colour), label(v, *at), tr!("room.undone")), false)
+        }
+        Event::Resigned { colour } => (format!("{} {}", name(colour), tr!("room.resigned")), false),
+        Event::Ended { summary_ko, summary_en, .. } => {
+            let s =
+                if crate::i18n::use_lang().get_untracked() == crate::i18n::Lang::Ko { summary_ko } else { summary_en };
+            (s.clone(), false)
+        }
+        _ => return None,
+    })
+}
+
+#[component]
+pub fn RoomPage() -> impl IntoView {
+    let params = use_params_map();
+    let query = use_query_map();
+    let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
+    let code = move || query.read().get("code");
+    let data = Resource::new(id, |id| async move {
+        let id = id.ok_or_else(|| AppError::invalid("room", "not a room number"))?;
+        let view = match_view(id).await?;
+        let me = current_user().await.ok().flatten();
+        Ok::<_, AppError>((view, me))
+    });
+    view! {
+        <Suspense fallback=|| view! { <p class="page">"…"</p> }>
+            {move || Suspend::new(async move {
+                match data.await {
+                    Ok((view, me)) => view! { <Room initial=view me=me code=code()/> }.into_any(),
+                    Err(e) => view! {
+                        <main class="page"><h1>"Space Baduk"</h1>
+                            <p class="error" role="alert">{describe_error(&e)}</p>
+                            <p><a href="/">{move || tr!("nav.home")}</a></p>
+                        </main>
+                    }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+#[component]
+fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl IntoView {
+    let first_layer =
+        initial.last_move.map(|m| m.z).unwrap_or((initial.settings.board.z.start + initial.settings.board.z.end) / 2);
+    let server_now = initial.server_time_ms as f64;
+    let ctx = RoomCtx {
+        id: initial.room_id,
+        view: RwSignal::new(initial),
+        events: RwSignal::new(Vec::new()),
+        me: RwSignal::new(me),
+        selection: RwSignal::new(None),
+        layer: RwSignal::new(first_layer),
+        busy: RwSignal::new(false),
+        notice: RwSignal::new(None),
+        now: RwSignal::new(server_now),
+        offset: RwSignal::new(0.0),
+        mark_kind: RwSignal::new(MarkKind::Dead),
+        one_tap: RwSignal::new(false),
+        announcement: RwSignal::new(String::new()),
+    };
+    provide_context(ctx);
+    live::start(ctx);
+    let flat = ctx.is_flat();
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Space Baduk"</a>
+            <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
+            <crate::pages::LangSwitch/>
+        </header>
+        <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
+        <main class="room" class:flat=flat>
+            {view! { <Seating code=code/> }.into_any()}
+            {if flat {
+                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any()
+            } else {
+                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any()
+            }}
+            <aside class="side">
+                {view! { <panel::GamePanel/> }.into_any()}
+                {view! { <scoring::ScoringPanel/> }.into_any()}
+            </aside>
+        </main>
+    }
+}
+
+/// Before the start: taking a seat by invitation and confirming the settings (003 §1.3).
+#[component]
+fn Seating(code: Option<String>) -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let code = StoredValue::new(code);
+    let open = move || ctx.view.with(|v| v.phase == "open");
+    view! {
+        <Show when=open>
+            <section class="seating" data-testid="seating">
+                <h2>{move || tr!("room.seating")}</h2>
+                <p>{move || ctx.view.with(|v| format!("{} · {}",
+                    v.seats[0].clone().unwrap_or_else(|| "—".into()), v.seats[1].clone().unwrap_or_else(|| "—".into())))}</p>
+                <ul class="settings-summary">
+                    {move || ctx.view.with(|v| {
+                        let lines = if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko { v.settings.summary_ko() } else { v.settings.summary_en() };
+                        lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()
+                    })}
+                </ul>
+                {move || {
+                    let seated = ctx.view.with(|v| {
+                        ctx.me.with(|m| m.as_ref().is_some_and(|m| v.seats.iter().flatten().any(|s| *s == m.username)))
+                    });
+                    let signed_in = ctx.me.with(|m| m.is_some());
+                    match (signed_in, seated, code.get_value()) {
+                        (false, _, _) => view! { <p><a href="/">{tr!("room.sign_in_to_join")}</a></p> }.into_any(),
+                        (true, false, Some(c)) => view! {
+                            <button class="primary" data-testid="join" on:click=move |_| ctx.send(Command::Join { code: c.clone() })>
+                                {tr!("room.join")}
+                            </button>
+                        }.into_any(),
+                        (true, false, None) => view! { <p>{tr!("room.need_invitation")}</p> }.into_any(),
+                        (true, true, _) => {
+                            let both = ctx.view.with(|v| v.seats.iter().all(Option::is_some));
+                            let done = ctx.view.with(|v| {
+                                ctx.me.with(|m| m.as_ref().is_some_and(|m| (0..2).any(|i| v.confirmed[i] && v.seats[i].as_deref() == Some(m.username.as_str()))))
+                            });
+                            view! {
+                                <button class="primary" data-testid="confirm-settings" disabled=!both || done
+                                    on:click=move |_| ctx.send(Command::Confirm)>
+                                    {tr!("room.confirm_settings")}
+                                </button>
+                                <span class="hint">{if !both { tr!("room.waiting_opponent") } else if done { tr!("room.waiting_confirm") } else { String::new() }}</span>
+                            }.into_any()
+                        }
+                    }
+                }}
+            </section>
+        </Show>
+    }
+}
+
+/// The Ready button (003 §1.6, §6.3).
+#[component]
+pub fn ReadyButton() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let show = move || {
+        ctx.view.with(|v| {
+            v.phase == "waiting_ready" && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
+        })
+    };
+    view! {
+        <Show when=show>
+            <button class="primary" data-testid="ready" on:click=move |_| ctx.send(Command::Ready)>
+                {move || tr!("room.ready")}
+            </button>
+        </Show>
+    }
+}

@@ -1,0 +1,352 @@
+//! The game panel: players and clocks from server time, captures, the state banner, the
+//! confirm button and coordinate entry, pass / resign with confirmation, undo and scoring
+//! requests, Classic draw offers, the move list with illegal attempts told apart, and the
+//! number of watchers (issue 5 point 4). Spectators see it without controls.
+
+use leptos::prelude::*;
+
+use super::{colour_text, event_line, label, phase_text, Notice, ReadyButton, RoomCtx};
+use crate::{
+    matches::{
+        clocks::index,
+        commands::Command,
+        events::{Colour, Xyz},
+        settings::{Preset, TimeControl},
+    },
+    tr,
+};
+
+fn fmt_ms(ms: f64) -> String {
+    let s = (ms.max(0.0) / 1000.0).ceil() as i64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// One side's clock as shown now: server snapshot minus the time since it was taken.
+fn clock_text(ctx: RoomCtx, c: Colour) -> String {
+    let now = ctx.now.get();
+    ctx.view.with(|v| {
+        let k = &v.clocks;
+        let i = index(c);
+        let elapsed =
+            if k.running == Some(c) { (now - ctx.offset.get() - v.server_time_ms as f64).max(0.0) } else { 0.0 };
+        match k.control {
+            TimeControl::Byoyomi { period_s, .. } => {
+                let left = k.turn_left_ms.filter(|_| k.running == Some(c)).map(|t| t as f64 - elapsed);
+                let main = k.main_ms[i] as f64 - elapsed;
+                if main > 0.0 {
+                    format!("{} (+{}×{}s)", fmt_ms(main), k.periods_left[i], period_s)
+                } else {
+                    // In byo-yomi: the current period's seconds.
+                    let period = period_s as f64 * 1000.0;
+                    let in_period = left.map(|l| l % period).filter(|x| *x > 0.0).unwrap_or(period);
+                    format!("{} · {}×{}s", fmt_ms(in_period), k.periods_left[i], period_s)
+                }
+            }
+            TimeControl::None { .. } => match k.running {
+                Some(r) if r == c => fmt_ms(k.main_ms[i] as f64 - elapsed),
+                _ => "—".into(),
+            },
+            _ => fmt_ms(k.main_ms[i] as f64 - elapsed),
+        }
+    })
+}
+
+#[component]
+pub fn GamePanel() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let player = move |c: Colour| {
+        let name = move || {
+            ctx.view
+                .with(|v| if c == Colour::Black { v.black.clone() } else { v.white.clone() })
+                .unwrap_or_else(|| "—".into())
+        };
+        let running = move || ctx.view.with(|v| v.clocks.running == Some(c));
+        let to_move = move || ctx.view.with(|v| v.phase == "playing" && v.to_move == c);
+        let caps = move || ctx.view.with(|v| v.captures[index(c)]);
+        let cls = if c == Colour::Black { "player black" } else { "player white" };
+        view! {
+            <div class=cls class:to-move=to_move data-testid=format!("player-{}", if c == Colour::Black { "black" } else { "white" })>
+                <span class="dot" aria-hidden="true"></span>
+                <span class="who">{move || colour_text(c)}" · "{name}</span>
+                <span class="clock" class:running=running data-testid=format!("clock-{}", if c == Colour::Black { "black" } else { "white" })
+                      aria-label=move || tr!("room.clock_of", who = colour_text(c))>
+                    {move || clock_text(ctx, c)}
+                </span>
+                <span class="caps">{move || tr!("room.captures", n = caps())}</span>
+            </div>
+        }
+    };
+    view! {
+        <section class="panel" aria-label=move || tr!("room.panel")>
+            {player(Colour::Black)}
+            {player(Colour::White)}
+            <StatusBanner/>
+            <ReadyButton/>
+            <MoveControls/>
+            <Requests/>
+            <Notices/>
+            <MoveList/>
+            <Footer/>
+        </section>
+    }
+}
+
+/// Phase, turn and every stopped state: hold, reconnection wait, the opponent's fault.
+#[component]
+fn StatusBanner() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let text = move || {
+        ctx.view.with(|v| {
+            let mut parts = vec![phase_text(&v.phase)];
+            if v.phase == "playing" {
+                parts.push(tr!("room.to_move", who = colour_text(v.to_move), n = v.move_number + 1));
+            }
+            if let Some((c, _)) = v.awaiting_ack {
+                if v.phase == "playing" {
+                    parts.push(tr!("room.waiting_ack", who = colour_text(c)));
+                }
+            }
+            for (i, f) in v.faults.iter().enumerate() {
+                if let Some(f) = f {
+                    let who = colour_text(if i == 0 { Colour::Black } else { Colour::White });
+                    let left =
+                        ((f.wait_ends_at_ms as f64 - (ctx.now.get() - ctx.offset.get())) / 1000.0).max(0.0).ceil();
+                    parts.push(tr!("room.fault", who = who, s = left));
+                }
+            }
+            if let Some(h) = &v.hold {
+                parts.push(tr!("room.held", why = hold_text(h)));
+            }
+            if v.phase == "waiting_ready" {
+                parts.push(tr!("room.press_ready"));
+            }
+            if let Some(r) = &v.result {
+                parts.push(if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko {
+                    r.summary_ko.clone()
+                } else {
+                    r.summary_en.clone()
+                });
+            }
+            parts.join(" · ")
+        })
+    };
+    let alert = move || ctx.view.with(|v| v.hold.is_some() || v.faults.iter().any(Option::is_some));
+    view! {
+        <p class="status" class:alert=alert data-testid="status" role="status">{text}</p>
+    }
+}
+
+fn hold_text(h: &crate::matches::events::HoldReason) -> String {
+    use crate::matches::events::HoldReason::*;
+    match h {
+        ServerRestart => tr!("hold.restart"),
+        Disconnection { colour } => tr!("hold.disconnection", who = colour_text(*colour)),
+        ScoringDispute { reason, .. } => tr!("hold.dispute", why = reason.clone()),
+        Administrator { reasons } => tr!("hold.admin", why = reasons.clone()),
+    }
+}
+
+/// Selection by coordinates, the confirm button and the move commands (003 §2.4–2.7).
+#[component]
+fn MoveControls() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && matches!(v.phase.as_str(), "playing"));
+    let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == "playing");
+    let (x, y, z) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
+    let confirming = RwSignal::new(None::<&'static str>);
+    let flat = ctx.is_flat();
+    let can_one_tap = ctx.view.with_untracked(|v| {
+        v.settings.preset == Preset::Classic && v.settings.board.x.end - v.settings.board.x.start == 8
+    });
+    // 003 §7.3: X/Y/Z fields select a point; bad input names the allowed range and clears
+    // the previous selection (003 §7.7).
+    let select_typed = move || {
+        let b = ctx.view.with_untracked(|v| v.settings.board);
+        let geometry = ctx.view.with_untracked(|v| v.settings.geometry().ok());
+        let parse = |s: String, lo: i64, hi: i64, axis: &str| -> Result<i64, String> {
+            let t = s.trim();
+            if flat && axis == "x" {
+                if let Some(g) = &geometry {
+                    if let Ok(p) = engine::labels::parse_classic_vertex(g, &format!("{t}1")) {
+                        return g.coords_of(p).map(|c| c.x).ok_or_default();
+                    }
+                }
+            }
+            match t.parse::<i64>() {
+                Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+                _ => Err(tr!("room.bad_coordinate", axis = axis.to_uppercase(), value = t, lo = lo, hi = hi)),
+            }
+        };
+        let z_value = if flat { Ok(b.z.start) } else { parse(z.get_untracked(), b.z.start, b.z.end, "z") };
+        let yv = if flat {
+            // Classic rows count from the bottom.
+            parse(y.get_untracked(), 1, b.y.end - b.y.start + 1, "y").map(|row| b.y.end - row + 1)
+        } else {
+            parse(y.get_untracked(), b.y.start, b.y.end, "y")
+        };
+        match (parse(x.get_untracked(), b.x.start, b.x.end, "x"), yv, z_value) {
+            (Ok(x), Ok(y), Ok(z)) => ctx.tap(Xyz { x, y, z }),
+            (a, b2, c) => {
+                ctx.selection.set(None);
+                let msg = [a.err(), b2.err(), c.err()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+                ctx.notice.set(Some(Notice::Error(msg)));
+            }
+        }
+    };
+    let ask = move |what: &'static str| confirming.set(Some(what));
+    view! {
+        <Show when=move || ctx.my_colour().is_some()>
+            <form class="coord-entry" on:submit=move |e| { e.prevent_default(); select_typed(); }>
+                <label>{if flat { "X (A–T)" } else { "X" }}<input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
+                <label>{if flat { "Y (1–)" } else { "Y" }}<input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
+                {(!flat).then(|| view! {
+                    <label>"Z"<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
+                })}
+                <button type="submit" data-testid="coord-select">{move || tr!("room.select")}</button>
+            </form>
+            <p class="selection" data-testid="selection">
+                {move || match ctx.selection.get() {
+                    Some(at) => tr!("room.selected", at = ctx.view.with(|v| label(v, at))),
+                    None => tr!("room.nothing_selected"),
+                }}
+            </p>
+            <div class="buttons">
+                <button class="confirm-move" data-testid="confirm-move"
+                    disabled=move || ctx.busy.get() || !playing_player()
+                    on:click=move |_| ctx.confirm()>
+                    {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
+                </button>
+                {can_one_tap.then(|| view! {
+                    <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
+                        on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
+                })}
+            </div>
+            <div class="buttons">
+                <button data-testid="pass" disabled=move || !my_turn() on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
+                <button data-testid="request-undo" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
+                <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{move || tr!("room.request_scoring")}</button>
+                {move || (ctx.view.with(|v| v.settings.draw_offer)).then(|| view! {
+                    <button data-testid="offer-draw" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::OfferDraw)>{tr!("room.offer_draw")}</button>
+                })}
+                <button class="danger" data-testid="resign"
+                    disabled=move || ctx.view.with(|v| matches!(v.phase.as_str(), "open" | "finished"))
+                    on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
+            </div>
+            // Pass and resign ask again before they are sent (003 §2.7).
+            {move || confirming.get().map(|what| view! {
+                <div class="confirm-box" role="alertdialog" data-testid="confirm-box">
+                    <p>{if what == "pass" { tr!("room.really_pass") } else { tr!("room.really_resign") }}</p>
+                    <button class="primary" data-testid="confirm-yes" on:click=move |_| {
+                        confirming.set(None);
+                        ctx.send(if what == "pass" { Command::Pass } else { Command::Resign });
+                    }>{tr!("room.yes")}</button>
+                    <button data-testid="confirm-no" on:click=move |_| confirming.set(None)>{tr!("room.no")}</button>
+                </div>
+            })}
+        </Show>
+    }
+}
+
+trait OkOrDefault<T> {
+    fn ok_or_default(self) -> Result<T, String>;
+}
+impl<T> OkOrDefault<T> for Option<T> {
+    fn ok_or_default(self) -> Result<T, String> {
+        self.ok_or_else(String::new)
+    }
+}
+
+/// Pending requests: undo (003 §5.2), counting (003 §2.7), draw offers (000 §8.2).
+#[component]
+fn Requests() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let undo = move || {
+        ctx.view.with(|v| {
+            let u = v.undo.clone()?;
+            let mine = v.your_colour == Some(u.colour);
+            let answerable = v.your_colour.is_some() && !mine;
+            Some((u, answerable))
+        })
+    };
+    view! {
+        {move || undo().map(|(u, answerable)| view! {
+            <div class="request" data-testid="undo-request" role="alert">
+                <p>{tr!("room.undo_asked", who = colour_text(u.colour), n = u.move_number)}</p>
+                {answerable.then(|| view! {
+                    <button class="primary" data-testid="undo-accept" on:click=move |_| ctx.send(Command::AnswerUndo { accept: true })>{tr!("room.accept")}</button>
+                    <button data-testid="undo-refuse" on:click=move |_| ctx.send(Command::AnswerUndo { accept: false })>{tr!("room.refuse")}</button>
+                })}
+            </div>
+        })}
+        {move || ctx.view.with(|v| {
+            let asked: Vec<String> = [Colour::Black, Colour::White].into_iter()
+                .filter(|c| v.scoring_requests[index(*c)].is_some()).map(colour_text).collect();
+            (!asked.is_empty() && v.phase == "playing").then(|| view! {
+                <p class="request" data-testid="scoring-requests">{tr!("room.scoring_asked", who = asked.join(", "))}</p>
+            })
+        })}
+        {move || ctx.view.with(|v| v.draw_offer_by.map(|by| {
+            let answerable = v.your_colour.is_some() && v.your_colour != Some(by);
+            let mine = v.your_colour == Some(by);
+            view! {
+                <div class="request" data-testid="draw-offer">
+                    <p>{tr!("room.draw_offered", who = colour_text(by))}</p>
+                    {answerable.then(|| view! {
+                        <button class="primary" on:click=move |_| ctx.send(Command::AnswerDraw { accept: true })>{tr!("room.accept")}</button>
+                        <button on:click=move |_| ctx.send(Command::AnswerDraw { accept: false })>{tr!("room.refuse")}</button>
+                    })}
+                    {mine.then(|| view! { <button on:click=move |_| ctx.send(Command::CancelDrawOffer)>{tr!("room.cancel")}</button> })}
+                </div>
+            }
+        }))}
+    }
+}
+
+#[component]
+fn Notices() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    view! {
+        {move || ctx.notice.get().map(|n| match n {
+            Notice::Info(t) => view! { <p class="notice" data-testid="notice" role="status">{t}</p> }.into_any(),
+            Notice::Error(t) => view! { <p class="notice error" data-testid="notice" role="alert">{t}</p> }.into_any(),
+        })}
+    }
+}
+
+/// Moves, passes, undos and illegal attempts (flagged, not numbered; 003 §2.5, §8.2).
+#[component]
+fn MoveList() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    view! {
+        <details class="moves" open>
+            <summary>{move || tr!("room.moves")}</summary>
+            <ul data-testid="move-list">
+                {move || {
+                    let lines: Vec<(String, bool)> = ctx.events.with(|es| ctx.view.with(|v| {
+                        es.iter().rev().filter_map(|e| event_line(v, &e.event)).take(200).collect()
+                    }));
+                    lines.into_iter().map(|(t, illegal)| view! { <li class:illegal=illegal>{t}</li> }).collect_view()
+                }}
+            </ul>
+        </details>
+    }
+}
+
+#[component]
+fn Footer() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let id = ctx.id;
+    view! {
+        <p class="footer-line">
+            <span data-testid="watchers">{move || tr!("room.watchers", n = ctx.view.with(|v| v.watchers))}</span>
+            {move || ctx.my_colour().map(|_| view! {
+                " · "<a href=format!("/api/v1/rooms/{id}/record") download="">{tr!("room.record_json")}</a>
+                {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="">"SGF"</a> })}
+            })}
+        </p>
+    }
+}

@@ -1,0 +1,103 @@
+// A whole Classic 9×9 game through the UI (issue 5 point 10): two players in their own
+// browsers and an anonymous spectator. Selection and confirm, an illegal attempt with its
+// coordinate and reason, an undo accepted, passes, a dead chain marked, both agreeing to
+// the same statement, the result — and the spectator seeing the moves live.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ARTIFACTS, BASE, launch } from "./browser.mjs";
+import { agreeAndReady, createRoom, pass, play, player, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
+
+test("a classic 9×9 game from invitation to the agreed result", async () => {
+  const alice = await player("alice9");
+  const bob = await player("bob9");
+  const watcher = await launch();
+  try {
+    const { id, links } = await createRoom(alice, { name: "Classic 9", preset: "classic", size: 9, colours: "host_black" });
+    await sit(alice, links[0]);
+    await sit(bob, links[1]);
+    await agreeAndReady(id, alice, bob);
+
+    const spectator = await watcher.context.newPage();
+    await spectator.goto(`${BASE}/rooms/${id}`);
+    await waitHydrated(spectator);
+    assert.equal(await spectator.locator("[data-testid=confirm-move]").count(), 0, "spectators get no controls");
+
+    // Confirm with nothing selected: the player is asked to select first (003 §2.6).
+    await alice.page.click("[data-testid=confirm-move]");
+    await alice.page.waitForSelector("[data-testid=notice]");
+    assert.match(await alice.page.textContent("[data-testid=notice]"), /select|선택/i);
+
+    // Black A2 (x1,y8), White E5, Black B1 (x2,y9): A1 becomes a suicide point for White.
+    await play(alice, id, 1, 8, 1);
+    await alice.page.screenshot({ path: `${ARTIFACTS}/classic-1-first-move.png` });
+    await play(bob, id, 5, 5, 1);
+    await play(alice, id, 2, 9, 1);
+    // The spectator sees the stones live.
+    await spectator.waitForSelector("[data-testid=stone-2-9-1]");
+
+    // An illegal attempt: refused with coordinate and reason, selection kept (003 §2.5).
+    await tap(bob.page, 1, 9, 1);
+    await bob.page.click("[data-testid=confirm-move]");
+    await bob.page.waitForSelector("[data-testid=notice].error");
+    const refusal = await bob.page.textContent("[data-testid=notice]");
+    assert.match(refusal, /1,9,1/);
+    assert.match(refusal, /suicide|자충수/);
+    assert.match(await bob.page.textContent("[data-testid=selection]"), /A1/);
+    await bob.page.screenshot({ path: `${ARTIFACTS}/classic-2-illegal.png` });
+    await spectator.waitForSelector("[data-testid=move-list] li.illegal");
+
+    // An undo accepted (003 §5.1): White plays, asks to take it back, Black agrees.
+    await play(bob, id, 7, 3, 1);
+    await bob.page.click("[data-testid=request-undo]");
+    await alice.page.waitForSelector("[data-testid=undo-accept]");
+    await alice.page.screenshot({ path: `${ARTIFACTS}/classic-3-undo-asked.png` });
+    await alice.page.click("[data-testid=undo-accept]");
+    await until(id, (v) => v.move_number === 3 && !v.stones.some(([p]) => p.x === 7 && p.y === 3), "undo applied");
+    await bob.page.waitForSelector("[data-testid=stone-7-3-1]", { state: "detached" });
+
+    // White plays elsewhere; both pass: scoring (003 §2.7).
+    await play(bob, id, 7, 7, 1);
+    await pass(alice, id);
+    await pass(bob, id);
+    await until(id, (v) => v.phase === "scoring", "scoring");
+    await alice.page.waitForSelector("[data-testid=scoring]");
+
+    // Black marks White's two lone stones dead; each change issues a new statement number.
+    await alice.page.click("[data-testid=mark-dead]");
+    await tap(alice.page, 5, 5, 1);
+    await until(id, (v) => v.scoring && v.scoring.marks.length === 1, "first mark");
+    await tap(alice.page, 7, 7, 1);
+    const marked = await until(id, (v) => v.scoring && v.scoring.marks.length === 2, "second mark");
+    assert.equal(marked.scoring.statement, 3, "statements 1 (entering), 2, 3");
+    const n = marked.scoring.statement;
+    await alice.page.waitForSelector(`text=${n}`);
+    await alice.page.screenshot({ path: `${ARTIFACTS}/classic-4-scoring.png` });
+
+    // Both agree to the same statement: the result is final.
+    await alice.page.click("[data-testid=agree]");
+    await until(id, (v) => v.scoring && v.scoring.consents[0] === n, "black consents");
+    await bob.page.waitForSelector("[data-testid=agree]");
+    await bob.page.click("[data-testid=agree]");
+    const done = await until(id, (v) => v.phase === "finished", "finished");
+    assert.equal(done.result.winner, "black");
+    assert.equal(done.result.statement, n);
+    await alice.page.waitForSelector("[data-testid=final-score]");
+    await spectator.waitForSelector("[data-testid=status] >> text=/Black|흑/");
+    await alice.page.screenshot({ path: `${ARTIFACTS}/classic-5-result.png`, fullPage: true });
+    await spectator.screenshot({ path: `${ARTIFACTS}/classic-6-spectator.png`, fullPage: true });
+    const list = await spectator.textContent("[data-testid=move-list]");
+    assert.match(list, /✗/, "the illegal attempt is in the spectator's list, flagged");
+
+    // The record downloads for a player, as SGF too.
+    const sgf = await alice.context.request.get(`${BASE}/api/v1/rooms/${id}/record.sgf`);
+    assert.equal(sgf.status(), 200);
+    assert.match(await sgf.text(), /SZ\[9\]/);
+    const anon = await fetch(`${BASE}/api/v1/rooms/${id}/record`);
+    assert.equal(anon.status, 401);
+    assert.equal((await roomView(id)).phase, "finished");
+  } finally {
+    await alice.close();
+    await bob.close();
+    await watcher.close();
+  }
+});

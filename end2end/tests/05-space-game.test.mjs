@@ -1,0 +1,123 @@
+// A whole Space game on a 5×5×5 box through the UI (issue 5 point 10): the 3D whole-board
+// view and the region view side by side, selection by tapping the region view, by the 3D
+// view and by X/Y/Z fields, layer changes, an illegal attempt, an undo, passes, a dead
+// chain marked, both agreeing; the spectator sees it live.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
+import { agreeAndReady, createRoom, pass, play, player, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
+
+/// Moves the region view to layer `z` with the layer buttons.
+async function toLayer(page, z) {
+  for (let i = 0; i < 10; i++) {
+    const now = Number((await page.textContent("[data-testid=layer]")).replace(/\D+/g, ""));
+    if (now === z) return;
+    await page.click(now < z ? "[data-testid=layer-up]" : "[data-testid=layer-down]");
+  }
+  throw new Error(`could not reach layer ${z}`);
+}
+
+test("a Space game on a 5×5×5 box from invitation to the agreed result", async () => {
+  const alice = await player("alice3d");
+  const bob = await player("bob3d");
+  const watcher = await launch();
+  try {
+    const { id, links } = await createRoom(alice, { name: "Space 5", preset: "space", size: 5, colours: "host_black" });
+    const created = await roomView(id);
+    assert.deepEqual([created.settings.board.x.end, created.settings.board.z.end], [5, 5]);
+    await sit(alice, links[0]);
+    await sit(bob, links[1]);
+    await agreeAndReady(id, alice, bob);
+    await waitFrames(alice.page, 1);
+
+    const spectator = await watcher.context.newPage();
+    await spectator.goto(`${BASE}/rooms/${id}`);
+    await waitHydrated(spectator);
+
+    // Black: tap the region view on layer 3 and confirm.
+    await toLayer(alice.page, 3);
+    await play(alice, id, 3, 3, 3);
+    await alice.page.screenshot({ path: `${ARTIFACTS}/space-1-first-move.png` });
+
+    // White: select by coordinates (003 §7.3) — first a value out of range, with its range.
+    await bob.page.fill("[data-testid=coord-x]", "9");
+    await bob.page.fill("[data-testid=coord-y]", "1");
+    await bob.page.fill("[data-testid=coord-z]", "1");
+    await bob.page.click("[data-testid=coord-select]");
+    assert.match(await bob.page.textContent("[data-testid=notice]"), /1.5/);
+    await bob.page.fill("[data-testid=coord-x]", "1");
+    await bob.page.click("[data-testid=coord-select]");
+    await bob.page.waitForSelector("[data-testid=preview]");
+    const before = (await roomView(id)).move_number;
+    await bob.page.click("[data-testid=confirm-move]");
+    await until(id, (v) => v.move_number === before + 1 && v.awaiting_ack === null, "white 1,1,1");
+
+    // Black surrounds the corner 5,5,5 on three sides: 4,5,5 · 5,4,5 · 5,5,4.
+    await toLayer(alice.page, 5);
+    await play(alice, id, 4, 5, 5);
+    await play(bob, id, 1, 2, 1);
+    await play(alice, id, 5, 4, 5);
+    await play(bob, id, 1, 3, 1);
+    await toLayer(alice.page, 4);
+    await play(alice, id, 5, 5, 4);
+    await spectator.waitForSelector("[data-testid=move-list] >> text=5,5,4");
+
+    // White into the corner: suicide, refused with coordinate and reason.
+    await toLayer(bob.page, 5);
+    await tap(bob.page, 5, 5, 5);
+    await bob.page.click("[data-testid=confirm-move]");
+    await bob.page.waitForSelector("[data-testid=notice].error");
+    assert.match(await bob.page.textContent("[data-testid=notice]"), /5,5,5.*(suicide|자충수)/);
+    await bob.page.screenshot({ path: `${ARTIFACTS}/space-2-illegal.png` });
+
+    // Undo accepted: White plays, asks, Black agrees.
+    await toLayer(bob.page, 1);
+    await play(bob, id, 2, 1, 1);
+    await bob.page.click("[data-testid=request-undo]");
+    await alice.page.click("[data-testid=undo-accept]");
+    await until(id, (v) => v.to_move === "white" && !v.stones.some(([p]) => p.x === 2 && p.y === 1 && p.z === 1), "undo");
+
+    // A tap on the 3D view selects a point (a drag only rotates). The default camera looks
+    // at the box centre from yaw −0.55, pitch 0.45; on that central ray the point nearest
+    // the camera is 2,2,5 (world (−1, 1, 2), 0.14 spacings off the ray), in front of 3,3,3.
+    const canvas = await bob.page.$("[data-testid=board-canvas]");
+    const box = await canvas.boundingBox();
+    await bob.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await bob.page.waitForFunction(() => /2,2,5/.test(document.querySelector("[data-testid=selection]").textContent));
+    await bob.page.mouse.move(box.x + 50, box.y + 50);
+    await bob.page.mouse.down();
+    await bob.page.mouse.move(box.x + 200, box.y + 120, { steps: 5 });
+    await bob.page.mouse.up();
+    assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a rotation drag does not select");
+    await bob.page.screenshot({ path: `${ARTIFACTS}/space-3-3d-selection.png` });
+
+    await pass(bob, id);
+    await pass(alice, id);
+    await until(id, (v) => v.phase === "scoring", "scoring");
+
+    // Black marks White's three-stone chain dead (the whole chain, 003 §3.4).
+    await toLayer(alice.page, 1);
+    await alice.page.click("[data-testid=mark-dead]");
+    await tap(alice.page, 1, 1, 1);
+    const marked = await until(id, (v) => v.scoring && v.scoring.marks.length === 1, "mark");
+    assert.equal(marked.scoring.score.dead_stones.length, 3);
+    await alice.page.waitForSelector("[data-testid=chain-details]");
+    await alice.page.screenshot({ path: `${ARTIFACTS}/space-4-scoring.png`, fullPage: true });
+    const n = marked.scoring.statement;
+    await alice.page.click("[data-testid=agree]");
+    await bob.page.click("[data-testid=agree]");
+    const done = await until(id, (v) => v.phase === "finished", "finished");
+    assert.equal(done.result.statement, n);
+    assert.equal(done.result.winner, "black");
+    await alice.page.waitForSelector("[data-testid=final-score]");
+    await alice.page.screenshot({ path: `${ARTIFACTS}/space-5-result.png`, fullPage: true });
+    await spectator.waitForSelector("[data-testid=final-score]");
+    await spectator.screenshot({ path: `${ARTIFACTS}/space-6-spectator.png`, fullPage: true });
+    const record = await alice.context.request.get(`${BASE}/api/v1/rooms/${id}/record`);
+    assert.equal(record.status(), 200);
+  } finally {
+    await alice.close();
+    await bob.close();
+    await watcher.close();
+  }
+});

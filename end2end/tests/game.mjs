@@ -1,0 +1,93 @@
+// Helpers for playing matches through the UI: accounts, a room made on the new-room page,
+// seats taken through the invitation links, and small waits on the server's view.
+import assert from "node:assert/strict";
+import { BASE, launch } from "./browser.mjs";
+
+/// A signed-in player in their own browser (cookies kept in the context).
+export async function player(name) {
+  const b = await launch();
+  const r = await b.context.request.post(BASE + "/api/sign_up", {
+    form: { username: name, password: "a long test password", password_again: "a long test password" },
+  });
+  assert.equal(r.status(), 200, `sign up ${name}: ${await r.text()}`);
+  b.page = await b.context.newPage();
+  b.page.on("pageerror", (e) => console.error(`[${name}] page error:`, e.message));
+  return b;
+}
+
+/// Creates a room on the new-room page and returns its invitation links.
+export async function createRoom(host, { name, preset, size, colours }) {
+  const page = host.page;
+  await page.goto(BASE + "/rooms/new");
+  await page.waitForSelector("[data-testid=new-room]");
+  await waitHydrated(page);
+  await page.fill("[data-testid=room-name-input]", name);
+  await page.selectOption("[data-testid=preset]", preset);
+  await page.selectOption("[data-testid=size]", String(size));
+  await page.selectOption("[data-testid=colours]", colours);
+  await page.click("[data-testid=create]");
+  await page.waitForSelector("[data-testid=invites]");
+  const links = [await page.getAttribute("[data-testid=invite-0]", "href"), await page.getAttribute("[data-testid=invite-1]", "href")];
+  const id = Number(new URL(links[0]).pathname.split("/").pop());
+  return { id, links };
+}
+
+/// The page is interactive: the WASM bundle hydrated it.
+export async function waitHydrated(page) {
+  await page.waitForFunction(() => window.__sb_hydrated === true, null, { timeout: 60_000 });
+}
+
+/// Opens the invitation and takes the seat.
+export async function sit(p, link) {
+  await p.page.goto(link);
+  await waitHydrated(p.page);
+  await p.page.click("[data-testid=join]");
+  await p.page.waitForSelector("[data-testid=confirm-settings]");
+}
+
+/// Both seated players agree to the settings, then both press Ready.
+export async function agreeAndReady(id, a, b) {
+  for (const p of [a, b]) {
+    await p.page.click("[data-testid=confirm-settings]:not([disabled])");
+  }
+  for (const p of [a, b]) {
+    await p.page.click("[data-testid=ready]");
+  }
+  await until(id, (v) => v.phase === "playing", "both ready");
+}
+
+/// The server's view of a room, as any visitor sees it.
+export async function roomView(id) {
+  return (await fetch(`${BASE}/api/v1/rooms/${id}`)).json();
+}
+
+export async function until(id, pred, what) {
+  for (let i = 0; i < 300; i++) {
+    const v = await roomView(id);
+    if (pred(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`room ${id} never reached: ${what}\n${JSON.stringify(await roomView(id)).slice(0, 2000)}`);
+}
+
+/// Taps a point in a board SVG (`board` for flat boards, `region` for a box's region view).
+export async function tap(page, x, y, z) {
+  await page.click(`[data-testid=pt-${x}-${y}-${z}]`);
+}
+
+/// Selects, confirms, and waits until the server has the move and the opponent's device
+/// acknowledged it.
+export async function play(p, id, x, y, z) {
+  const before = (await roomView(id)).move_number;
+  await tap(p.page, x, y, z);
+  await p.page.waitForSelector("[data-testid=preview]");
+  await p.page.click("[data-testid=confirm-move]");
+  await until(id, (v) => v.move_number === before + 1 && v.awaiting_ack === null, `move ${before + 1} acknowledged`);
+}
+
+export async function pass(p, id) {
+  const before = (await roomView(id)).move_number;
+  await p.page.click("[data-testid=pass]");
+  await p.page.click("[data-testid=confirm-yes]");
+  await until(id, (v) => v.move_number === before + 1 && (v.awaiting_ack === null || v.phase !== "playing"), "pass");
+}
