@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
 
-.PHONY: run test setup build unit e2e dev bench
+.PHONY: run test setup build unit e2e dev bench bench-ui
 
 ## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
 run:
@@ -37,3 +37,8 @@ build:
 
 bench:
 	cargo bench -p engine
+
+## Browser-side speed (transfer sizes, first paint, 25³ frame time, tap latency).
+bench-ui:
+	cargo leptos build --release
+	node end2end/bench.mjs

@@ -75,6 +75,7 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view=pages::SignUpPage/>
                 <Route path=(StaticSegment("rooms"), StaticSegment("new")) view=pages::NewRoomPage/>
+                <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>

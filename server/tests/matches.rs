@@ -332,6 +332,7 @@ fn openapi_command_types_match_the_command_enum() {
             Command::AdminResume { .. } => 21,
             Command::AdminRuling { .. } => 22,
             Command::AdminDecide { .. } => 23,
+            Command::CancelScoringRequest => 24,
         }
     }
     let at = Xyz { x: 1, y: 1, z: 1 };
@@ -347,6 +348,7 @@ fn openapi_command_types_match_the_command_enum() {
         Command::RequestUndo,
         Command::AnswerUndo { accept: true },
         Command::RequestScoring,
+        Command::CancelScoringRequest,
         Command::OfferDraw,
         Command::AnswerDraw { accept: true },
         Command::CancelDrawOffer,

@@ -60,6 +60,9 @@ pub fn BoardCanvas(
     #[prop(default = 19)] size: u16,
     #[prop(optional, into)] scene: Option<Signal<BoardScene>>,
     #[prop(optional)] on_pick: Option<Callback<[i64; 3]>>,
+    /// Turn the board a little every frame (the frame-time benchmark page).
+    #[prop(optional)]
+    spin: bool,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let scene = scene.unwrap_or_else(|| Signal::stored(BoardScene::empty_cube(size)));
@@ -70,7 +73,7 @@ pub fn BoardCanvas(
         Effect::new(move |_| {
             if let Some(el) = canvas.get() {
                 let current = scene.get_untracked();
-                match renderer::Handle::start(el, &current, on_pick) {
+                match renderer::Handle::start(el, &current, on_pick, spin) {
                     Ok(h) => handle.set_value(Some(h)),
                     Err(e) => leptos::logging::error!("board renderer: {e}"),
                 }
@@ -91,7 +94,7 @@ pub fn BoardCanvas(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = on_pick;
+    let _ = (on_pick, spin);
     let [nx, ny, nz] = dims;
     view! {
         <canvas

@@ -34,6 +34,8 @@ const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
 const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
 /// Stone radius in point spacings.
 const STONE_R: f32 = 0.36;
+/// Above this many stones they are drawn unlit (see `rebuild`).
+const FLAT_ABOVE: usize = 4000;
 /// A tap further than this (CSS px) from where it started is a drag.
 const TAP_SLOP: f32 = 6.0;
 
@@ -43,6 +45,7 @@ struct Scene {
     lines: Gm<InstancedMesh, ColorMaterial>,
     arrows: Vec<Gm<Mesh, ColorMaterial>>,
     stones: Option<Gm<InstancedMesh, PhysicalMaterial>>,
+    stones_flat: Option<Gm<InstancedMesh, ColorMaterial>>,
     markers: Option<Gm<InstancedMesh, ColorMaterial>>,
     preview: Option<Gm<Mesh, PhysicalMaterial>>,
     layer_frame: Option<Gm<InstancedMesh, ColorMaterial>>,
@@ -52,6 +55,7 @@ struct Scene {
     on_pick: Option<Callback<[i64; 3]>>,
     /// Where the current single-pointer press started and how far it has moved.
     press: Option<(f32, f32, f32)>,
+    spin: bool,
     orbit: Orbit,
     /// Active pointers by id, with their last position (CSS px), for drag and pinch.
     pointers: HashMap<i32, (f32, f32)>,
@@ -71,6 +75,7 @@ impl Handle {
         canvas: HtmlCanvasElement,
         scene: &BoardScene,
         on_pick: Option<Callback<[i64; 3]>>,
+        spin: bool,
     ) -> Result<Handle, String> {
         let gl = canvas
             .get_context("webgl2")
@@ -91,6 +96,7 @@ impl Handle {
             lines,
             arrows,
             stones: None,
+            stones_flat: None,
             markers: None,
             preview: None,
             layer_frame: None,
@@ -99,6 +105,7 @@ impl Handle {
             scene: scene.clone(),
             on_pick,
             press: None,
+            spin,
             orbit: Orbit::for_radius(bounding_radius(dims)),
             pointers: HashMap::new(),
             dirty: true,
@@ -223,13 +230,25 @@ impl Scene {
             let base = if *c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
             colors.push(if p[2] == sc.layer { base } else { dim(base) });
         }
-        let sphere = CpuMesh::sphere(16);
-        self.stones = (!transformations.is_empty()).then(|| {
-            let instances = Instances { transformations, colors: Some(colors), ..Default::default() };
+        // Fewer facets as the board fills: a full 25³ box must stay smooth (issue 5 point 1).
+        let sphere = CpuMesh::sphere(match sc.stones.len() {
+            0..=800 => 14,
+            801..=4000 => 8,
+            _ => 4,
+        });
+        // Lit spheres while the board is light; unlit ones (each a flat disc on screen) when
+        // it is full, where per-pixel lighting would cost more than the picture gains.
+        let lit = sc.stones.len() <= FLAT_ABOVE;
+        let instances = Instances { transformations, colors: Some(colors), ..Default::default() };
+        self.stones = (lit && !sc.stones.is_empty()).then(|| {
             let material = PhysicalMaterial::new_opaque(
                 &self.context,
                 &CpuMaterial { albedo: Srgba::WHITE, roughness: 0.45, metallic: 0.0, ..Default::default() },
             );
+            Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
+        });
+        self.stones_flat = (!lit).then(|| {
+            let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };
             Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
         });
         // Markers: a small red bead on the last move, crosses (as beads) on dead stones.
@@ -369,6 +388,7 @@ impl Scene {
             .render(&camera, &self.arrows, &[])
             .render(&camera, self.layer_frame.iter(), &[])
             .render(&camera, self.stones.iter(), &lights)
+            .render(&camera, self.stones_flat.iter(), &[])
             .render(&camera, self.markers.iter(), &[])
             .render(&camera, self.preview.iter(), &lights);
         self.frames += 1;
@@ -384,6 +404,10 @@ fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
             let mut s = scene.borrow_mut();
             if s.alive {
                 let resized = s.fit_canvas();
+                if s.spin {
+                    s.orbit.drag(3.0, 0.0);
+                    s.dirty = true;
+                }
                 if s.dirty || resized {
                     s.dirty = false;
                     s.draw();

@@ -74,6 +74,8 @@ pub enum Command {
     },
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
     RequestScoring,
+    /// Withdraw one's own scoring request (003 §2.7).
+    CancelScoringRequest,
     /// Classic draw offer (000 §8.2) and its answer / withdrawal.
     OfferDraw,
     AnswerDraw {

@@ -245,6 +245,9 @@ pub enum Event {
         colour: Colour,
         move_number: u32,
     },
+    ScoringRequestCancelled {
+        colour: Colour,
+    },
     DrawOffered {
         colour: Colour,
     },
@@ -365,6 +368,7 @@ impl Event {
             Event::UndoExpired { .. } => "undo_expired",
             Event::UndoCancelled { .. } => "undo_cancelled",
             Event::ScoringRequested { .. } => "scoring_requested",
+            Event::ScoringRequestCancelled { .. } => "scoring_request_cancelled",
             Event::DrawOffered { .. } => "draw_offered",
             Event::DrawDeclined { .. } => "draw_declined",
             Event::DrawOfferCancelled { .. } => "draw_offer_cancelled",

@@ -24,6 +24,7 @@ pub fn HomePage() -> impl IntoView {
             </section>
             <section class="rooms-panel" aria-labelledby="rooms-title">
                 <h2 id="rooms-title">"대국실 · Rooms"</h2>
+                <p><a href="/rooms/new" data-testid="new-room-link">"대국실 만들기 · New room"</a></p>
                 <Rooms/>
             </section>
         </main>
@@ -44,7 +45,8 @@ fn Rooms() -> impl IntoView {
                     Ok(list) => view! {
                         <ul class="rooms" data-testid="rooms">
                             {list.into_iter().map(|r| view! {
-                                <li><strong>{r.name}</strong>" · "{r.preset}" · "{r.board}" · "{r.status}</li>
+                                <li><a href=format!("/rooms/{}", r.id) data-testid="room-link"><strong>{r.name}</strong></a>
+                                    " · "{r.preset}" · "{r.board}" · "{r.status}</li>
                             }).collect_view()}
                         </ul>
                     }.into_any(),

@@ -48,10 +48,20 @@ pub fn NewAccountFields() -> impl IntoView {
 pub fn ServiceWorkerRegistration() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     Effect::new(|_| {
+        use wasm_bindgen::JsCast;
         if let Some(window) = web_sys::window() {
             let sw = window.navigator().service_worker();
             let _ = sw.register("/sw.js");
             let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
+            if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
+                if let Ok(now) = js_sys::Reflect::get(&p, &"now".into()) {
+                    if let Some(f) = now.dyn_ref::<js_sys::Function>() {
+                        if let Ok(t) = f.call0(&p) {
+                            let _ = js_sys::Reflect::set(&window, &"__sb_hydrated_at".into(), &t);
+                        }
+                    }
+                }
+            }
         }
     });
 }
@@ -64,5 +74,34 @@ pub fn LangSwitch() -> impl IntoView {
         <button class="lang" data-testid="lang-switch" on:click=move |_| crate::i18n::set_lang(lang, lang.get().other())>
             {move || if lang.get() == crate::i18n::Lang::Ko { "English" } else { "한국어" }}
         </button>
+    }
+}
+
+/// `/bench/board?n=25`: a full n×n×n box (every point a stone, colours in a fixed pattern)
+/// turning every frame, for measuring frame time (a benchmark, not a test).
+#[component]
+pub fn BoardBenchPage() -> impl IntoView {
+    use crate::{
+        board_view::{BoardCanvas, BoardScene},
+        matches::events::Colour,
+    };
+    let query = leptos_router::hooks::use_query_map();
+    let n = query.with_untracked(|q| q.get("n").and_then(|v| v.parse::<i64>().ok())).unwrap_or(25).clamp(1, 25);
+    let mut scene = BoardScene::empty_cube(n as u16);
+    for z in 1..=n {
+        for y in 1..=n {
+            for x in 1..=n {
+                let c = if (x + 2 * y + 3 * z) % 2 == 0 { Colour::Black } else { Colour::White };
+                scene.stones.push(([x, y, z], c));
+            }
+        }
+    }
+    scene.layer = (n + 1) / 2;
+    let stones = scene.stones.len();
+    view! {
+        <main class="page">
+            <h1>{format!("{n}×{n}×{n} · {stones} stones")}</h1>
+            <BoardCanvas scene=Signal::stored(scene) spin=true/>
+        </main>
     }
 }

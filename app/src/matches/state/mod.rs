@@ -350,6 +350,7 @@ impl MatchState {
             RequestUndo => self.request_undo(colour).map(ok),
             AnswerUndo { accept } => self.answer_undo(colour, *accept).map(ok),
             RequestScoring => self.request_scoring(colour).map(ok),
+            CancelScoringRequest => self.cancel_scoring_request(colour).map(ok),
             OfferDraw => self.offer_draw(colour).map(ok),
             AnswerDraw { accept } => self.answer_draw(colour, *accept).map(ok),
             CancelDrawOffer => self.cancel_draw(colour).map(ok),
@@ -560,6 +561,7 @@ impl MatchState {
             Event::ScoringRequested { colour, move_number } => {
                 self.scoring_requests[colour_index(*colour)] = Some(*move_number);
             }
+            Event::ScoringRequestCancelled { colour } => self.scoring_requests[colour_index(*colour)] = None,
             Event::DrawOffered { colour } => self.draw.pending_by = Some(*colour),
             Event::DrawDeclined { colour, .. } => {
                 let offerer = opponent(*colour);

@@ -168,6 +168,14 @@ impl MatchState {
         Ok(events)
     }
 
+    pub(super) fn cancel_scoring_request(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        self.require_play()?;
+        if self.scoring_requests[colour_index(colour)].is_none() {
+            return Err(MatchError::NoPendingRequest { what: "scoring request of yours".into() });
+        }
+        Ok(vec![Event::ScoringRequestCancelled { colour }])
+    }
+
     pub(super) fn offer_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         let not = |why: String| MatchError::DrawOfferNotAllowed { why };
         if !self.settings.draw_offer {

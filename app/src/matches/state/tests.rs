@@ -385,6 +385,10 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
     assert_eq!(t.s.scoring_requests, [None, None]);
     t.ok(GUEST, Command::RequestScoring);
     assert_eq!(t.err(GUEST, Command::RequestScoring), MatchError::AlreadyDone);
+    // Each player may cancel their own request.
+    t.ok(GUEST, Command::CancelScoringRequest);
+    assert!(matches!(t.err(GUEST, Command::CancelScoringRequest), MatchError::NoPendingRequest { .. }));
+    t.ok(GUEST, Command::RequestScoring);
     let e = t.ok(HOST, Command::RequestScoring);
     assert_eq!(T::kinds(&e), ["scoring_requested", "scoring_entered", "statement_issued"]);
     assert_eq!(t.s.phase, RoomPhase::Scoring);

@@ -228,7 +228,14 @@ fn MoveControls() -> impl IntoView {
             <div class="buttons">
                 <button data-testid="pass" disabled=move || !my_turn() on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
                 <button data-testid="request-undo" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
-                <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{move || tr!("room.request_scoring")}</button>
+                {move || {
+                    let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[index(c)].is_some()));
+                    if mine {
+                        view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any()
+                    } else {
+                        view! { <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{tr!("room.request_scoring")}</button> }.into_any()
+                    }
+                }}
                 {move || (ctx.view.with(|v| v.settings.draw_offer)).then(|| view! {
                     <button data-testid="offer-draw" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::OfferDraw)>{tr!("room.offer_draw")}</button>
                 })}

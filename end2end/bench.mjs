@@ -1,0 +1,96 @@
+// Browser-side speed of the product (issue 5 point 9) — a benchmark, not a test: transfer
+// sizes, first paint and time to interactive, the frame time of a full 25×25×25 board on
+// software WebGL, and tap-to-preview latency. Prints medians. `make bench-ui` runs it.
+import { request } from "node:http";
+import { startServer } from "./server.mjs";
+
+process.env.BASE_URL ||= "";
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+const server = await startServer();
+process.env.BASE_URL = server.base;
+const { launch } = await import("./tests/browser.mjs");
+const { player, createRoom, sit, agreeAndReady, waitHydrated } = await import("./tests/game.mjs");
+
+function gzipSize(path) {
+  return new Promise((resolve, reject) => {
+    const req = request(server.base + path, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      let n = 0;
+      res.on("data", (d) => { n += d.length; });
+      res.on("end", () => resolve({ bytes: n, encoding: res.headers["content-encoding"] || "identity" }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+try {
+  const results = {};
+  for (const f of ["/pkg/space-baduk.wasm", "/pkg/space-baduk.js", "/pkg/space-baduk.css"]) {
+    results[f] = await gzipSize(f);
+  }
+  const total = Object.values(results).reduce((a, r) => a + r.bytes, 0);
+  console.log("transfer:", Object.entries(results).map(([k, v]) => `${k} ${(v.bytes / 1024).toFixed(0)} KiB (${v.encoding})`).join(", "),
+    `· total ${(total / 1024).toFixed(0)} KiB`);
+
+  // First contentful paint and hydration (interactive), fresh profile each time.
+  const paints = [], interactive = [];
+  for (let i = 0; i < 5; i++) {
+    const b = await launch();
+    const page = await b.context.newPage();
+    await page.goto(server.base + "/");
+    await waitHydrated(page);
+    const t = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN,
+      tti: window.__sb_hydrated_at,
+    }));
+    paints.push(t.fcp); interactive.push(t.tti);
+    await b.close();
+  }
+  console.log(`home: first contentful paint median ${median(paints).toFixed(0)} ms, interactive (hydrated) median ${median(interactive).toFixed(0)} ms`);
+
+  // Frame time of a full 25×25×25 board (15,625 stones) turning every frame.
+  const fps = [];
+  for (let i = 0; i < 3; i++) {
+    const b = await launch();
+    const page = await b.context.newPage();
+    await page.goto(server.base + "/bench/board?n=25");
+    await page.waitForFunction(() => Number(document.querySelector("[data-testid=board-canvas]")?.dataset.frames) >= 3, null, { timeout: 120_000 });
+    const frames = await page.evaluate(async () => {
+      const c = document.querySelector("[data-testid=board-canvas]");
+      const f0 = Number(c.dataset.frames), t0 = performance.now();
+      await new Promise((r) => setTimeout(r, 5000));
+      return { n: Number(c.dataset.frames) - f0, ms: performance.now() - t0 };
+    });
+    fps.push((frames.n * 1000) / frames.ms);
+    await b.close();
+  }
+  const f = median(fps);
+  console.log(`25×25×25 full board, SwiftShader: median ${f.toFixed(1)} fps (${(1000 / f).toFixed(1)} ms per frame); runs ${fps.map((x) => x.toFixed(1)).join(", ")}`);
+
+  // Tap-to-preview: a player taps points of a 19×19 board; time from the click event to the
+  // preview stone in the DOM and then painted (next animation frame).
+  const a = await player("bench_a"), c = await player("bench_b");
+  const { id, links } = await createRoom(a, { name: "bench", preset: "classic", size: 19, colours: "host_black" });
+  await sit(a, links[0]); await sit(c, links[1]);
+  await agreeAndReady(id, a, c);
+  const lat = await a.page.evaluate(async () => {
+    const out = [];
+    for (let i = 0; i < 21; i++) {
+      const x = 1 + (i % 19), y = 1 + ((i * 7) % 19);
+      const el = document.querySelector(`[data-testid=pt-${x}-${y}-1]`);
+      const t0 = performance.now();
+      el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      while (!document.querySelector("[data-testid=preview]")) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    return out;
+  });
+  console.log(`tap → preview painted (19×19): median ${median(lat).toFixed(1)} ms, max ${Math.max(...lat).toFixed(1)} ms over ${lat.length} taps`);
+  await a.close(); await c.close();
+} finally {
+  server.stop();
+}
+process.exit(0);
