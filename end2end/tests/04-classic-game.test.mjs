@@ -17,6 +17,13 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await sit(bob, links[1]);
     await agreeAndReady(id, alice, bob);
 
+    // Opened as the installed app (the manifest's start URL), the home page goes straight
+    // into the player's game (issue 5 point 8).
+    const app = await bob.context.newPage();
+    await app.goto(`${BASE}/?source=pwa`);
+    await app.waitForURL(`${BASE}/rooms/${id}`);
+    await app.close();
+
     const spectator = await watcher.context.newPage();
     await spectator.goto(`${BASE}/rooms/${id}`);
     await waitHydrated(spectator);

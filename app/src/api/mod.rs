@@ -8,7 +8,7 @@ pub mod system;
 
 pub use auth::{current_user, CompleteSetup, SignIn, SignOut, SignUp, UserView};
 pub use play::{create_match, match_command, match_view};
-pub use rooms::{list_rooms, RoomSummary};
+pub use rooms::{list_rooms, my_games, RoomSummary};
 pub use system::{server_info, VersionInfo};
 
 #[cfg(feature = "ssr")]

@@ -19,3 +19,13 @@ pub struct RoomSummary {
 pub async fn list_rooms() -> Result<Vec<RoomSummary>, AppError> {
     super::db()?.list_rooms().await
 }
+
+/// The signed-in player's unfinished games (the installed app opens straight into one).
+#[server(endpoint = "my_games")]
+pub async fn my_games() -> Result<Vec<RoomSummary>, AppError> {
+    let db = super::db()?;
+    match crate::data::sessions::current(&db, &super::auth::session().await?).await? {
+        Some(u) => db.rooms_of(u.id).await,
+        None => Ok(Vec::new()),
+    }
+}

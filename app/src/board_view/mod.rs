@@ -97,16 +97,22 @@ pub fn BoardCanvas(
     let _ = (on_pick, spin);
     let [nx, ny, nz] = dims;
     view! {
-        <canvas
-            node_ref=canvas
-            class="board-canvas"
-            data-testid="board-canvas"
-            data-frames="0"
-            role="img"
-            aria-label=format!("{nx}×{ny}×{nz} 판 · board")
-            tabindex="0"
-        >
-            "이 판을 보려면 WebGL2가 필요합니다. · This board needs WebGL2."
-        </canvas>
+        <div class="canvas-wrap">
+            <canvas
+                node_ref=canvas
+                class="board-canvas"
+                data-testid="board-canvas"
+                data-frames="0"
+                role="img"
+                aria-label=format!("{nx}×{ny}×{nz} 판 · board")
+                tabindex="0"
+            >
+                "이 판을 보려면 WebGL2가 필요합니다. · This board needs WebGL2."
+            </canvas>
+            // Direction letters, placed over the arrow tips by the renderer.
+            <span class="axis-label x" aria-hidden="true">"X"</span>
+            <span class="axis-label y" aria-hidden="true">"Y"</span>
+            <span class="axis-label z" aria-hidden="true">"Z"</span>
+        </div>
     }
 }

@@ -87,7 +87,9 @@ impl Handle {
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
         let lines = build_lines(&context, &segments(dims));
-        let arrows = axes(dims).iter().map(|a| build_arrow(&context, a)).collect();
+        // Arrow heads shrink on small boxes so they do not hide the stones.
+        let arrow_scale = (*dims.iter().max().unwrap_or(&19) as f32 / 19.0).clamp(0.4, 1.0);
+        let arrows = axes(dims).iter().map(|a| build_arrow(&context, a, arrow_scale)).collect();
         let ambient = AmbientLight::new(&context, 0.45, Srgba::WHITE);
         let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.4, -1.0, -0.6));
         let mut first = Scene {
@@ -308,6 +310,24 @@ impl Scene {
         });
     }
 
+    /// Keeps the X/Y/Z letters at the arrow tips: they turn with the board but are HTML,
+    /// so they always face the reader (003 §7.2).
+    fn place_axis_labels(&self, camera: &three_d::Camera) {
+        let Some(wrap) = self.canvas.parent_element() else { return };
+        let dims = self.scene.dims();
+        let dpr = (self.canvas.width() as f32 / self.canvas.client_width().max(1) as f32).max(0.1);
+        for (axis, seg) in ["x", "y", "z"].iter().zip(axes(dims)) {
+            let Ok(Some(el)) = wrap.query_selector(&format!(".axis-label.{axis}")) else { continue };
+            let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() else { continue };
+            let tip = Vec3::from(seg.to);
+            let p = camera.pixel_at_position(tip);
+            let (left, top) = (p.x / dpr, (self.canvas.height() as f32 - p.y) / dpr);
+            let style = el.style();
+            let _ = style.set_property("left", &format!("{left:.0}px"));
+            let _ = style.set_property("top", &format!("{top:.0}px"));
+        }
+    }
+
     /// A tap at canvas offset (CSS px): the point under it, if any, goes to `on_pick`.
     fn tap(&mut self, x: f32, y: f32) {
         let Some(cb) = self.on_pick else { return };
@@ -391,6 +411,7 @@ impl Scene {
             .render(&camera, self.stones_flat.iter(), &[])
             .render(&camera, self.markers.iter(), &[])
             .render(&camera, self.preview.iter(), &lights);
+        self.place_axis_labels(&camera);
         self.frames += 1;
         let _ = self.canvas.set_attribute("data-frames", &self.frames.to_string());
     }
@@ -472,16 +493,16 @@ fn along(from: Vec3, dir: Vec3, len: f32, radius: f32) -> Mat4 {
 }
 
 /// A reference axis as an arrow in its own colour: a shaft with a cone head of fixed size.
-fn build_arrow(context: &Context, s: &Segment) -> Gm<Mesh, ColorMaterial> {
-    const HEAD_RADIUS: f32 = 0.32;
-    const HEAD_LENGTH: f32 = 0.9;
-    const SHAFT_RADIUS: f32 = 0.07;
+fn build_arrow(context: &Context, s: &Segment, scale: f32) -> Gm<Mesh, ColorMaterial> {
+    let head_radius: f32 = 0.32 * scale;
+    let head_length: f32 = 0.9 * scale;
+    let shaft_radius: f32 = 0.07 * scale;
     let from = Vec3::from(s.from);
     let d = Vec3::from(s.to) - from;
-    let len = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt().max(HEAD_LENGTH * 1.5);
-    let mut mesh = CpuMesh::arrow(1.0 - HEAD_LENGTH / len, SHAFT_RADIUS / HEAD_RADIUS, 12);
+    let len = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt().max(head_length * 1.5);
+    let mut mesh = CpuMesh::arrow(1.0 - head_length / len, shaft_radius / head_radius, 12);
     let dir = if d.x == 0.0 && d.y == 0.0 && d.z == 0.0 { vec3(1.0, 0.0, 0.0) } else { d / len };
-    let _ = mesh.transform(along(from, dir, len, HEAD_RADIUS));
+    let _ = mesh.transform(along(from, dir, len, head_radius));
     let color = match s.kind {
         LineKind::AxisX => AXIS_X,
         LineKind::AxisY => AXIS_Y,

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::{
-    api::{current_user, list_rooms, server_info, SignIn, SignOut},
+    api::{current_user, list_rooms, my_games, server_info, SignIn, SignOut},
     board_view::BoardCanvas,
 };
 
@@ -25,6 +25,7 @@ pub fn HomePage() -> impl IntoView {
             <section class="rooms-panel" aria-labelledby="rooms-title">
                 <h2 id="rooms-title">"대국실 · Rooms"</h2>
                 <p><a href="/rooms/new" data-testid="new-room-link">"대국실 만들기 · New room"</a></p>
+                <MyGames/>
                 <Rooms/>
             </section>
         </main>
@@ -51,6 +52,41 @@ fn Rooms() -> impl IntoView {
                         </ul>
                     }.into_any(),
                     Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                }
+            })}
+        </Suspense>
+    }
+}
+
+/// The player's unfinished games. Opened as the installed app (standalone display, or the
+/// manifest's start URL), the page goes straight into the most recent one (issue 5 point 8).
+#[component]
+fn MyGames() -> impl IntoView {
+    let games = Resource::new(|| (), |_| my_games());
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        let Some(Ok(list)) = games.get() else { return };
+        let Some(first) = list.first() else { return };
+        let Some(w) = web_sys::window() else { return };
+        let standalone = w.match_media("(display-mode: standalone)").ok().flatten().is_some_and(|m| m.matches());
+        let from_app = w.location().search().is_ok_and(|s| s.contains("source=pwa"));
+        if standalone || from_app {
+            let _ = w.location().assign(&format!("/rooms/{}", first.id));
+        }
+    });
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                match games.await {
+                    Ok(list) if !list.is_empty() => Some(view! {
+                        <h3>"내 대국 · Your games"</h3>
+                        <ul class="rooms" data-testid="my-games">
+                            {list.into_iter().map(|r| view! {
+                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{r.status}</li>
+                            }).collect_view()}
+                        </ul>
+                    }),
+                    _ => None,
                 }
             })}
         </Suspense>

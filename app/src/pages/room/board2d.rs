@@ -160,6 +160,18 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 .collect::<Vec<_>>()
         })
     };
+    let ghosts = move || {
+        let w = window.get();
+        ctx.ghosts
+            .get()
+            .into_iter()
+            .filter(|(p, _)| p.z == z.get() && w.contains(p.x, p.y))
+            .map(|(p, c)| {
+                let cls = if c == Colour::Black { "stone black ghost" } else { "stone white ghost" };
+                view! { <circle class=cls cx=px(p.x) cy=py(p.y) r="18" data-testid="ghost"/> }
+            })
+            .collect::<Vec<_>>()
+    };
     let preview = move || {
         let sel = ctx.selection.get()?;
         let w = window.get();
@@ -214,6 +226,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {ownership}
             {stones}
             {illegal}
+            {ghosts}
             {preview}
             {hits}
         </svg>

@@ -188,6 +188,20 @@ mod hydrate {
                 )));
             }
         }
+        // 000 §9: captured stones fade out (switchable in the panel).
+        if let Event::MovePlayed { colour, captured, .. } = e {
+            if ctx.animate.get_untracked() && !captured.is_empty() {
+                let lost = match colour {
+                    crate::matches::events::Colour::Black => crate::matches::events::Colour::White,
+                    crate::matches::events::Colour::White => crate::matches::events::Colour::Black,
+                };
+                ctx.ghosts.set(captured.iter().map(|p| (*p, lost)).collect());
+                let clear = Closure::once_into_js(move || ctx.ghosts.set(Vec::new()));
+                if let Some(w) = web_sys::window() {
+                    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(clear.unchecked_ref(), 800);
+                }
+            }
+        }
         if let Some((line, _)) = ctx.view.with_untracked(|v| event_line(v, e)) {
             ctx.announcement.set(line);
         }

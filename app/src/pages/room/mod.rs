@@ -53,6 +53,9 @@ pub struct RoomCtx {
     pub one_tap: RwSignal<bool>,
     /// A spoken summary of the latest event (the live region).
     pub announcement: RwSignal<String>,
+    /// Stones just captured, shown fading out when animations are on (000 §9).
+    pub ghosts: RwSignal<Vec<(Xyz, Colour)>>,
+    pub animate: RwSignal<bool>,
 }
 
 impl RoomCtx {
@@ -331,6 +334,8 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
         mark_kind: RwSignal::new(MarkKind::Dead),
         one_tap: RwSignal::new(false),
         announcement: RwSignal::new(String::new()),
+        ghosts: RwSignal::new(Vec::new()),
+        animate: RwSignal::new(true),
     };
     provide_context(ctx);
     live::start(ctx);
@@ -339,7 +344,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-            <crate::pages::LangSwitch/>
+            <span class="top-actions"><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
         </header>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
         <main class="room" class:flat=flat>

@@ -220,6 +220,8 @@ fn MoveControls() -> impl IntoView {
                     on:click=move |_| ctx.confirm()>
                     {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
                 </button>
+                <label class="one-tap"><input type="checkbox" data-testid="animate" prop:checked=ctx.animate
+                    on:change=move |e| ctx.animate.set(event_target_checked(&e))/>{move || tr!("ui.animations")}</label>
                 {can_one_tap.then(|| view! {
                     <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
                         on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
