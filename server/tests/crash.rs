@@ -63,7 +63,11 @@ fn point_of(n: u32) -> (i64, i64) {
 }
 
 fn colour_of(n: u32) -> &'static str {
-    if n % 2 == 1 { "black" } else { "white" }
+    if n % 2 == 1 {
+        "black"
+    } else {
+        "white"
+    }
 }
 
 /// The real binary as a child process on a port of its own.
@@ -151,7 +155,11 @@ impl Player {
         let r = self
             .http
             .post(format!("{base}/api/sign_up"))
-            .form(&[("username", self.name), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+            .form(&[
+                ("username", self.name),
+                ("password", "correct horse battery"),
+                ("password_again", "correct horse battery"),
+            ])
             .send()
             .await
             .unwrap();
@@ -235,11 +243,13 @@ async fn drive(
             }
             let (x, y) = point_of(n);
             let colour = colour_of(n);
-            match player(colour).try_post(&base, &path, &json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})).await {
+            match player(colour).try_post(&base, &path, &json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})).await
+            {
                 Err(_) => return rec,
                 Ok((200, body)) => {
                     let e = &body["events"][0]["event"];
-                    if e["type"] != "move_played" || e["move_number"] != n || e["at"] != json!({"x": x, "y": y, "z": 1}) {
+                    if e["type"] != "move_played" || e["move_number"] != n || e["at"] != json!({"x": x, "y": y, "z": 1})
+                    {
                         rec.unexpected.push(format!("move {n}: reply {body}"));
                         return rec;
                     }
@@ -271,10 +281,8 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
     // Alice hosts and plays Black, so who moves is known without reading the draw.
     let mut settings = MatchSettings::classic_default(SIZE as u16);
     settings.colours = ColourAssignment::HostBlack;
-    let (status, created) = black
-        .try_post(&server.base, "/api/v1/rooms", &json!({"name": "crash", "settings": settings}))
-        .await
-        .unwrap();
+    let (status, created) =
+        black.try_post(&server.base, "/api/v1/rooms", &json!({"name": "crash", "settings": settings})).await.unwrap();
     assert_eq!(status, 201, "{created}");
     let room = created["room_id"].as_i64().unwrap();
     let base = server.base.clone();
@@ -395,7 +403,10 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
             assert!(stored_acks.contains(n), "cycle {cycle}: acknowledgement of move {n} lost in the crash");
         }
         // At most one unanswered request per crash can have been committed.
-        assert!(stored_acks.len() <= acknowledged_acks.len() + cycle + 1, "cycle {cycle}: acknowledgements from nowhere");
+        assert!(
+            stored_acks.len() <= acknowledged_acks.len() + cycle + 1,
+            "cycle {cycle}: acknowledgements from nowhere"
+        );
         assert!(!log.iter().any(|e| e["event"]["type"] == "illegal_attempt" || e["event"]["type"] == "ended"));
 
         // The restart appended exactly one `held` (server_restart) per crash, by the server
@@ -403,7 +414,11 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
         let held: Vec<&Value> = log.iter().filter(|e| e["event"]["type"] == "held").collect();
         assert_eq!(held.len(), cycle + 1, "cycle {cycle}: one hold per restart");
         let last = log.last().unwrap();
-        assert_eq!(last["event"], json!({"type": "held", "reason": {"kind": "server_restart"}}), "cycle {cycle}: {last}");
+        assert_eq!(
+            last["event"],
+            json!({"type": "held", "reason": {"kind": "server_restart"}}),
+            "cycle {cycle}: {last}"
+        );
         assert!(last["actor"].is_null(), "the hold is the server's own event");
         let seqs: Vec<i64> = log.iter().map(|e| e["seq"].as_i64().unwrap()).collect();
         assert_eq!(seqs, (1..=log.len() as i64).collect::<Vec<_>>(), "the event log has no gap");
@@ -452,7 +467,9 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
 
     // Play goes on after the last restart.
     let (progress, _seen) = watch::channel(0usize);
-    let rec = drive(black.clone(), white.clone(), server.base.clone(), room, position.clone(), Some(FINAL_ACTIONS), progress).await;
+    let rec =
+        drive(black.clone(), white.clone(), server.base.clone(), room, position.clone(), Some(FINAL_ACTIONS), progress)
+            .await;
     assert!(rec.unexpected.is_empty(), "play after the last restart: {rec:?}");
     assert_eq!(rec.moves.len() + rec.acks.len(), FINAL_ACTIONS);
     let view = get(&server.base, &format!("/api/v1/rooms/{room}")).await;

@@ -47,7 +47,14 @@ impl Db {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await.map_err(connect)?;
+        // No ping before each use: a local SQLite file does not drop connections, and the
+        // ping cost ~10% of server CPU under load (server/src/bin/load.rs, profiled).
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await
+            .map_err(connect)?;
         sqlx::migrate!("../migrations").run(&pool).await?;
         Ok(Db { pool })
     }

@@ -146,9 +146,10 @@ async fn start_target(args: &Args) -> (String, Target) {
     match args.server.as_str() {
         "spawn" => {
             let (dir, tmp) = data_dir(args);
-            let bin = args.server_bin.clone().unwrap_or_else(|| {
-                std::env::current_exe().expect("own path").with_file_name("space-baduk")
-            });
+            let bin = args
+                .server_bin
+                .clone()
+                .unwrap_or_else(|| std::env::current_exe().expect("own path").with_file_name("space-baduk"));
             let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
             let site = dir.join("site");
             std::fs::create_dir_all(&site).unwrap();
@@ -182,7 +183,11 @@ async fn start_target(args: &Args) -> (String, Target) {
             let base = format!("http://{}", srv.addr);
             let (stop, rx) = tokio::sync::oneshot::channel::<()>();
             tokio::spawn(async move {
-                let _ = srv.run(async { let _ = rx.await; }).await;
+                let _ = srv
+                    .run(async {
+                        let _ = rx.await;
+                    })
+                    .await;
             });
             (base, Target::InProcess { _stop: stop, _dir: tmp })
         }
@@ -321,7 +326,11 @@ impl Client {
         let r = self
             .http
             .post(format!("{}/api/sign_up", self.base))
-            .form(&[("username", name), ("password", "correct horse battery"), ("password_again", "correct horse battery")])
+            .form(&[
+                ("username", name),
+                ("password", "correct horse battery"),
+                ("password_again", "correct horse battery"),
+            ])
             .send()
             .await
             .expect("sign up");
@@ -380,7 +389,8 @@ struct Position {
 
 /// Reads the room's view and continues from what the server holds (after an error).
 async fn resync(black: &Client, white: &Client, room: i64) -> Option<Position> {
-    let view: Value = black.http.get(format!("{}/api/v1/rooms/{room}", black.base)).send().await.ok()?.json().await.ok()?;
+    let view: Value =
+        black.http.get(format!("{}/api/v1/rooms/{room}", black.base)).send().await.ok()?.json().await.ok()?;
     match view["phase"].as_str()? {
         "playing" => {}
         "waiting_ready" => {
@@ -741,7 +751,9 @@ async fn run(args: Args) -> std::process::ExitCode {
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     // Other processes on the machine take cores from both: say so, or the figures mislead.
-    if let (Some(a), Some(b), Some(s0), Some(s1), Some(g0), Some(g1)) = (machine0, machine1, cpu0.0, cpu1.0, cpu0.1, cpu1.1) {
+    if let (Some(a), Some(b), Some(s0), Some(s1), Some(g0), Some(g1)) =
+        (machine0, machine1, cpu0.0, cpu1.0, cpu0.1, cpu1.1)
+    {
         let others = ((b - a) - (s1 - s0) - (g1 - g0)) / elapsed;
         println!("CPU of other processes     {others:.2} cores (machine busy {:.2} cores)", (b - a) / elapsed);
     } else if let (Some(a), Some(b)) = (machine0, machine1) {
@@ -851,7 +863,13 @@ async fn probe(dir: &Path) {
                 for i in 0..250 {
                     let s = Instant::now();
                     let mut tx = pool.begin().await.unwrap();
-                    sqlx::query("INSERT INTO ev VALUES (?, ?, ?)").bind(room).bind(i).bind(body).execute(&mut *tx).await.unwrap();
+                    sqlx::query("INSERT INTO ev VALUES (?, ?, ?)")
+                        .bind(room)
+                        .bind(i)
+                        .bind(body)
+                        .execute(&mut *tx)
+                        .await
+                        .unwrap();
                     tx.commit().await.unwrap();
                     lat.push(s.elapsed().as_micros() as u32);
                 }
