@@ -91,6 +91,23 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a rotation drag does not select");
     await bob.page.screenshot({ path: `${ARTIFACTS}/space-3-3d-selection.png` });
 
+    // Region-selection mode (003 §7.3): a drag over the whole view marks a rectangle; its
+    // reference is a stone's point (one is drawn largest), whose layer becomes the active
+    // one; the selection stays and the board does not turn.
+    await toLayer(bob.page, 2); // no stones on layer 2
+    await bob.page.click("[data-testid=region-select]");
+    await bob.page.mouse.move(box.x + 5, box.y + 5);
+    await bob.page.mouse.down();
+    await bob.page.mouse.move(box.x + box.width - 5, box.y + box.height - 5, { steps: 6 });
+    await bob.page.mouse.up();
+    const stoneLayers = (await roomView(id)).stones.map(([p]) => p.z);
+    await bob.page.waitForFunction(() => !/Z = 2$/.test(document.querySelector("[data-testid=layer]").textContent));
+    const layer = Number((await bob.page.textContent("[data-testid=layer]")).replace(/\D+/g, ""));
+    assert.ok(stoneLayers.includes(layer), `the reference is a stone's point (layer ${layer} of ${stoneLayers})`);
+    assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a region drag is not a selection");
+    await bob.page.screenshot({ path: `${ARTIFACTS}/space-3b-region-drag.png` });
+    await bob.page.click("[data-testid=region-select]");
+
     await pass(bob, id);
     await pass(alice, id);
     await until(id, (v) => v.phase === "scoring", "scoring");

@@ -299,3 +299,42 @@ async fn racing_requests_are_decided_in_server_receipt_order() {
     // Both orders are legitimate; the check above holds whichever arrived first.
     assert!(!orders.is_empty());
 }
+
+#[tokio::test]
+async fn classic_draw_offers_and_the_scoring_deadline_over_http() {
+    // 000 §8.2 draw offers; 000 §5.5, §8.5 the scoring deadline agrees the current marks;
+    // issue 4 points 6 and 7.
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let srv = Running::start_with_clock(dir.path(), shared).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let dave = Player::sign_up(&base, "dave").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+
+    alice.ok(room, json!({"type": "offer_draw"})).await;
+    let (status, body) = dave.cmd(room, json!({"type": "answer_draw", "accept": true})).await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
+    assert_eq!(view(&base, room).await["draw_offer_by"], "black");
+    bob.ok(room, json!({"type": "answer_draw", "accept": false})).await;
+    let (status, body) = alice.cmd(room, json!({"type": "offer_draw"})).await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("draw_offer_not_allowed")), "five own moves first");
+
+    // Two passes into scoring; Black marks White's stone; nobody agrees in time.
+    alice.ok(room, mv(3, 3, 1)).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    bob.ok(room, mv(7, 7, 1)).await;
+    alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
+    alice.ok(room, json!({"type": "pass"})).await;
+    bob.ok(room, json!({"type": "acknowledge", "move_number": 3})).await;
+    bob.ok(room, json!({"type": "pass"})).await;
+    alice.ok(room, json!({"type": "mark", "at": {"x": 7, "y": 7, "z": 1}, "kind": "dead"})).await;
+    let n = view(&base, room).await["scoring"]["statement"].as_u64().unwrap();
+    clock.advance_ms(179_000);
+    assert_eq!(view(&base, room).await["phase"], "scoring");
+    clock.advance_ms(1_000);
+    let v = until_view(&alice, room, |v| v["phase"] == "finished").await;
+    assert_eq!((v["result"]["statement"].as_u64(), v["result"]["winner"].as_str()), (Some(n), Some("black")));
+    srv.stop().await;
+}

@@ -23,6 +23,8 @@ pub struct BoardScene {
     pub preview: Option<([i64; 3], Colour)>,
     pub layer: i64,
     pub dead: Vec<[i64; 3]>,
+    /// Region-selection drag mode (003 §7.3): a drag marks a rectangle instead of rotating.
+    pub region_select: bool,
 }
 
 impl BoardScene {
@@ -36,6 +38,7 @@ impl BoardScene {
             preview: None,
             layer: 1,
             dead: Vec::new(),
+            region_select: false,
         }
     }
     pub fn dims(&self) -> [u16; 3] {
@@ -60,6 +63,9 @@ pub fn BoardCanvas(
     #[prop(default = 19)] size: u16,
     #[prop(optional, into)] scene: Option<Signal<BoardScene>>,
     #[prop(optional)] on_pick: Option<Callback<[i64; 3]>>,
+    /// In region-selection mode: the reference point of the dragged rectangle.
+    #[prop(optional)]
+    on_region: Option<Callback<[i64; 3]>>,
     /// Turn the board a little every frame (the frame-time benchmark page).
     #[prop(optional)]
     spin: bool,
@@ -73,7 +79,7 @@ pub fn BoardCanvas(
         Effect::new(move |_| {
             if let Some(el) = canvas.get() {
                 let current = scene.get_untracked();
-                match renderer::Handle::start(el, &current, on_pick, spin) {
+                match renderer::Handle::start(el, &current, on_pick, on_region, spin) {
                     Ok(h) => handle.set_value(Some(h)),
                     Err(e) => leptos::logging::error!("board renderer: {e}"),
                 }
@@ -94,7 +100,7 @@ pub fn BoardCanvas(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (on_pick, spin);
+    let _ = (on_pick, on_region, spin);
     let [nx, ny, nz] = dims;
     view! {
         <div class="canvas-wrap">
@@ -113,6 +119,7 @@ pub fn BoardCanvas(
             <span class="axis-label x" aria-hidden="true">"X"</span>
             <span class="axis-label y" aria-hidden="true">"Y"</span>
             <span class="axis-label z" aria-hidden="true">"Z"</span>
+            <div class="drag-rect" aria-hidden="true"></div>
         </div>
     }
 }

@@ -53,6 +53,9 @@ struct Scene {
     sun: DirectionalLight,
     scene: BoardScene,
     on_pick: Option<Callback<[i64; 3]>>,
+    on_region: Option<Callback<[i64; 3]>>,
+    /// Where a region-selection drag started (canvas CSS px).
+    region_from: Option<(f32, f32)>,
     /// Where the current single-pointer press started and how far it has moved.
     press: Option<(f32, f32, f32)>,
     spin: bool,
@@ -75,6 +78,7 @@ impl Handle {
         canvas: HtmlCanvasElement,
         scene: &BoardScene,
         on_pick: Option<Callback<[i64; 3]>>,
+        on_region: Option<Callback<[i64; 3]>>,
         spin: bool,
     ) -> Result<Handle, String> {
         let gl = canvas
@@ -106,6 +110,8 @@ impl Handle {
             sun,
             scene: scene.clone(),
             on_pick,
+            on_region,
+            region_from: None,
             press: None,
             spin,
             orbit: Orbit::for_radius(bounding_radius(dims)),
@@ -122,12 +128,19 @@ impl Handle {
             let _ = s.canvas.set_pointer_capture(e.pointer_id());
             s.pointers.insert(e.pointer_id(), (e.client_x() as f32, e.client_y() as f32));
             s.press = (s.pointers.len() == 1).then_some((e.client_x() as f32, e.client_y() as f32, 0.0));
+            s.region_from =
+                (s.scene.region_select && s.pointers.len() == 1).then_some((e.offset_x() as f32, e.offset_y() as f32));
         });
         handle.listen(&canvas, "pointerup", |s, e| {
             let e: &PointerEvent = e.unchecked_ref();
+            let to = (e.offset_x() as f32, e.offset_y() as f32);
+            let from = s.region_from.take();
+            s.show_rect(None);
             if let Some((_, _, moved)) = s.press.take() {
                 if moved <= TAP_SLOP && s.pointers.len() == 1 {
-                    s.tap(e.offset_x() as f32, e.offset_y() as f32);
+                    s.tap(to.0, to.1);
+                } else if let Some(from) = from {
+                    s.select_region([from.0, from.1, to.0, to.1]);
                 }
             }
         });
@@ -135,6 +148,15 @@ impl Handle {
         handle.listen(&canvas, "contextmenu", |_, e| e.prevent_default());
         handle.listen(&canvas, "pointermove", |s, e| {
             let e: &PointerEvent = e.unchecked_ref();
+            if let Some(from) = s.region_from {
+                // Region-selection mode: the drag draws a rectangle and never rotates.
+                if let Some((sx, sy, moved)) = &mut s.press {
+                    let (x, y) = (e.client_x() as f32, e.client_y() as f32);
+                    *moved = moved.max(((x - *sx).powi(2) + (y - *sy).powi(2)).sqrt());
+                }
+                s.show_rect(Some([from.0, from.1, e.offset_x() as f32, e.offset_y() as f32]));
+                return;
+            }
             s.pointer_moved(e.pointer_id(), e.client_x() as f32, e.client_y() as f32);
         });
         for name in ["pointerup", "pointercancel", "pointerleave"] {
@@ -325,6 +347,62 @@ impl Scene {
             let style = el.style();
             let _ = style.set_property("left", &format!("{left:.0}px"));
             let _ = style.set_property("top", &format!("{top:.0}px"));
+        }
+    }
+
+    /// The rectangle drawn during a region-selection drag (CSS px), or none.
+    fn show_rect(&self, r: Option<[f32; 4]>) {
+        let Some(wrap) = self.canvas.parent_element() else { return };
+        let Ok(Some(el)) = wrap.query_selector(".drag-rect") else { return };
+        let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() else { return };
+        let style = el.style();
+        match r {
+            None => {
+                let _ = style.set_property("display", "none");
+            }
+            Some([x0, y0, x1, y1]) => {
+                let _ = style.set_property("display", "block");
+                let _ = style.set_property("left", &format!("{}px", x0.min(x1)));
+                let _ = style.set_property("top", &format!("{}px", y0.min(y1)));
+                let _ = style.set_property("width", &format!("{}px", (x1 - x0).abs()));
+                let _ = style.set_property("height", &format!("{}px", (y1 - y0).abs()));
+            }
+        }
+    }
+
+    /// 003 §7.3, §9.4: the dragged rectangle's reference point — the stone drawn largest,
+    /// then nearest, then by coordinates; with no stones, the active layer's point nearest
+    /// the centre — goes to `on_region`.
+    fn select_region(&self, rect: [f32; 4]) {
+        let Some(cb) = self.on_region else { return };
+        let camera = self.camera();
+        let dims = self.scene.dims();
+        let dpr = (self.canvas.width() as f32 / self.canvas.client_width().max(1) as f32).max(0.1);
+        let eye = Vec3::from(self.orbit.eye());
+        // Apparent radius: the stone radius over the distance, scaled by the focal length.
+        let focal = (self.canvas.height() as f32 / dpr) / (2.0 * (20.0f32).to_radians().tan());
+        let stones: std::collections::HashSet<[i64; 3]> = self.scene.stones.iter().map(|(p, _)| *p).collect();
+        let mut seen = Vec::with_capacity(dims.iter().map(|d| *d as usize).product());
+        for k in 0..dims[2] {
+            for j in 0..dims[1] {
+                for i in 0..dims[0] {
+                    let w = Vec3::from(world_pos(dims, i, j, k));
+                    let p = camera.pixel_at_position(w);
+                    let at = self.scene.actual([i, j, k]);
+                    let d = w - eye;
+                    let distance = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt().max(1e-3);
+                    seen.push(super::region::Seen {
+                        at,
+                        screen: [p.x / dpr, (self.canvas.height() as f32 - p.y) / dpr],
+                        size: STONE_R * focal / distance,
+                        distance,
+                        has_stone: stones.contains(&at),
+                    });
+                }
+            }
+        }
+        if let Some(r) = super::region::drag_reference(&seen, rect, self.scene.layer) {
+            cb.run(r);
         }
     }
 

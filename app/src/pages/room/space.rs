@@ -29,6 +29,14 @@ pub enum RegionMode {
 pub fn SpaceViews() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let mode = RwSignal::new(RegionMode::LocalTen);
+    let region_select = RwSignal::new(false);
+    // The reference chosen by a region drag, until the next selection.
+    let region_ref = RwSignal::new(None::<Xyz>);
+    Effect::new(move |_| {
+        if ctx.selection.get().is_some() {
+            region_ref.set(None);
+        }
+    });
     let manual = RwSignal::new(None::<Window>);
     let board = move || ctx.view.with(|v| v.settings.board);
     let full = move || {
@@ -38,7 +46,7 @@ pub fn SpaceViews() -> impl IntoView {
     // The reference: the selection, else the last move, else the board's centre.
     let reference = move || {
         let b = board();
-        ctx.selection.get().or_else(|| ctx.view.with(|v| v.last_move)).unwrap_or(Xyz {
+        ctx.selection.get().or_else(|| region_ref.get()).or_else(|| ctx.view.with(|v| v.last_move)).unwrap_or(Xyz {
             x: (b.x.start + b.x.end) / 2,
             y: (b.y.start + b.y.end) / 2,
             z: ctx.layer.get(),
@@ -101,14 +109,27 @@ pub fn SpaceViews() -> impl IntoView {
                 .as_ref()
                 .map(|s| s.score.dead_stones.iter().map(|p| [p.x, p.y, p.z]).collect())
                 .unwrap_or_default(),
+            region_select: region_select.get(),
         })
     });
     let on_pick = Callback::new(move |p: [i64; 3]| ctx.tap(Xyz { x: p[0], y: p[1], z: p[2] }));
+    // 003 §7.3: a dragged rectangle's reference point becomes the region's centre (local
+    // ten lines) and its layer the active one; it is not a selection.
+    let on_region = Callback::new(move |p: [i64; 3]| {
+        region_ref.set(Some(Xyz { x: p[0], y: p[1], z: p[2] }));
+        ctx.layer.set(p[2]);
+        mode.set(RegionMode::LocalTen);
+    });
     view! {
         <div class="views">
             <div class="whole">
                 <h2>{move || tr!("region.whole_board")}</h2>
-                <BoardCanvas scene=scene on_pick=on_pick/>
+                <div class="buttons">
+                    <button data-testid="region-select" aria-pressed=move || region_select.get().to_string()
+                        class:active=move || region_select.get()
+                        on:click=move |_| region_select.update(|r| *r = !*r)>{move || tr!("region.drag_mode")}</button>
+                </div>
+                <BoardCanvas scene=scene on_pick=on_pick on_region=on_region/>
                 <p class="hint">{move || tr!("region.rotate_hint")}" "
                     <span class="axis x">"X"</span>" "<span class="axis y">"Y"</span>" "<span class="axis z">"Z"</span></p>
             </div>
