@@ -16,13 +16,8 @@ fn mv(x: i64, y: i64, z: i64) -> Value {
 #[tokio::test]
 async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_it() {
     // 003 §5.5–5.6, §6.1, §6.3; issue 4 points 3, 4, 8.
-    let dir = tempfile::tempdir().unwrap();
-    let (clock, shared) = manual_clock();
-    let srv = Running::start_with_clock(dir.path(), shared).await;
-    let base = srv.base.clone();
+    let Table { clock, srv, base, alice, bob, _dir, .. } = Table::new().await;
     let admin = Player::admin(&srv, "referee").await;
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
     let room = started_room(&alice, &bob, space_box(5)).await;
     let mut spectator =
         tokio_tungstenite::connect_async(format!("{}/api/v1/rooms/{room}/stream", base.replace("http://", "ws://")))
@@ -76,12 +71,7 @@ async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_
 #[tokio::test]
 async fn undo_scoring_and_the_stored_record_over_http() {
     // 003 §5.1–5.2, §3.4–3.5, §4.5, §8.1–8.2; 000 §8.3 hints; issue 4 points 5, 7, 9, 11.
-    let dir = tempfile::tempdir().unwrap();
-    let (_clock, shared) = manual_clock();
-    let srv = Running::start_with_clock(dir.path(), shared).await;
-    let base = srv.base.clone();
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
+    let Table { srv, base, alice, bob, _dir, .. } = Table::new().await;
     let dave = Player::sign_up(&base, "dave").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
 
@@ -90,8 +80,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     assert!(bob.view(room).await["hints"].is_null());
     assert!(view(&base, room).await["hints"].is_null());
 
-    alice.ok(room, mv(3, 3, 1)).await;
-    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+    played(&alice, &bob, room, mv(3, 3, 1), 1).await;
     // Undo by consent; a spectator cannot answer for a player.
     alice.ok(room, json!({"type": "request_undo"})).await;
     let (status, body) = dave.cmd(room, json!({"type": "answer_undo", "accept": true})).await;
@@ -101,12 +90,9 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let v = view(&base, room).await;
     assert_eq!((v["move_number"].as_u64(), v["to_move"].as_str()), (Some(0), Some("black")));
 
-    alice.ok(room, mv(4, 4, 1)).await;
-    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
-    bob.ok(room, mv(6, 6, 1)).await;
-    alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
-    alice.ok(room, json!({"type": "pass"})).await;
-    bob.ok(room, json!({"type": "acknowledge", "move_number": 3})).await;
+    played(&alice, &bob, room, mv(4, 4, 1), 1).await;
+    played(&bob, &alice, room, mv(6, 6, 1), 2).await;
+    played(&alice, &bob, room, json!({"type": "pass"}), 3).await;
     bob.ok(room, json!({"type": "pass"})).await;
     let v = view(&base, room).await;
     assert_eq!((v["phase"].as_str(), v["scoring"]["statement"].as_u64()), (Some("scoring"), Some(1)));
@@ -158,12 +144,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
 #[tokio::test]
 async fn a_players_closed_stream_is_a_disconnection_and_reconnecting_needs_both_ready() {
     // 003 §6.1–6.3: clocks stop while a player is away; resume after both are Ready.
-    let dir = tempfile::tempdir().unwrap();
-    let (clock, shared) = manual_clock();
-    let srv = Running::start_with_clock(dir.path(), shared).await;
-    let base = srv.base.clone();
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
+    let Table { clock, srv, alice, bob, _dir, .. } = Table::new().await;
     let room = started_room(&alice, &bob, space_box(5)).await;
     let _alice_stream = alice.stream(room, 0).await;
     let bob_stream = bob.stream(room, 0).await;
@@ -189,11 +170,7 @@ async fn a_players_closed_stream_is_a_disconnection_and_reconnecting_needs_both_
 #[tokio::test]
 async fn the_ui_server_functions_are_a_second_adapter_over_the_same_rooms() {
     // Issue 4 point 12: server functions and the participant API share one domain layer.
-    let dir = tempfile::tempdir().unwrap();
-    let srv = Running::start(dir.path()).await;
-    let base = srv.base.clone();
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
+    let Table { srv, base, alice, bob, _dir, .. } = Table::new().await;
     let (status, created) = alice
         .post("/api/create_match", json!({"name": "via ui", "settings": classic_9(ColourAssignment::HostBlack)}))
         .await;
@@ -248,21 +225,15 @@ async fn racing_requests_are_decided_in_server_receipt_order() {
     // 003 §9.6: an undo approval racing a new move — whichever the server received first
     // wins, and the other is re-checked against the new state. Duplicated requests are
     // refused without effect.
-    let dir = tempfile::tempdir().unwrap();
-    let srv = Running::start(dir.path()).await;
-    let base = srv.base.clone();
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
+    let Table { srv, base, alice, bob, _dir, .. } = Table::new().await;
     let mut orders = std::collections::HashSet::new();
     for round in 0..6 {
         let room = started_room(&alice, &bob, space_box(5)).await;
-        alice.ok(room, mv(1, 1, 1)).await;
-        bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
+        played(&alice, &bob, room, mv(1, 1, 1), 1).await;
         // Duplicates: the same acknowledgement or request twice.
         let (status, body) = bob.cmd(room, json!({"type": "acknowledge", "move_number": 1})).await;
         assert_eq!((status, body["error"].as_str()), (409, Some("nothing_to_acknowledge")));
-        bob.ok(room, mv(5, 5, 5)).await;
-        alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
+        played(&bob, &alice, room, mv(5, 5, 5), 2).await;
         bob.ok(room, json!({"type": "request_undo"})).await;
         let (status, body) = bob.cmd(room, json!({"type": "request_undo"})).await;
         assert_eq!((status, body["error"].as_str()), (409, Some("undo_not_allowed")));
@@ -304,12 +275,7 @@ async fn racing_requests_are_decided_in_server_receipt_order() {
 async fn classic_draw_offers_and_the_scoring_deadline_over_http() {
     // 000 §8.2 draw offers; 000 §5.5, §8.5 the scoring deadline agrees the current marks;
     // issue 4 points 6 and 7.
-    let dir = tempfile::tempdir().unwrap();
-    let (clock, shared) = manual_clock();
-    let srv = Running::start_with_clock(dir.path(), shared).await;
-    let base = srv.base.clone();
-    let alice = Player::sign_up(&base, "alice").await;
-    let bob = Player::sign_up(&base, "bob").await;
+    let Table { clock, srv, base, alice, bob, _dir, .. } = Table::new().await;
     let dave = Player::sign_up(&base, "dave").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
 
@@ -322,12 +288,9 @@ async fn classic_draw_offers_and_the_scoring_deadline_over_http() {
     assert_eq!((status, body["error"].as_str()), (409, Some("draw_offer_not_allowed")), "five own moves first");
 
     // Two passes into scoring; Black marks White's stone; nobody agrees in time.
-    alice.ok(room, mv(3, 3, 1)).await;
-    bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
-    bob.ok(room, mv(7, 7, 1)).await;
-    alice.ok(room, json!({"type": "acknowledge", "move_number": 2})).await;
-    alice.ok(room, json!({"type": "pass"})).await;
-    bob.ok(room, json!({"type": "acknowledge", "move_number": 3})).await;
+    played(&alice, &bob, room, mv(3, 3, 1), 1).await;
+    played(&bob, &alice, room, mv(7, 7, 1), 2).await;
+    played(&alice, &bob, room, json!({"type": "pass"}), 3).await;
     bob.ok(room, json!({"type": "pass"})).await;
     alice.ok(room, json!({"type": "mark", "at": {"x": 7, "y": 7, "z": 1}, "kind": "dead"})).await;
     let n = view(&base, room).await["scoring"]["statement"].as_u64().unwrap();

@@ -61,6 +61,36 @@ impl Running {
     }
 }
 
+/// A real server on a temporary SQLite file with a manual clock, and two signed-up
+/// players: alice (she creates rooms, so she sits first) and bob.
+pub struct Table {
+    /// Bind it (`let Table { _dir, .. }`): the database file lives as long as this does.
+    pub _dir: tempfile::TempDir,
+    pub clock: ManualClock,
+    pub srv: Running,
+    pub base: String,
+    pub alice: Player,
+    pub bob: Player,
+}
+
+impl Table {
+    pub async fn new() -> Table {
+        let dir = tempfile::tempdir().unwrap();
+        let (clock, shared) = manual_clock();
+        let srv = Running::start_with_clock(dir.path(), shared).await;
+        let base = srv.base.clone();
+        let alice = Player::sign_up(&base, "alice").await;
+        let bob = Player::sign_up(&base, "bob").await;
+        Table { _dir: dir, clock, srv, base, alice, bob }
+    }
+}
+
+/// `mover` sends `command` (a move or pass numbered `n`); `other`'s device acknowledges it.
+pub async fn played(mover: &Player, other: &Player, room: i64, command: Value, n: u32) {
+    mover.ok(room, command).await;
+    other.ok(room, json!({"type": "acknowledge", "move_number": n})).await;
+}
+
 /// A manual clock at a fixed start, shared with the server.
 pub fn manual_clock() -> (ManualClock, Arc<dyn Clock>) {
     let c = ManualClock::new(1_800_000_000_000);
@@ -80,20 +110,17 @@ impl Player {
         Player { http, jar, base: base.to_string() }
     }
 
+    /// Posts a form (the server functions' encoding) and returns the status.
+    async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> u16 {
+        let r = self.http.post(format!("{}{path}", self.base)).form(fields).send().await.unwrap();
+        r.status().as_u16()
+    }
+
     pub async fn sign_up(base: &str, name: &str) -> Player {
         let p = Player::client(base);
-        let r = p
-            .http
-            .post(format!("{base}/api/sign_up"))
-            .form(&[
-                ("username", name),
-                ("password", "correct horse battery"),
-                ("password_again", "correct horse battery"),
-            ])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "sign up {name}");
+        let pw = "correct horse battery";
+        let status = p.post_form("/api/sign_up", &[("username", name), ("password", pw), ("password_again", pw)]).await;
+        assert_eq!(status, 200, "sign up {name}");
         p
     }
 
@@ -101,19 +128,9 @@ impl Player {
     pub async fn admin(srv: &Running, name: &str) -> Player {
         let token = srv.setup_url.as_ref().expect("setup link").split("token=").nth(1).unwrap().to_string();
         let p = Player::client(&srv.base);
-        let r = p
-            .http
-            .post(format!("{}/api/complete_setup", srv.base))
-            .form(&[
-                ("token", token.as_str()),
-                ("username", name),
-                ("password", "correct horse battery"),
-                ("password_again", "correct horse battery"),
-            ])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "admin setup");
+        let pw = "correct horse battery";
+        let fields = [("token", token.as_str()), ("username", name), ("password", pw), ("password_again", pw)];
+        assert_eq!(p.post_form("/api/complete_setup", &fields).await, 200, "admin setup");
         p
     }
 
