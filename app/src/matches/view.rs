@@ -47,8 +47,9 @@ pub struct Suggestions {
     pub dead: Vec<Vec<Xyz>>,
     /// Empty regions that may be seki (000 §5.6).
     pub seki: Vec<Vec<Xyz>>,
-    /// Per chain (by one stone): its life-space candidates' point counts (003 §3.2, §3.9).
-    pub life_spaces: Vec<(Xyz, Vec<u32>)>,
+    /// Per chain (by one stone): its life-space candidates, each an empty region bordered by
+    /// that chain alone (003 §3.2, §3.9).
+    pub life_spaces: Vec<(Xyz, Vec<Vec<Xyz>>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,7 +276,7 @@ fn suggestions(g: &engine::Game) -> Suggestions {
             .into_iter()
             .filter_map(|cs| {
                 let first = *an.chains.get(cs.chain)?.stones.first()?;
-                Some((xyz(first), cs.spaces.iter().map(|sp| sp.points.len() as u32).collect()))
+                Some((xyz(first), cs.spaces.iter().map(|sp| sp.points.iter().map(|p| xyz(*p)).collect()).collect()))
             })
             .collect(),
     }

@@ -160,6 +160,20 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 .collect::<Vec<_>>()
         })
     };
+    // Life-space candidates in scoring (003 §3.2, §3.9): proposals, drawn as small rings.
+    let life = move || {
+        ctx.view.with(|v| {
+            let w = window.get();
+            let Some(s) = &v.scoring else { return Vec::new() };
+            s.suggestions
+                .life_spaces
+                .iter()
+                .flat_map(|(_, spaces)| spaces.iter().flatten())
+                .filter(|p| p.z == z.get() && w.contains(p.x, p.y))
+                .map(|p| view! { <circle class="life" cx=px(p.x) cy=py(p.y) r="7"/> })
+                .collect::<Vec<_>>()
+        })
+    };
     let ghosts = move || {
         let w = window.get();
         ctx.ghosts
@@ -226,6 +240,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {ownership}
             {stones}
             {illegal}
+            {life}
             {ghosts}
             {preview}
             {hits}

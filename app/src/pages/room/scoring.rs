@@ -173,6 +173,7 @@ fn Suggestions() -> impl IntoView {
                 <p class="hint" data-testid="suggestions">
                     {tr!("scoring.suggested_dead", list = if dead.is_empty() { "—".to_string() } else { dead.join(", ") })}
                     " · "{tr!("scoring.suggested_seki", n = seki)}
+                    " · "{tr!("scoring.life_spaces", n = s.suggestions.life_spaces.iter().map(|(_, sp)| sp.len()).sum::<usize>())}
                 </p>
             }
         }))}
