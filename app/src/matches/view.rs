@@ -157,7 +157,7 @@ impl RoomView {
         let faults = s.faults.map(|f| {
             f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
         });
-        let scoring = s.scoring.as_ref().filter(|_| s.phase != RoomPhase::Finished || s.ended.is_some()).map(|sc| {
+        let scoring = s.scoring.as_ref().map(|sc| {
             let limit = s.settings.scoring_deadline_s as i64 * 1000;
             let deadline_ms = match s.settings.preset {
                 super::settings::Preset::Classic => Some(sc.started_ms + limit),

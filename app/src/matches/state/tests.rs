@@ -98,6 +98,16 @@ impl T {
         events
     }
 
+    /// A 5×5×5 Space game in scoring after Black 1,1,1, White 5,5,5 and two passes.
+    fn space_scoring() -> T {
+        let mut t = T::started(space_box(5));
+        t.play(HOST, at(1, 1, 1));
+        t.play(GUEST, at(5, 5, 5));
+        t.pass(HOST);
+        t.pass(GUEST);
+        t
+    }
+
     /// A move by `who` and the opponent's acknowledgement.
     #[track_caller]
     fn play(&mut self, who: i64, p: Xyz) {
@@ -400,11 +410,7 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
 #[test]
 fn space_scoring_marks_statements_and_consents() {
     // 003 §3.4–3.5, §4.5–4.6.
-    let mut t = T::started(space_box(5));
-    t.play(HOST, at(1, 1, 1));
-    t.play(GUEST, at(5, 5, 5));
-    t.pass(HOST);
-    t.pass(GUEST);
+    let mut t = T::space_scoring();
     assert_eq!(t.s.phase, RoomPhase::Scoring);
     // Undo is refused in scoring (003 §4.4).
     assert!(matches!(t.err(HOST, Command::RequestUndo), MatchError::UndoNotAllowed { .. }));
@@ -446,11 +452,7 @@ fn space_scoring_marks_statements_and_consents() {
 #[test]
 fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
     // 003 §3.6: hold, rule with reasons, shown to both; §3.7 unresolved kept by ruling.
-    let mut t = T::started(space_box(5));
-    t.play(HOST, at(1, 1, 1));
-    t.play(GUEST, at(5, 5, 5));
-    t.pass(HOST);
-    t.pass(GUEST);
+    let mut t = T::space_scoring();
     t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     let e = t.ok(GUEST, Command::Dispute { reason: "my stone at 5,5,5 lives".into() });
     assert_eq!(T::kinds(&e), ["held", "attention_needed"]);

@@ -156,14 +156,10 @@ impl RoomCtx {
     }
 }
 
-/// Whether two points name the same chain (by stone colour and adjacency we can't tell in
-/// the browser; the server decides — here: same point, or same stones list in a mark).
+/// Whether a mark at `mark` already covers the point tapped: the same point or the same
+/// chain (the server decides; this only picks Mark or Unmark for the tap).
 fn same_target(v: &RoomView, mark: Xyz, at: Xyz) -> bool {
-    mark == at
-        || v.scoring
-            .as_ref()
-            .is_some_and(|s| s.suggestions.dead.iter().any(|chain| chain.contains(&mark) && chain.contains(&at)))
-        || chain_of(v, mark).contains(&at)
+    mark == at || chain_of(v, mark).contains(&at)
 }
 
 /// The same-colour six-connected chain through `p` in a view's stones.
