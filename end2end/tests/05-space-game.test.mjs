@@ -47,7 +47,7 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     assert.match(await bob.page.textContent("[data-testid=notice]"), /1.5/);
     await bob.page.fill("[data-testid=coord-x]", "1");
     await bob.page.click("[data-testid=coord-select]");
-    await bob.page.waitForSelector("[data-testid=preview]");
+    await bob.page.waitForSelector("[data-testid=preview]", { state: "attached" });
     const before = (await roomView(id)).move_number;
     await bob.page.click("[data-testid=confirm-move]");
     await until(id, (v) => v.move_number === before + 1 && v.awaiting_ack === null, "white 1,1,1");
@@ -90,6 +90,43 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await bob.page.mouse.up();
     assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a rotation drag does not select");
     await bob.page.screenshot({ path: `${ARTIFACTS}/space-3-3d-selection.png` });
+
+    // The region view is a second 3D view with its own direction and zoom (003 §7.5–7.6);
+    // on a 5×5×5 box its local-ten box is the whole box. The whole board's drag did not turn
+    // it, so a tap on its centre still finds 2,2,5 (after another point was selected).
+    const attr = async (sel, name) => Number(await bob.page.getAttribute(`[data-testid=${sel}]`, name));
+    await bob.page.fill("[data-testid=coord-x]", "4");
+    await bob.page.fill("[data-testid=coord-y]", "4");
+    await bob.page.fill("[data-testid=coord-z]", "4");
+    await bob.page.click("[data-testid=coord-select]");
+    await bob.page.waitForFunction(() => /4,4,4/.test(document.querySelector("[data-testid=selection]").textContent));
+    await bob.page.click("[data-testid=region-3d]");
+    const regionCanvas = await bob.page.$("[data-testid=region-canvas]");
+    await bob.page.waitForFunction(() => document.querySelector("[data-testid=region-canvas]").clientWidth > 100);
+    await waitFrames(bob.page, 1, "[data-testid=region-canvas]");
+    assert.notEqual(await attr("region-canvas", "data-yaw"), await attr("board-canvas", "data-yaw"));
+    const rbox = await regionCanvas.boundingBox();
+    await bob.page.mouse.click(rbox.x + rbox.width / 2, rbox.y + rbox.height / 2);
+    await bob.page.waitForFunction(() => /2,2,5/.test(document.querySelector("[data-testid=selection]").textContent));
+    // Zoom the region only; then match its direction to the whole board's: the direction
+    // is copied, the zoom is not.
+    const wholeDistance = await attr("board-canvas", "data-distance");
+    const regionDistance = await attr("region-canvas", "data-distance");
+    await bob.page.mouse.move(rbox.x + rbox.width / 2, rbox.y + rbox.height / 2);
+    await bob.page.mouse.wheel(0, -400);
+    await bob.page.waitForFunction(
+      (d) => Number(document.querySelector("[data-testid=region-canvas]").dataset.distance) < d,
+      regionDistance,
+    );
+    assert.equal(await attr("board-canvas", "data-distance"), wholeDistance, "each view keeps its own zoom");
+    const zoomed = await attr("region-canvas", "data-distance");
+    await bob.page.click("[data-testid=match-from-whole]");
+    await bob.page.waitForFunction(() => {
+      const [w, r] = ["board-canvas", "region-canvas"].map((t) => document.querySelector(`[data-testid=${t}]`).dataset);
+      return w.yaw === r.yaw && w.pitch === r.pitch;
+    });
+    assert.equal(await attr("region-canvas", "data-distance"), zoomed, "direction match copies the direction only");
+    await bob.page.screenshot({ path: `${ARTIFACTS}/space-3c-region-3d.png` });
 
     // Region-selection mode (003 §7.3): a drag over the whole view marks a rectangle; its
     // reference is a stone's point (one is drawn largest), whose layer becomes the active

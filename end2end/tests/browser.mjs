@@ -27,9 +27,9 @@ export async function launch(options = {}) {
 }
 
 /// Waits until the WASM renderer has drawn at least `n` frames on the board canvas.
-export async function waitFrames(page, n = 1) {
-  await page.waitForFunction((n) => {
-    const c = document.querySelector("[data-testid=board-canvas]");
+export async function waitFrames(page, n = 1, selector = "[data-testid=board-canvas]") {
+  await page.waitForFunction(([n, selector]) => {
+    const c = document.querySelector(selector);
     return c && Number(c.dataset.frames) >= n;
-  }, n, { timeout: 60_000 });
+  }, [n, selector], { timeout: 60_000 });
 }

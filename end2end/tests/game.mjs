@@ -16,7 +16,7 @@ export async function player(name) {
 }
 
 /// Creates a room on the new-room page and returns its invitation links.
-export async function createRoom(host, { name, preset, size, colours }) {
+export async function createRoom(host, { name, preset, size, colours, labels }) {
   const page = host.page;
   await page.goto(BASE + "/rooms/new");
   await page.waitForSelector("[data-testid=new-room]");
@@ -25,6 +25,13 @@ export async function createRoom(host, { name, preset, size, colours }) {
   await page.selectOption("[data-testid=preset]", preset);
   await page.selectOption("[data-testid=size]", String(size));
   await page.selectOption("[data-testid=colours]", colours);
+  if (labels) {
+    // { kind: "english" | "korean" | "custom", custom: ["x labels", "y labels", "z labels"] }
+    await page.selectOption("[data-testid=labels]", labels.kind);
+    for (const [i, axis] of ["x", "y", "z"].entries()) {
+      if (labels.custom) await page.fill(`[data-testid=labels-${axis}]`, labels.custom[i]);
+    }
+  }
   await page.click("[data-testid=create]");
   await page.waitForSelector("[data-testid=invites]");
   const links = [await page.getAttribute("[data-testid=invite-0]", "href"), await page.getAttribute("[data-testid=invite-1]", "href")];
@@ -72,6 +79,9 @@ export async function until(id, pred, what) {
 
 /// Taps a point in a board SVG (`board` for flat boards, `region` for a box's region view).
 export async function tap(page, x, y, z) {
+  // A box's region pane shows its 3D view by default; points are tapped on the layer plan.
+  const plan = await page.$("[data-testid=region-plan]");
+  if (plan && (await plan.getAttribute("aria-pressed")) !== "true") await plan.click();
   await page.click(`[data-testid=pt-${x}-${y}-${z}]`);
 }
 

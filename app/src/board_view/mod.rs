@@ -54,6 +54,33 @@ impl BoardScene {
     }
 }
 
+/// Links a view's orientation to buttons outside it (003 §7.6: the direction-match buttons
+/// copy the direction only; each view keeps its own zoom). `now` is kept up to date by the
+/// renderer as the view turns; setting `set_to` turns the view to that yaw and pitch.
+#[derive(Debug, Clone, Copy)]
+pub struct ViewTurn {
+    pub now: StoredValue<Option<[f32; 2]>>,
+    pub set_to: RwSignal<Option<[f32; 2]>>,
+}
+
+impl ViewTurn {
+    pub fn new() -> ViewTurn {
+        ViewTurn { now: StoredValue::new(None), set_to: RwSignal::new(None) }
+    }
+    /// Turns `other` to this view's direction.
+    pub fn copy_to(self, other: ViewTurn) {
+        if let Some(o) = self.now.get_value() {
+            other.set_to.set(Some(o));
+        }
+    }
+}
+
+impl Default for ViewTurn {
+    fn default() -> Self {
+        ViewTurn::new()
+    }
+}
+
 /// A canvas showing a box in 3D: drag to rotate, wheel or pinch to zoom, arrow keys and
 /// ± on the keyboard; a tap (not a drag) on a point calls `on_pick` with its actual
 /// coordinates. Server-rendered as a plain canvas with a text fallback; after hydration
@@ -69,6 +96,11 @@ pub fn BoardCanvas(
     /// Turn the board a little every frame (the frame-time benchmark page).
     #[prop(optional)]
     spin: bool,
+    #[prop(optional)] turn: Option<ViewTurn>,
+    #[prop(default = "board-canvas")] testid: &'static str,
+    /// The canvas' accessible name (default: the box's size).
+    #[prop(optional, into)]
+    label: Option<Signal<String>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let scene = scene.unwrap_or_else(|| Signal::stored(BoardScene::empty_cube(size)));
@@ -79,7 +111,8 @@ pub fn BoardCanvas(
         Effect::new(move |_| {
             if let Some(el) = canvas.get() {
                 let current = scene.get_untracked();
-                match renderer::Handle::start(el, &current, on_pick, on_region, spin) {
+                let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
+                match renderer::Handle::start(el, &current, on_pick, on_region, on_turn, spin) {
                     Ok(h) => handle.set_value(Some(h)),
                     Err(e) => leptos::logging::error!("board renderer: {e}"),
                 }
@@ -93,6 +126,14 @@ pub fn BoardCanvas(
                 }
             });
         });
+        Effect::new(move |_| {
+            let Some(o) = turn.and_then(|t| t.set_to.get()) else { return };
+            handle.with_value(|h| {
+                if let Some(h) = h {
+                    h.set_orientation(o);
+                }
+            });
+        });
         on_cleanup(move || {
             if let Some(h) = handle.try_update_value(|h| h.take()).flatten() {
                 h.stop();
@@ -100,17 +141,17 @@ pub fn BoardCanvas(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (on_pick, on_region, spin);
+    let _ = (on_pick, on_region, spin, turn);
     let [nx, ny, nz] = dims;
     view! {
         <div class="canvas-wrap">
             <canvas
                 node_ref=canvas
                 class="board-canvas"
-                data-testid="board-canvas"
+                data-testid=testid
                 data-frames="0"
                 role="img"
-                aria-label=format!("{nx}×{ny}×{nz} 판 · board")
+                aria-label=move || label.map(|l| l.get()).unwrap_or_else(|| format!("{nx}×{ny}×{nz} 판 · board"))
                 tabindex="0"
             >
                 "이 판을 보려면 WebGL2가 필요합니다. · This board needs WebGL2."

@@ -48,6 +48,14 @@ impl Orbit {
         self.pitch = (self.pitch + dy * DRAG_SPEED).clamp(-PITCH_LIMIT, PITCH_LIMIT);
     }
 
+    /// Turn to a given direction (another view's, 003 §7.6), leaving the distance alone.
+    pub fn turn_to(&mut self, yaw: f32, pitch: f32) {
+        if yaw.is_finite() && pitch.is_finite() {
+            self.yaw = yaw.rem_euclid(std::f32::consts::TAU);
+            self.pitch = pitch.clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        }
+    }
+
     /// Multiply the distance by `factor` (< 1 zooms in), within the limits.
     pub fn zoom(&mut self, factor: f32) {
         if factor.is_finite() && factor > 0.0 {
@@ -96,6 +104,19 @@ mod tests {
         o.zoom(-2.0);
         o.drag(f32::INFINITY, 0.0);
         assert_eq!(o, before);
+    }
+
+    #[test]
+    fn turning_to_another_direction_keeps_the_zoom() {
+        let mut a = Orbit::for_radius(10.0);
+        a.zoom(0.5);
+        let mut b = Orbit::for_radius(4.0);
+        b.drag(120.0, -40.0);
+        a.turn_to(b.yaw, b.pitch);
+        assert_eq!((a.yaw, a.pitch), (b.yaw, b.pitch));
+        assert_eq!(a.distance, Orbit::for_radius(10.0).distance * 0.5);
+        a.turn_to(f32::NAN, 0.0);
+        assert_eq!(a.yaw, b.yaw);
     }
 
     #[test]

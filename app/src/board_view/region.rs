@@ -174,6 +174,29 @@ pub fn clamp_layer(z_axis: Span, z: i64) -> i64 {
     z.clamp(z_axis.lo, z_axis.hi)
 }
 
+/// 003 §7.6: a layer chosen outside the region's Z range shifts the range (same length,
+/// inside the board) just far enough to include it; a layer inside leaves it alone.
+pub fn follow_layer(board: Span, s: Span, layer: i64) -> Span {
+    let layer = clamp_layer(board, layer);
+    let shift = if layer < s.lo {
+        layer - s.lo
+    } else if layer > s.hi {
+        layer - s.hi
+    } else {
+        0
+    };
+    let len = s.len().min(board.len());
+    let lo = (s.lo + shift).clamp(board.lo, board.hi - len + 1);
+    Span { lo, hi: lo + len - 1 }
+}
+
+/// Whole-group mode on one axis: the group's extent with the margin, inside the board.
+pub fn group_span(board: Span, values: impl Iterator<Item = i64> + Clone) -> Option<Span> {
+    let lo = values.clone().min()?;
+    let hi = values.max()?;
+    Some(Span { lo: (lo - GROUP_MARGIN).max(board.lo), hi: (hi + GROUP_MARGIN).min(board.hi) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +254,25 @@ mod tests {
         let g = group_window(board, &[(1, 5), (14, 6), (7, 18)]).unwrap();
         assert_eq!(g, Window { x: Span { lo: 1, hi: 15 }, y: Span { lo: 4, hi: 19 } });
         assert!(g.x.len() > LOCAL_LINES);
+    }
+
+    #[test]
+    fn a_layer_outside_the_z_range_shifts_it_within_the_board() {
+        // 003 §7.6: the whole board and the region share the active layer.
+        let r = Span { lo: 6, hi: 15 };
+        assert_eq!(follow_layer(B19, r, 9), r, "a layer inside leaves the range alone");
+        assert_eq!(follow_layer(B19, r, 17), Span { lo: 8, hi: 17 }, "just far enough, same length");
+        assert_eq!(follow_layer(B19, r, 2), Span { lo: 2, hi: 11 });
+        assert_eq!(follow_layer(B19, r, 40), Span { lo: 10, hi: 19 }, "never past the board");
+        let small = Span { lo: 1, hi: 5 };
+        assert_eq!(follow_layer(small, small, 3), small);
+    }
+
+    #[test]
+    fn group_span_is_the_extent_with_the_margin_inside_the_board() {
+        assert_eq!(group_span(B19, [4, 9, 6].into_iter()), Some(Span { lo: 3, hi: 10 }));
+        assert_eq!(group_span(B19, [1, 19].into_iter()), Some(B19));
+        assert_eq!(group_span(B19, std::iter::empty()), None);
     }
 
     #[test]

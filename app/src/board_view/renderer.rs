@@ -54,6 +54,8 @@ struct Scene {
     scene: BoardScene,
     on_pick: Option<Callback<[i64; 3]>>,
     on_region: Option<Callback<[i64; 3]>>,
+    /// Told the orientation (yaw, pitch) after every frame drawn.
+    on_turn: Option<Callback<[f32; 2]>>,
     /// Where a region-selection drag started (canvas CSS px).
     region_from: Option<(f32, f32)>,
     /// Where the current single-pointer press started and how far it has moved.
@@ -79,6 +81,7 @@ impl Handle {
         scene: &BoardScene,
         on_pick: Option<Callback<[i64; 3]>>,
         on_region: Option<Callback<[i64; 3]>>,
+        on_turn: Option<Callback<[f32; 2]>>,
         spin: bool,
     ) -> Result<Handle, String> {
         let gl = canvas
@@ -90,10 +93,7 @@ impl Handle {
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
-        let lines = build_lines(&context, &segments(dims));
-        // Arrow heads shrink on small boxes so they do not hide the stones.
-        let arrow_scale = (*dims.iter().max().unwrap_or(&19) as f32 / 19.0).clamp(0.4, 1.0);
-        let arrows = axes(dims).iter().map(|a| build_arrow(&context, a, arrow_scale)).collect();
+        let (lines, arrows) = build_frame(&context, dims);
         let ambient = AmbientLight::new(&context, 0.45, Srgba::WHITE);
         let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.4, -1.0, -0.6));
         let mut first = Scene {
@@ -111,6 +111,7 @@ impl Handle {
             scene: scene.clone(),
             on_pick,
             on_region,
+            on_turn,
             region_from: None,
             press: None,
             spin,
@@ -215,14 +216,34 @@ impl Handle {
         self.listeners.push((name, closure));
     }
 
-    /// Shows a new state of the board.
+    /// Shows a new state of the board. A different box (the region view's window moving)
+    /// gets new lines and axes; the zoom stays relative to the box's size.
     pub fn set_scene(&self, scene: &BoardScene) {
         if let Ok(mut s) = self.scene.try_borrow_mut() {
             if s.scene != *scene {
+                if s.scene.board != scene.board {
+                    let (old, new) = (bounding_radius(s.scene.dims()), bounding_radius(scene.dims()));
+                    let (lines, arrows) = build_frame(&s.context, scene.dims());
+                    s.lines = lines;
+                    s.arrows = arrows;
+                    let mut orbit = Orbit::for_radius(new);
+                    orbit.yaw = s.orbit.yaw;
+                    orbit.pitch = s.orbit.pitch;
+                    orbit.distance = (s.orbit.distance * new / old).clamp(orbit.min_distance, orbit.max_distance);
+                    s.orbit = orbit;
+                }
                 s.scene = scene.clone();
                 s.rebuild();
                 s.dirty = true;
             }
+        }
+    }
+
+    /// Turns the view to `[yaw, pitch]`, keeping its zoom (003 §7.6).
+    pub fn set_orientation(&self, o: [f32; 2]) {
+        if let Ok(mut s) = self.scene.try_borrow_mut() {
+            s.orbit.turn_to(o[0], o[1]);
+            s.dirty = true;
         }
     }
 
@@ -492,6 +513,14 @@ impl Scene {
         self.place_axis_labels(&camera);
         self.frames += 1;
         let _ = self.canvas.set_attribute("data-frames", &self.frames.to_string());
+        // The view's direction and zoom, for the direction-match buttons and the tests.
+        let o = self.orbit;
+        let _ = self.canvas.set_attribute("data-yaw", &format!("{:.3}", o.yaw));
+        let _ = self.canvas.set_attribute("data-pitch", &format!("{:.3}", o.pitch));
+        let _ = self.canvas.set_attribute("data-distance", &format!("{:.3}", o.distance));
+        if let Some(cb) = self.on_turn {
+            cb.run([o.yaw, o.pitch]);
+        }
     }
 }
 
@@ -532,6 +561,15 @@ fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
 fn dim(c: Srgba) -> Srgba {
     let f = |v: u8| ((v as f32) * 0.75 + 30.0).min(255.0) as u8;
     Srgba::new_opaque(f(c.r), f(c.g), f(c.b))
+}
+
+/// The grid and the three reference arrows of an nx×ny×nz box.
+fn build_frame(context: &Context, dims: [u16; 3]) -> (Gm<InstancedMesh, ColorMaterial>, Vec<Gm<Mesh, ColorMaterial>>) {
+    let lines = build_lines(context, &segments(dims));
+    // Arrow heads shrink on small boxes so they do not hide the stones.
+    let arrow_scale = (*dims.iter().max().unwrap_or(&19) as f32 / 19.0).clamp(0.4, 1.0);
+    let arrows = axes(dims).iter().map(|a| build_arrow(context, a, arrow_scale)).collect();
+    (lines, arrows)
 }
 
 /// All grid lines as one instanced mesh of thin cylinders (WebGL lines are 1 px and 2D

@@ -27,7 +27,9 @@
 //! [`MatchSettings::engine_rules`] maps a negative Classic komi `−k` to komi `k` for Black
 //! (the score difference is identical: White −k ⇔ Black +k).
 
-use engine::{Axis, BoxSpec, Color, Geometry, GeometryError, KoRule, Komi, Rules, ScoringMethod};
+use engine::{
+    Axis, BoxSpec, Color, Geometry, GeometryError, KoRule, Komi, LabelError, LabelKind, LabelSet, Rules, ScoringMethod,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -275,6 +277,46 @@ pub struct MatchSettings {
     pub assistance: AssistanceScope,
     /// The common-rules version the match is played under (003 §1.5).
     pub common_rules_version: String,
+    /// How coordinates are named (003 §7.1). Absent in rooms stored before labels existed:
+    /// numeric.
+    #[serde(default)]
+    pub labels: CoordLabels,
+}
+
+/// Longest custom label (characters): labels are typed into the X/Y/Z fields.
+pub const MAX_LABEL_CHARS: usize = 6;
+
+/// How coordinates are named on each axis (003 §7.1, §9.4): a built-in kind per axis
+/// (numeric = the actual coordinates, English letters, Korean syllables) or a custom list
+/// per axis. Labels are case-sensitive and unique per axis; they name points and never move
+/// them, and they are fixed with the settings once play begins. Classic boards use vertex
+/// notation (000 §3) and keep numeric labels here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CoordLabels {
+    Builtin { x: LabelKind, y: LabelKind, z: LabelKind },
+    Custom { x: Vec<String>, y: Vec<String>, z: Vec<String> },
+}
+
+impl Default for CoordLabels {
+    fn default() -> Self {
+        CoordLabels::Builtin { x: LabelKind::Numeric, y: LabelKind::Numeric, z: LabelKind::Numeric }
+    }
+}
+
+impl CoordLabels {
+    /// Numeric on every axis: labels are the actual coordinates.
+    pub fn is_numeric(&self) -> bool {
+        *self == CoordLabels::default()
+    }
+
+    /// The validated label set for a geometry.
+    pub fn label_set(&self, g: &Geometry) -> Result<LabelSet, LabelError> {
+        match self {
+            CoordLabels::Builtin { x, y, z } => Ok(LabelSet::builtin(g, [*x, *y, *z])),
+            CoordLabels::Custom { x, y, z } => LabelSet::custom(g, x.clone(), y.clone(), z.clone()),
+        }
+    }
 }
 
 /// Which setting a problem concerns (the JSON field name).
@@ -299,6 +341,7 @@ pub enum Field {
     SpecialRules,
     Assistance,
     CommonRulesVersion,
+    Labels,
 }
 
 impl Field {
@@ -322,6 +365,7 @@ impl Field {
             Field::SpecialRules => "special_rules",
             Field::Assistance => "assistance",
             Field::CommonRulesVersion => "common_rules_version",
+            Field::Labels => "labels",
         }
     }
 }
@@ -415,6 +459,7 @@ impl MatchSettings {
             special_rules: Vec::new(),
             assistance: AssistanceScope::None,
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
+            labels: CoordLabels::default(),
         }
     }
 
@@ -443,6 +488,7 @@ impl MatchSettings {
             special_rules: Vec::new(),
             assistance: AssistanceScope::None,
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
+            labels: CoordLabels::default(),
         }
     }
 }
@@ -641,6 +687,7 @@ impl MatchSettings {
         self.check_special_rules(&mut p);
         self.check_assistance(&mut p);
         self.check_version(&mut p);
+        self.check_labels(&mut p);
         if p.0.is_empty() {
             Ok(())
         } else {
@@ -1046,6 +1093,50 @@ impl MatchSettings {
         }
     }
 
+    fn check_labels(&self, p: &mut Problems) {
+        if self.preset == Preset::Classic {
+            // 000 §3: columns A–T without I and rows from the bottom.
+            if !self.labels.is_numeric() {
+                p.not_allowed(
+                    Field::Labels,
+                    "labels",
+                    "non-numeric labels",
+                    "numeric (Classic boards use vertices)",
+                    "000 §3",
+                );
+            }
+            return;
+        }
+        let CoordLabels::Custom { x, y, z } = &self.labels else { return };
+        for (name, list) in [("x", x), ("y", y), ("z", z)] {
+            for (i, l) in list.iter().enumerate() {
+                let n = l.chars().count();
+                if n > MAX_LABEL_CHARS || l.chars().any(char::is_control) {
+                    p.range(
+                        Field::Labels,
+                        format!("labels.{name}[{i}]"),
+                        show_text(l),
+                        format!("1 to {MAX_LABEL_CHARS} characters without control characters"),
+                        "003 §7.1",
+                    );
+                }
+            }
+        }
+        // The engine checks count, uniqueness and form; a bad box is reported by check_board.
+        if let Ok(g) = Geometry::from_spec(self.board) {
+            if let Err(e) = self.labels.label_set(&g) {
+                let (axis, value) = match &e {
+                    LabelError::WrongCount { axis, given, .. } => (*axis, format!("{given} labels")),
+                    LabelError::Duplicate { axis, label } | LabelError::Malformed { axis, label } => {
+                        (*axis, show_text(label))
+                    }
+                };
+                let path = format!("labels.{}", axis.to_string().to_lowercase());
+                p.not_allowed(Field::Labels, path, value, e.to_string(), "003 §7.1, §9.4");
+            }
+        }
+    }
+
     fn check_version(&self, p: &mut Problems) {
         // 003 §1.5: the match keeps the common-rules version it started with; it must be one
         // this program can interpret.
@@ -1145,6 +1236,25 @@ impl MatchSettings {
     // -----------------------------------------------------------------------------------------
 
     /// The agreement in Korean, one line per item (e.g. `덤 6.5 (백)`).
+    /// The labels of each axis, first to last, when they are not the plain numbers.
+    fn labels_summary(&self) -> Option<String> {
+        if self.labels.is_numeric() {
+            return None;
+        }
+        let g = Geometry::from_spec(self.board).ok()?;
+        let set = self.labels.label_set(&g).ok()?;
+        let axis = |a: engine::AxisName| {
+            let l = set.axis(a);
+            format!(
+                "{} {}…{}",
+                a.as_str().to_uppercase(),
+                l.first().map_or("", String::as_str),
+                l.last().map_or("", String::as_str)
+            )
+        };
+        Some([engine::AxisName::X, engine::AxisName::Y, engine::AxisName::Z].map(axis).join(", "))
+    }
+
     pub fn summary_ko(&self) -> Vec<String> {
         let mut l = Vec::new();
         let preset = match self.preset {
@@ -1156,6 +1266,9 @@ impl MatchSettings {
             (Preset::Classic, Some(n)) => format!("판: {n}줄 ({n}×{n})"),
             _ => format!("판: {}", describe_box(&self.board)),
         });
+        if let Some(names) = self.labels_summary() {
+            l.push(format!("좌표 표기 (대소문자 구분): {names}"));
+        }
         let (half, to) = self.effective_komi();
         l.push(if half == 0 {
             "덤 없음".to_string()
@@ -1260,6 +1373,9 @@ impl MatchSettings {
             (Preset::Classic, Some(n)) => format!("Board: {n}×{n}"),
             _ => format!("Board: {}", describe_box(&self.board)),
         });
+        if let Some(names) = self.labels_summary() {
+            l.push(format!("Coordinate labels (case-sensitive): {names}"));
+        }
         let (half, to) = self.effective_komi();
         l.push(if half == 0 {
             "No komi".to_string()

@@ -8,7 +8,7 @@ use crate::{
     api::create_match,
     matches::{
         commands::CreatedRoom,
-        settings::{ColourAssignment, MatchSettings, Preset, TimeControl},
+        settings::{ColourAssignment, CoordLabels, MatchSettings, Preset, TimeControl},
     },
     tr,
 };
@@ -21,6 +21,9 @@ pub fn NewRoomPage() -> impl IntoView {
     let depth = RwSignal::new(19u16);
     let hours = RwSignal::new(1u32);
     let colours = RwSignal::new(ColourAssignment::Nigiri);
+    // 003 §7.1: numeric, English, Korean or custom labels, one kind for all three axes.
+    let labels = RwSignal::new(String::from("numeric"));
+    let custom = [RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new())];
     let result = RwSignal::new(None::<Result<CreatedRoom, String>>);
     let busy = RwSignal::new(false);
     let submit = move || {
@@ -35,6 +38,16 @@ pub fn NewRoomPage() -> impl IntoView {
                     z: engine::Axis::one_to(d),
                 };
                 s.time = TimeControl::SpaceHours { black: hours.get_untracked(), white: hours.get_untracked() };
+                let kind = |k| CoordLabels::Builtin { x: k, y: k, z: k };
+                s.labels = match labels.get_untracked().as_str() {
+                    "english" => kind(engine::LabelKind::English),
+                    "korean" => kind(engine::LabelKind::Korean),
+                    "custom" => {
+                        let list = |i: usize| custom[i].get_untracked().split_whitespace().map(String::from).collect();
+                        CoordLabels::Custom { x: list(0), y: list(1), z: list(2) }
+                    }
+                    _ => CoordLabels::default(),
+                };
                 s
             }
             Preset::Classic => MatchSettings::classic_default(size.get_untracked()),
@@ -88,6 +101,23 @@ pub fn NewRoomPage() -> impl IntoView {
                         <input type="number" min="1" max="5" prop:value=move || hours.get().to_string()
                             on:input=move |e| if let Ok(h) = event_target_value(&e).parse() { hours.set(h) }/>
                     </label>
+                    <label>{move || tr!("new.labels")}
+                        <select data-testid="labels" on:change=move |e| labels.set(event_target_value(&e))>
+                            <option value="numeric" selected>{move || tr!("new.labels_numeric")}</option>
+                            <option value="english">{move || tr!("new.labels_english")}</option>
+                            <option value="korean">{move || tr!("new.labels_korean")}</option>
+                            <option value="custom">{move || tr!("new.labels_custom")}</option>
+                        </select>
+                    </label>
+                    <Show when=move || labels.get() == "custom">
+                        <p class="hint">{move || tr!("new.labels_custom_hint")}</p>
+                        {["X", "Y", "Z"].into_iter().zip(custom).map(|(axis, v)| view! {
+                            <label>{axis}
+                                <input data-testid=format!("labels-{}", axis.to_lowercase()) prop:value=v
+                                    on:input=move |e| v.set(event_target_value(&e))/>
+                            </label>
+                        }).collect_view()}
+                    </Show>
                 </Show>
                 <label>{move || tr!("new.colours")}
                     <select data-testid="colours" on:change=move |e| colours.set(match event_target_value(&e).as_str() {

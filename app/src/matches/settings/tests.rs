@@ -699,6 +699,7 @@ prop_compose! {
         special_rules in prop::collection::vec(any_text(), 0..13),
         assistance in any_assistance(),
         common_rules_version in prop_oneof![Just(CURRENT_COMMON_RULES_VERSION.to_string()), any::<String>()],
+        labels in any_labels(),
     ) -> MatchSettings {
         MatchSettings {
             preset: if classic { Preset::Classic } else { Preset::Space },
@@ -719,8 +720,19 @@ prop_compose! {
             special_rules,
             assistance,
             common_rules_version,
+            labels,
         }
     }
+}
+
+fn any_labels() -> impl Strategy<Value = CoordLabels> {
+    let kind = || prop_oneof![Just(LabelKind::Numeric), Just(LabelKind::English), Just(LabelKind::Korean)];
+    let list = || prop::collection::vec(any::<String>(), 0..30);
+    prop_oneof![
+        Just(CoordLabels::default()),
+        (kind(), kind(), kind()).prop_map(|(x, y, z)| CoordLabels::Builtin { x, y, z }),
+        (list(), list(), list()).prop_map(|(x, y, z)| CoordLabels::Custom { x, y, z }),
+    ]
 }
 
 /// Settings drawn only from the allowed values of either preset.
@@ -820,4 +832,64 @@ proptest! {
         let game = game.unwrap();
         prop_assert_eq!(game.to_move(), if s.handicap >= 2 { Color::White } else { Color::Black });
     }
+}
+
+// --- coordinate labels (003 §7.1, §9.4) ---------------------------------------------------------
+
+fn five() -> MatchSettings {
+    MatchSettings { board: BoxSpec { x: Axis::one_to(5), y: Axis::one_to(5), z: Axis::one_to(5) }, ..space() }
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn labels_default_to_numbers_and_rooms_stored_without_them_read_as_numeric() {
+    assert!(space().labels.is_numeric());
+    let mut json = serde_json::to_value(space()).unwrap();
+    json.as_object_mut().unwrap().remove("labels");
+    let back: MatchSettings = serde_json::from_value(json).unwrap();
+    assert_eq!(back.labels, CoordLabels::default());
+}
+
+#[test]
+fn builtin_and_custom_labels_map_to_the_same_points() {
+    let english = CoordLabels::Builtin { x: LabelKind::English, y: LabelKind::Korean, z: LabelKind::Numeric };
+    ok(&MatchSettings { labels: english.clone(), ..five() });
+    let custom =
+        CoordLabels::Custom { x: words("a A b B c"), y: words("i ii iii iv v"), z: words("가 나 다 라 마") };
+    let s = MatchSettings { labels: custom.clone(), ..five() };
+    ok(&s);
+    let g = s.geometry().unwrap();
+    let set = custom.label_set(&g).unwrap();
+    // Case-sensitive: "A" and "a" are different lines of X.
+    assert_eq!(set.parse(&g, "A,iii,가").unwrap(), g.index_of(2, 3, 1).unwrap());
+    assert_eq!(set.parse(&g, "a,iii,가").unwrap(), g.index_of(1, 3, 1).unwrap());
+    assert!(set.parse(&g, "C,i,가").is_err());
+    let b = english.label_set(&g).unwrap();
+    assert_eq!(b.format(&g, g.index_of(2, 3, 4).unwrap()).unwrap(), "B,다,4");
+}
+
+#[test]
+fn custom_labels_are_refused_with_the_axis_and_the_rule() {
+    let dup = CoordLabels::Custom { x: words("a b c d a"), y: words("1 2 3 4 5"), z: words("1 2 3 4 5") };
+    let m = messages(&MatchSettings { labels: dup, ..five() });
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].starts_with("labels.x: \"a\" is not allowed") && m[0].contains("(003 §7.1, §9.4)"), "{m:?}");
+    let short = CoordLabels::Custom { x: words("a b c d e"), y: words("1 2 3 4"), z: words("1 2 3 4 5") };
+    let m = messages(&MatchSettings { labels: short, ..five() });
+    assert!(m[0].starts_with("labels.y: 4 labels is not allowed") && m[0].contains("has 5 lines"), "{m:?}");
+    let long = CoordLabels::Custom { x: words("a b c d abcdefg"), y: words("1 2 3 4 5"), z: words("1 2 3 4 5") };
+    refused_with(
+        &MatchSettings { labels: long, ..five() },
+        "labels.x[4]: \"abcdefg\" is out of range; allowed 1 to 6 characters without control characters (003 §7.1)",
+    );
+    refused_with(
+        &MatchSettings {
+            labels: CoordLabels::Builtin { x: LabelKind::English, y: LabelKind::English, z: LabelKind::English },
+            ..classic()
+        },
+        "labels: non-numeric labels is not allowed; allowed numeric (Classic boards use vertices) (000 §3)",
+    );
 }

@@ -79,6 +79,9 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
     let labels = move || {
         let w = window.get();
         let g = geometry();
+        let names = ctx.view.with(super::label_set);
+        let named = |a: engine::AxisName, k: i64| names.as_ref().and_then(|n| n.axis(a).get(k as usize).cloned());
+        let b = board();
         let mut out = Vec::new();
         for x in w.x.lo..=w.x.hi {
             let text = if classic {
@@ -87,12 +90,16 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                     .map(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string())
                     .unwrap_or_default()
             } else {
-                x.to_string()
+                named(engine::AxisName::X, x - b.x.start).unwrap_or_else(|| x.to_string())
             };
             out.push(view! { <text class="coord" x=px(x) y=CELL * 0.45 text-anchor="middle">{text}</text> });
         }
         for y in w.y.lo..=w.y.hi {
-            let text = if classic { (board().y.end - y + 1).to_string() } else { y.to_string() };
+            let text = if classic {
+                (b.y.end - y + 1).to_string()
+            } else {
+                named(engine::AxisName::Y, y - b.y.start).unwrap_or_else(|| y.to_string())
+            };
             out.push(view! { <text class="coord" x=CELL * 0.45 y=py(y) + 5.0 text-anchor="middle">{text}</text> });
         }
         out

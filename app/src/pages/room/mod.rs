@@ -200,6 +200,17 @@ pub fn fmt_xyz(ctx: RoomCtx, at: Xyz) -> String {
 
 pub fn label(v: &RoomView, at: Xyz) -> String {
     let b = v.settings.board;
+    // 003 §7.1: a room's own labels, with the axis names (the same label may occur on two
+    // axes). Numeric labels are the actual coordinates, written x,y,z as in the record.
+    if let Some(names) = label_set(v) {
+        let name = |a: engine::AxisName, k: i64| names.axis(a).get(k as usize).cloned().unwrap_or_default();
+        return format!(
+            "X {} · Y {} · Z {}",
+            name(engine::AxisName::X, at.x - b.x.start),
+            name(engine::AxisName::Y, at.y - b.y.start),
+            name(engine::AxisName::Z, at.z - b.z.start)
+        );
+    }
     if b.z.start == b.z.end {
         if let Ok(g) = v.settings.geometry() {
             if let Some(p) = g.index_of(at.x, at.y, at.z) {
@@ -210,6 +221,16 @@ pub fn label(v: &RoomView, at: Xyz) -> String {
         }
     }
     format!("{},{},{}", at.x, at.y, at.z)
+}
+
+/// The room's labels when they are not the plain numbers (boxes only; Classic boards use
+/// vertices).
+pub fn label_set(v: &RoomView) -> Option<engine::LabelSet> {
+    let b = v.settings.board;
+    if v.settings.labels.is_numeric() || b.z.start == b.z.end {
+        return None;
+    }
+    v.settings.geometry().ok().and_then(|g| v.settings.labels.label_set(&g).ok())
 }
 
 pub fn colour_text(c: Colour) -> String {

@@ -167,8 +167,29 @@ fn MoveControls() -> impl IntoView {
     let select_typed = move || {
         let b = ctx.view.with_untracked(|v| v.settings.board);
         let geometry = ctx.view.with_untracked(|v| v.settings.geometry().ok());
+        let names = ctx.view.with_untracked(super::label_set);
         let parse = |s: String, lo: i64, hi: i64, axis: &str| -> Result<i64, String> {
             let t = s.trim();
+            // 003 §7.1, §9.4: the room's labels, matched exactly (case-sensitive).
+            if let (Some(names), false) = (&names, flat) {
+                let a = match axis {
+                    "x" => engine::AxisName::X,
+                    "y" => engine::AxisName::Y,
+                    _ => engine::AxisName::Z,
+                };
+                let list = names.axis(a);
+                return match list.iter().position(|l| l == t) {
+                    Some(k) => Ok(lo + k as i64),
+                    None => {
+                        let allowed = format!(
+                            "{}–{}",
+                            list.first().cloned().unwrap_or_default(),
+                            list.last().cloned().unwrap_or_default()
+                        );
+                        Err(tr!("room.bad_label", axis = axis.to_uppercase(), value = t, allowed = allowed))
+                    }
+                };
+            }
             if flat && axis == "x" {
                 if let Some(g) = &geometry {
                     if let Ok(p) = engine::labels::parse_classic_vertex(g, &format!("{t}1")) {

@@ -1,16 +1,19 @@
-//! The views of a box (003 §7.2–7.6, §9.4): the whole board in 3D, the region view beside
-//! it (stacked on narrow screens), and the active layer's plan inside the region window.
-//! Both views share the active Z layer; the region follows the selected point or group
-//! (local-ten or whole-group mode) until the player sets bounds by hand or shows the whole
-//! layer.
+//! The views of a box (003 §7.2–7.6, §9.4): the whole board in 3D and the region view
+//! beside it (stacked on narrow screens) — a second 3D view showing only the points and
+//! stones inside the region's box, with its own rotation and zoom. The direction-match
+//! buttons copy one view's direction to the other, never the zoom. Both views share the
+//! active Z layer; the region follows the selected point or group (local-ten or whole-group
+//! mode) until the player sets bounds by hand or shows the whole board. The active layer's
+//! plan is offered in the region pane as well (a reading aid; 003 §7.7 leaves plan views
+//! out of the rules).
 
 use leptos::prelude::*;
 
-use super::{board2d::LayerSvg, chain_of, RoomCtx};
+use super::{board2d::LayerSvg, chain_of, label, RoomCtx};
 use crate::{
     board_view::{
-        region::{group_window, local_window, Span, Window},
-        BoardCanvas, BoardScene,
+        region::{follow_layer, group_span, local_span, local_window, Span, Window},
+        BoardCanvas, BoardScene, ViewTurn,
     },
     matches::events::Xyz,
     tr,
@@ -21,8 +24,21 @@ use crate::{
 pub enum RegionMode {
     LocalTen,
     WholeGroup,
-    WholeLayer,
+    WholeBoard,
     Manual,
+}
+
+/// The region's box: the X/Y window and the Z range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RegionBox {
+    pub plane: Window,
+    pub z: Span,
+}
+
+impl RegionBox {
+    fn contains(&self, p: [i64; 3]) -> bool {
+        self.plane.contains(p[0], p[1]) && self.z.contains(p[2])
+    }
 }
 
 #[component]
@@ -30,6 +46,8 @@ pub fn SpaceViews() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let mode = RwSignal::new(RegionMode::LocalTen);
     let region_select = RwSignal::new(false);
+    let show_plan = RwSignal::new(false);
+    let (whole_turn, region_turn) = (ViewTurn::new(), ViewTurn::new());
     // The reference chosen by a region drag, until the next selection.
     let region_ref = RwSignal::new(None::<Xyz>);
     Effect::new(move |_| {
@@ -37,11 +55,14 @@ pub fn SpaceViews() -> impl IntoView {
             region_ref.set(None);
         }
     });
-    let manual = RwSignal::new(None::<Window>);
+    let manual = RwSignal::new(None::<RegionBox>);
     let board = move || ctx.view.with(|v| v.settings.board);
     let full = move || {
         let b = board();
-        Window { x: Span { lo: b.x.start, hi: b.x.end }, y: Span { lo: b.y.start, hi: b.y.end } }
+        RegionBox {
+            plane: Window { x: Span { lo: b.x.start, hi: b.x.end }, y: Span { lo: b.y.start, hi: b.y.end } },
+            z: Span { lo: b.z.start, hi: b.z.end },
+        }
     };
     // The reference: the selection, else the last move, else the board's centre.
     let reference = move || {
@@ -52,42 +73,62 @@ pub fn SpaceViews() -> impl IntoView {
             z: ctx.layer.get(),
         })
     };
-    let window = Signal::derive(move || {
-        let z = ctx.layer.get();
+    let region = Signal::derive(move || {
+        let layer = ctx.layer.get();
         let r = reference();
+        let all = full();
         let occupied: Vec<(i64, i64)> =
-            ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == z).map(|(p, _)| (p.x, p.y)).collect());
+            ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == layer).map(|(p, _)| (p.x, p.y)).collect());
         let empty = |x: i64, y: i64| !occupied.contains(&(x, y));
-        match mode.get() {
-            RegionMode::WholeLayer => full(),
-            RegionMode::Manual => manual.get().unwrap_or_else(full),
+        let local = || RegionBox { plane: local_window(all.plane, r.x, r.y, &empty), z: local_span(all.z, r.z) };
+        let chosen = match mode.get() {
+            RegionMode::WholeBoard => all,
+            RegionMode::Manual => manual.get().unwrap_or(all),
             RegionMode::WholeGroup => {
-                let group: Vec<(i64, i64)> =
-                    ctx.view.with(|v| chain_of(v, r).into_iter().filter(|p| p.z == z).map(|p| (p.x, p.y)).collect());
-                group_window(full(), &group).unwrap_or_else(|| local_window(full(), r.x, r.y, empty))
+                let group = ctx.view.with(|v| chain_of(v, r));
+                let xs = group.iter().map(|p| p.x);
+                let ys = group.iter().map(|p| p.y);
+                let zs = group.iter().map(|p| p.z);
+                match (group_span(all.plane.x, xs), group_span(all.plane.y, ys), group_span(all.z, zs)) {
+                    (Some(x), Some(y), Some(z)) => RegionBox { plane: Window { x, y }, z },
+                    _ => local(),
+                }
             }
-            RegionMode::LocalTen => local_window(full(), r.x, r.y, empty),
-        }
+            RegionMode::LocalTen => local(),
+        };
+        // 003 §7.6: the views share the active layer; one outside the range moves it.
+        RegionBox { z: follow_layer(all.z, chosen.z, layer), ..chosen }
     });
+    let window = Signal::derive(move || region.get().plane);
     let z = Signal::derive(move || ctx.layer.get());
-    let z_span = move || {
-        let b = board();
-        (b.z.start, b.z.end)
-    };
     let step_layer = move |d: i64| {
-        let (lo, hi) = z_span();
-        ctx.layer.update(|z| *z = (*z + d).clamp(lo, hi));
+        let b = board();
+        ctx.layer.update(|z| *z = (*z + d).clamp(b.z.start, b.z.end));
     };
     let counts = move || {
-        let w = window.get();
-        let zz = ctx.layer.get();
-        let stones = ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == zz && w.contains(p.x, p.y)).count());
-        let total = (w.x.len() * w.y.len()) as usize;
-        tr!("region.info", x = w.x.lo, y = w.y.lo, z = zz, nx = w.x.len(), ny = w.y.len(), empty = total - stones)
+        let r = region.get();
+        let layer = ctx.layer.get();
+        let (on_layer, inside) = ctx.view.with(|v| {
+            let on_layer = v.stones.iter().filter(|(p, _)| p.z == layer && r.plane.contains(p.x, p.y)).count();
+            let inside = v.stones.iter().filter(|(p, _)| r.contains([p.x, p.y, p.z])).count();
+            (on_layer, inside)
+        });
+        let (nx, ny, nz) = (r.plane.x.len(), r.plane.y.len(), r.z.len());
+        let reference = ctx.view.with(|v| label(v, Xyz { x: r.plane.x.lo, y: r.plane.y.lo, z: r.z.lo }));
+        tr!(
+            "region.info",
+            reference = reference,
+            nx = nx,
+            ny = ny,
+            nz = nz,
+            layer = layer,
+            empty = (nx * ny) as usize - on_layer,
+            all = (nx * ny * nz) as usize - inside
+        )
     };
     let set_mode = move |m: RegionMode| {
         if m == RegionMode::Manual {
-            manual.set(Some(window.get_untracked()));
+            manual.set(Some(region.get_untracked()));
         }
         mode.set(m);
     };
@@ -112,6 +153,30 @@ pub fn SpaceViews() -> impl IntoView {
             region_select: region_select.get(),
         })
     });
+    // 003 §7.5: the region view shows only the points and stones inside its box; its
+    // reference axes start at the region's minimum corner (003 §7.2).
+    let region_scene = Signal::derive(move || {
+        let r = region.get();
+        let whole = scene.get();
+        let inside = |p: &[i64; 3]| r.contains(*p);
+        BoardScene {
+            board: engine::BoxSpec {
+                x: engine::Axis::new(r.plane.x.lo, r.plane.x.hi),
+                y: engine::Axis::new(r.plane.y.lo, r.plane.y.hi),
+                z: engine::Axis::new(r.z.lo, r.z.hi),
+            },
+            stones: whole.stones.into_iter().filter(|(p, _)| inside(p)).collect(),
+            last: whole.last.filter(inside),
+            preview: whole.preview.filter(|(p, _)| inside(p)),
+            layer: whole.layer,
+            dead: whole.dead.into_iter().filter(inside).collect(),
+            region_select: false,
+        }
+    });
+    let region_label = Signal::derive(move || {
+        let r = region.get();
+        tr!("region.canvas_label", nx = r.plane.x.len(), ny = r.plane.y.len(), nz = r.z.len())
+    });
     let on_pick = Callback::new(move |p: [i64; 3]| ctx.tap(Xyz { x: p[0], y: p[1], z: p[2] }));
     // 003 §7.3: a dragged rectangle's reference point becomes the region's centre (local
     // ten lines) and its layer the active one; it is not a selection.
@@ -128,8 +193,10 @@ pub fn SpaceViews() -> impl IntoView {
                     <button data-testid="region-select" aria-pressed=move || region_select.get().to_string()
                         class:active=move || region_select.get()
                         on:click=move |_| region_select.update(|r| *r = !*r)>{move || tr!("region.drag_mode")}</button>
+                    <button data-testid="match-from-region" on:click=move |_| region_turn.copy_to(whole_turn)>
+                        {move || tr!("region.match_from_region")}</button>
                 </div>
-                <BoardCanvas scene=scene on_pick=on_pick on_region=on_region/>
+                <BoardCanvas scene=scene on_pick=on_pick on_region=on_region turn=whole_turn/>
                 <p class="hint">{move || tr!("region.rotate_hint")}" "
                     <span class="axis x">"X"</span>" "<span class="axis y">"Y"</span>" "<span class="axis z">"Z"</span></p>
             </div>
@@ -139,17 +206,31 @@ pub fn SpaceViews() -> impl IntoView {
                     <button data-testid="layer-down" on:click=move |_| step_layer(-1) aria-label=move || tr!("region.layer_down")>"Z −"</button>
                     <span class="layer" data-testid="layer">{move || format!("Z = {}", ctx.layer.get())}</span>
                     <button data-testid="layer-up" on:click=move |_| step_layer(1) aria-label=move || tr!("region.layer_up")>"Z +"</button>
+                    <button data-testid="match-from-whole" on:click=move |_| whole_turn.copy_to(region_turn)>
+                        {move || tr!("region.match_from_whole")}</button>
                 </div>
                 <div class="buttons modes" role="group">
                     {mode_button(RegionMode::LocalTen, "region.local_ten", "mode-local")}
                     {mode_button(RegionMode::WholeGroup, "region.whole_group", "mode-group")}
-                    {mode_button(RegionMode::WholeLayer, "region.whole_layer", "mode-layer")}
+                    {mode_button(RegionMode::WholeBoard, "region.whole_layer", "mode-whole")}
                     {mode_button(RegionMode::Manual, "region.manual", "mode-manual")}
                 </div>
                 <Show when=move || mode.get() == RegionMode::Manual>
                     <ManualBounds manual=manual full=Signal::derive(full)/>
                 </Show>
-                <LayerSvg window=window z=z classic=false testid="region"/>
+                <div class="buttons tabs" role="group">
+                    <button data-testid="region-3d" aria-pressed=move || (!show_plan.get()).to_string()
+                        class:active=move || !show_plan.get() on:click=move |_| show_plan.set(false)>{move || tr!("region.show_3d")}</button>
+                    <button data-testid="region-plan" aria-pressed=move || show_plan.get().to_string()
+                        class:active=move || show_plan.get() on:click=move |_| show_plan.set(true)>{move || tr!("region.show_plan")}</button>
+                </div>
+                // Both stay mounted (the WebGL context is kept); only one is shown.
+                <div class="region-3d" class:hidden=move || show_plan.get()>
+                    <BoardCanvas scene=region_scene on_pick=on_pick turn=region_turn testid="region-canvas" label=region_label/>
+                </div>
+                <div class="region-plan" class:hidden=move || !show_plan.get()>
+                    <LayerSvg window=window z=z classic=false testid="region"/>
+                </div>
                 <p class="hint" data-testid="region-info">{counts}</p>
             </div>
         </div>
@@ -158,11 +239,18 @@ pub fn SpaceViews() -> impl IntoView {
 
 /// Bounds typed by hand (manual mode stops group following, 003 §7.6).
 #[component]
-fn ManualBounds(manual: RwSignal<Option<Window>>, full: Signal<Window>) -> impl IntoView {
+fn ManualBounds(manual: RwSignal<Option<RegionBox>>, full: Signal<RegionBox>) -> impl IntoView {
+    fn span_of(r: &mut RegionBox, axis: char) -> &mut Span {
+        match axis {
+            'x' => &mut r.plane.x,
+            'y' => &mut r.plane.y,
+            _ => &mut r.z,
+        }
+    }
     let field = move |axis: char, lo: bool| {
         let get = move || {
-            manual.get().map(|w| {
-                let s = if axis == 'x' { w.x } else { w.y };
+            manual.get().map(|mut r| {
+                let s = *span_of(&mut r, axis);
                 if lo {
                     s.lo
                 } else {
@@ -172,23 +260,27 @@ fn ManualBounds(manual: RwSignal<Option<Window>>, full: Signal<Window>) -> impl 
         };
         view! {
             <input type="number" size="3" prop:value=move || get().map(|v| v.to_string()).unwrap_or_default()
+                data-testid=format!("bound-{axis}-{}", if lo { "lo" } else { "hi" })
                 aria-label=format!("{} {}", axis.to_ascii_uppercase(), if lo { "min" } else { "max" })
                 on:change=move |e| {
                     let Ok(n) = event_target_value(&e).trim().parse::<i64>() else { return };
-                    let f = full.get_untracked();
+                    let mut f = full.get_untracked();
+                    let b = *span_of(&mut f, axis);
                     manual.update(|m| {
-                        let mut w = m.unwrap_or(f);
-                        let (s, b) = if axis == 'x' { (&mut w.x, f.x) } else { (&mut w.y, f.y) };
+                        let mut r = m.unwrap_or(f);
+                        let s = span_of(&mut r, axis);
                         let n = n.clamp(b.lo, b.hi);
                         if lo { s.lo = n.min(s.hi) } else { s.hi = n.max(s.lo) }
-                        *m = Some(w);
+                        *m = Some(r);
                     });
                 }/>
         }
     };
     view! {
         <div class="manual-bounds">
-            "X "{field('x', true)}"–"{field('x', false)}" Y "{field('y', true)}"–"{field('y', false)}
+            "X "{field('x', true)}"–"{field('x', false)}
+            " Y "{field('y', true)}"–"{field('y', false)}
+            " Z "{field('z', true)}"–"{field('z', false)}
         </div>
     }
 }
