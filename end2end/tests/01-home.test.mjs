@@ -84,3 +84,22 @@ test("after hydration the canvas draws the lattice and a click round-trips to th
     assert.deepEqual(errors, [], "no uncaught page errors");
   } finally { await close(); }
 });
+
+test("a browser that prefers Korean gets the pages in Korean, and the switch remembers English", async () => {
+  const { context, close } = await launch({ locale: "ko-KR" });
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE + "/");
+    assert.equal(await page.getAttribute("html", "lang"), "ko");
+    assert.equal((await page.textContent("#rooms-title")).trim(), "대국실");
+    assert.match(await page.textContent("[data-testid=rooms-empty]"), /아직 대국실이 없습니다/);
+    await page.waitForFunction(() => window.__sb_hydrated === true, null, { timeout: 60_000 });
+    await page.click("[data-testid=lang-switch]");
+    await page.waitForFunction(() => document.querySelector("#rooms-title").textContent.trim() === "Rooms");
+    await page.goto(BASE + "/signup");
+    assert.equal((await page.textContent("h1")).trim(), "Sign up", "the choice is kept in a cookie");
+    await page.click("[data-testid=lang-switch]");
+    await page.waitForFunction(() => document.querySelector("h1").textContent.trim() === "가입");
+    assert.match(await page.textContent("#signup-form"), /비밀번호 확인/);
+  } finally { await close(); }
+});

@@ -8,8 +8,9 @@ use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::Arc};
 
 use leptos::prelude::{Callable, Callback};
 use three_d::{
-    vec3, AmbientLight, ClearState, ColorMaterial, Context, CpuMaterial, CpuMesh, DirectionalLight, Gm, InstancedMesh,
-    Instances, Mat4, Mesh, PhysicalMaterial, Quaternion, RenderStates, RenderTarget, Srgba, Vec3, Viewport,
+    vec3, AmbientLight, ClearState, ColorMapping, ColorMaterial, Context, CpuMaterial, CpuMesh, DirectionalLight,
+    EffectMaterialId, Gm, InstancedMesh, Instances, Light, Mat4, Material, MaterialType, Mesh, PhysicalMaterial,
+    Program, Quaternion, RenderStates, RenderTarget, Sprites, Srgba, Vec3, Viewer, Viewport,
 };
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
@@ -34,8 +35,6 @@ const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
 const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
 /// Stone radius in point spacings.
 const STONE_R: f32 = 0.36;
-/// Above this many stones they are drawn unlit (see `rebuild`).
-const FLAT_ABOVE: usize = 4000;
 /// A tap further than this (CSS px) from where it started is a drag.
 const TAP_SLOP: f32 = 6.0;
 
@@ -44,8 +43,8 @@ struct Scene {
     context: Context,
     lines: Gm<InstancedMesh, ColorMaterial>,
     arrows: Vec<Gm<Mesh, ColorMaterial>>,
-    stones: Option<Gm<InstancedMesh, PhysicalMaterial>>,
-    stones_flat: Option<Gm<InstancedMesh, ColorMaterial>>,
+    /// One set of sprites per colour and shade (active layer or dimmed).
+    stones: Vec<Gm<Sprites, StoneMaterial>>,
     markers: Option<Gm<InstancedMesh, ColorMaterial>>,
     preview: Option<Gm<Mesh, PhysicalMaterial>>,
     layer_frame: Option<Gm<InstancedMesh, ColorMaterial>>,
@@ -101,8 +100,7 @@ impl Handle {
             context,
             lines,
             arrows,
-            stones: None,
-            stones_flat: None,
+            stones: Vec::new(),
             markers: None,
             preview: None,
             layer_frame: None,
@@ -268,34 +266,27 @@ impl Scene {
             let o = sc.offsets(p);
             Vec3::from(world_pos(dims, o[0], o[1], o[2]))
         };
-        let (mut transformations, mut colors) = (Vec::new(), Vec::new());
+        // Stones are sphere impostors: two triangles facing the camera, shaded as a sphere
+        // in the fragment shader. Software GL spends its time per vertex, so a full 25³ box
+        // costs 31,250 triangles instead of the ~1M of real spheres (issue 5 point 1).
+        // Stones of the active layer are drawn fully; others slightly dimmed to read depth.
+        let mut groups: [Vec<Vec3>; 4] = Default::default();
         for (p, c) in &sc.stones {
-            transformations.push(Mat4::from_translation(at(*p)) * Mat4::from_scale(STONE_R));
-            // Stones of the active layer are drawn fully; others slightly dimmed to read depth.
-            let base = if *c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
-            colors.push(if p[2] == sc.layer { base } else { dim(base) });
+            let g = usize::from(*c == Colour::White) * 2 + usize::from(p[2] != sc.layer);
+            groups[g].push(at(*p));
         }
-        // Fewer facets as the board fills: a full 25³ box must stay smooth (issue 5 point 1).
-        let sphere = CpuMesh::sphere(match sc.stones.len() {
-            0..=800 => 14,
-            801..=4000 => 8,
-            _ => 4,
-        });
-        // Lit spheres while the board is light; unlit ones (each a flat disc on screen) when
-        // it is full, where per-pixel lighting would cost more than the picture gains.
-        let lit = sc.stones.len() <= FLAT_ABOVE;
-        let instances = Instances { transformations, colors: Some(colors), ..Default::default() };
-        self.stones = (lit && !sc.stones.is_empty()).then(|| {
-            let material = PhysicalMaterial::new_opaque(
-                &self.context,
-                &CpuMaterial { albedo: Srgba::WHITE, roughness: 0.45, metallic: 0.0, ..Default::default() },
-            );
-            Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
-        });
-        self.stones_flat = (!lit).then(|| {
-            let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };
-            Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
-        });
+        let shades = [BLACK_STONE, dim(BLACK_STONE), WHITE_STONE, dim(WHITE_STONE)];
+        self.stones = groups
+            .iter()
+            .zip(shades)
+            .filter(|(centres, _)| !centres.is_empty())
+            .map(|(centres, color)| {
+                let mut sprites = Sprites::new(&self.context, centres, None);
+                sprites.set_transformation(Mat4::from_scale(STONE_R));
+                Gm::new(sprites, StoneMaterial { color })
+            })
+            .collect();
+        let sphere = CpuMesh::sphere(12);
         // Markers: a small red bead on the last move, crosses (as beads) on dead stones.
         let mut marks = Vec::new();
         let mut mark_colors = Vec::new();
@@ -506,8 +497,7 @@ impl Scene {
             .render(&camera, &self.lines, &[])
             .render(&camera, &self.arrows, &[])
             .render(&camera, self.layer_frame.iter(), &[])
-            .render(&camera, self.stones.iter(), &lights)
-            .render(&camera, self.stones_flat.iter(), &[])
+            .render(&camera, self.stones.iter(), &[])
             .render(&camera, self.markers.iter(), &[])
             .render(&camera, self.preview.iter(), &lights);
         self.place_axis_labels(&camera);
@@ -555,6 +545,55 @@ fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
 fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
     if let (Some(w), Some(f)) = (web_sys::window(), f) {
         let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+    }
+}
+
+/// A stone drawn on a camera-facing square: a disc shaded like a sphere lit from the upper
+/// left (in view space, so every stone reads the same from any direction), with a small
+/// highlight; the corners are discarded.
+struct StoneMaterial {
+    color: Srgba,
+}
+
+impl Material for StoneMaterial {
+    fn fragment_shader_source(&self, _lights: &[&dyn Light]) -> String {
+        let mut source = String::from(ColorMapping::fragment_shader_source());
+        source.push_str(
+            "
+uniform vec4 surfaceColor;
+in vec2 uvs;
+layout (location = 0) out vec4 outColor;
+void main() {
+    vec2 p = uvs * 2.0 - 1.0;
+    float r2 = dot(p, p);
+    if (r2 > 1.0) discard;
+    vec3 n = vec3(p, sqrt(1.0 - r2));
+    float diffuse = max(dot(n, normalize(vec3(-0.45, 0.55, 0.7))), 0.0);
+    float highlight = pow(max(dot(n, normalize(vec3(-0.25, 0.35, 0.9))), 0.0), 28.0);
+    float rim = smoothstep(0.82, 1.0, r2) * 0.25;
+    vec3 c = surfaceColor.rgb * (0.32 + 0.78 * diffuse) * (1.0 - rim) + vec3(0.45 * highlight);
+    outColor = vec4(color_mapping(c), 1.0);
+}
+",
+        );
+        source
+    }
+
+    fn id(&self) -> EffectMaterialId {
+        EffectMaterialId(0x0A01)
+    }
+
+    fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
+        viewer.color_mapping().use_uniforms(program);
+        program.use_uniform("surfaceColor", self.color.to_linear_srgb());
+    }
+
+    fn render_states(&self) -> RenderStates {
+        RenderStates::default()
+    }
+
+    fn material_type(&self) -> MaterialType {
+        MaterialType::Opaque
     }
 }
 

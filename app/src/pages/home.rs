@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use crate::{
     api::{current_user, list_rooms, my_games, server_info, SignIn, SignOut},
     board_view::BoardCanvas,
+    tr,
 };
 
 #[component]
@@ -13,18 +14,19 @@ pub fn HomePage() -> impl IntoView {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"<span class="sub">" 공간 바둑"</span></a>
             <Account/>
+            <super::LangSwitch/>
         </header>
         <main class="home">
             <section class="board-panel" aria-labelledby="board-title">
-                <h2 id="board-title">"19×19×19 판 · board"</h2>
+                <h2 id="board-title">{move || tr!("home.board_title")}</h2>
                 <BoardCanvas size=19/>
-                <p class="hint">"끌어서 회전, 휠·핀치로 확대 · Drag to rotate; wheel or pinch to zoom. "
+                <p class="hint">{move || tr!("home.rotate_hint")}" "
                     <span class="axis x">"X"</span>" "<span class="axis y">"Y"</span>" "<span class="axis z">"Z"</span>
                 </p>
             </section>
             <section class="rooms-panel" aria-labelledby="rooms-title">
-                <h2 id="rooms-title">"대국실 · Rooms"</h2>
-                <p><a href="/rooms/new" data-testid="new-room-link">"대국실 만들기 · New room"</a></p>
+                <h2 id="rooms-title">{move || tr!("home.rooms")}</h2>
+                <p><a href="/rooms/new" data-testid="new-room-link">{move || tr!("home.new_room")}</a></p>
                 <MyGames/>
                 <Rooms/>
             </section>
@@ -41,13 +43,13 @@ fn Rooms() -> impl IntoView {
             {move || Suspend::new(async move {
                 match rooms.await {
                     Ok(list) if list.is_empty() => view! {
-                        <p class="empty" data-testid="rooms-empty">"아직 대국실이 없습니다. · No rooms yet."</p>
+                        <p class="empty" data-testid="rooms-empty">{move || tr!("home.no_rooms")}</p>
                     }.into_any(),
                     Ok(list) => view! {
                         <ul class="rooms" data-testid="rooms">
                             {list.into_iter().map(|r| view! {
                                 <li><a href=format!("/rooms/{}", r.id) data-testid="room-link"><strong>{r.name}</strong></a>
-                                    " · "{r.preset}" · "{r.board}" · "{r.status}</li>
+                                    " · "{preset_text(&r.preset)}" · "{r.board}" · "{super::room::phase_text(&r.status)}</li>
                             }).collect_view()}
                         </ul>
                     }.into_any(),
@@ -79,10 +81,10 @@ fn MyGames() -> impl IntoView {
             {move || Suspend::new(async move {
                 match games.await {
                     Ok(list) if !list.is_empty() => Some(view! {
-                        <h3>"내 대국 · Your games"</h3>
+                        <h3>{move || tr!("home.your_games")}</h3>
                         <ul class="rooms" data-testid="my-games">
                             {list.into_iter().map(|r| view! {
-                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{r.status}</li>
+                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(&r.status)}</li>
                             }).collect_view()}
                         </ul>
                     }),
@@ -107,18 +109,18 @@ fn Account() -> impl IntoView {
                         <div class="account" data-testid="signed-in">
                             <span>{u.username.clone()}" ("{role_label(&u.role)}")"</span>
                             <ActionForm action=sign_out>
-                                <button type="submit">"로그아웃 · Sign out"</button>
+                                <button type="submit">{move || tr!("home.sign_out")}</button>
                             </ActionForm>
                         </div>
                     }.into_any(),
                     _ => view! {
                         <ActionForm action=sign_in attr:class="account signin" attr:id="signin-form">
-                            <label class="sr-only" for="signin-user">"아이디 · User name"</label>
-                            <input id="signin-user" name="username" placeholder="아이디 · user" autocomplete="username" required/>
-                            <label class="sr-only" for="signin-pass">"비밀번호 · Password"</label>
-                            <input id="signin-pass" type="password" name="password" placeholder="비밀번호 · password" autocomplete="current-password" required/>
-                            <button type="submit" class="primary">"로그인 · Sign in"</button>
-                            <a href="/signup">"가입 · Sign up"</a>
+                            <label class="sr-only" for="signin-user">{move || tr!("home.user_name")}</label>
+                            <input id="signin-user" name="username" placeholder=move || tr!("home.user_name") autocomplete="username" required/>
+                            <label class="sr-only" for="signin-pass">{move || tr!("home.password")}</label>
+                            <input id="signin-pass" type="password" name="password" placeholder=move || tr!("home.password") autocomplete="current-password" required/>
+                            <button type="submit" class="primary">{move || tr!("home.sign_in")}</button>
+                            <a href="/signup">{move || tr!("home.sign_up")}</a>
                         </ActionForm>
                     }.into_any(),
                 }
@@ -130,10 +132,17 @@ fn Account() -> impl IntoView {
     }
 }
 
-fn role_label(role: &str) -> &'static str {
+fn role_label(role: &str) -> String {
     match role {
-        "admin" => "관리자 · admin",
-        _ => "기사 · player",
+        "admin" => tr!("home.role_admin"),
+        _ => tr!("home.role_player"),
+    }
+}
+
+fn preset_text(preset: &str) -> String {
+    match preset {
+        "classic" => tr!("new.classic"),
+        _ => tr!("new.space"),
     }
 }
 
@@ -155,7 +164,7 @@ fn ServerStatus() -> impl IntoView {
         </Suspense>
         " · "
         <button type="button" data-testid="check-server" on:click=move |_| { check.dispatch(()); }>
-            "서버 확인 · Check server"
+            {move || tr!("home.check_server")}
         </button>
         <span data-testid="check-result" aria-live="polite">
             {move || match check.value().get() {

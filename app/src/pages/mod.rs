@@ -19,8 +19,8 @@ pub fn NotFound() -> impl IntoView {
     view! {
         <main class="page">
             <h1>"Space Baduk"</h1>
-            <p>"페이지를 찾을 수 없습니다. · Page not found."</p>
-            <p><a href="/">"처음으로 · Home"</a></p>
+            <p>{move || crate::tr!("page.not_found")}</p>
+            <p><a href="/">{move || crate::tr!("nav.home")}</a></p>
         </main>
     }
 }
@@ -30,13 +30,13 @@ pub fn NotFound() -> impl IntoView {
 #[component]
 pub fn NewAccountFields() -> impl IntoView {
     view! {
-        <label>"아이디 · User name (3–32)"
+        <label>{move || crate::tr!("account.user_name_range")}
             <input name="username" autocomplete="username" required minlength="3" maxlength="32"/>
         </label>
-        <label>"비밀번호 · Password (10–128)"
+        <label>{move || crate::tr!("account.password_range")}
             <input type="password" name="password" autocomplete="new-password" required minlength="10" maxlength="128"/>
         </label>
-        <label>"비밀번호 확인 · Password again"
+        <label>{move || crate::tr!("account.password_again")}
             <input type="password" name="password_again" autocomplete="new-password" required/>
         </label>
     }

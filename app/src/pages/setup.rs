@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use crate::api::CompleteSetup;
+use crate::{api::CompleteSetup, tr};
 
 #[component]
 pub fn SetupPage() -> impl IntoView {
@@ -12,20 +12,20 @@ pub fn SetupPage() -> impl IntoView {
     let action = ServerAction::<CompleteSetup>::new();
     let result = action.value();
     view! {
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
         <main class="page narrow">
-            <h1>"관리자 설정 · Administrator setup"</h1>
-            <p>"서버가 처음 시작할 때 출력한 일회용 링크로만 사용할 수 있습니다. "
-               "· This works only with the one-time link the server printed at first start."</p>
+            <h1>{move || tr!("setup.title")}</h1>
+            <p>{move || tr!("setup.only_link")}</p>
             <ActionForm action=action attr:class="card form" attr:id="setup-form">
                 <input type="hidden" name="token" prop:value=token/>
                 <super::NewAccountFields/>
-                <button type="submit" class="primary">"관리자 만들기 · Create administrator"</button>
+                <button type="submit" class="primary">{move || tr!("setup.create")}</button>
             </ActionForm>
             {move || result.get().map(|r| match r {
                 Ok(u) => view! {
-                    <p class="ok" role="status">
-                        "관리자 " {u.username} " 계정이 만들어졌습니다. · Administrator created. "
-                        <a href="/">"처음으로 · Home"</a>
+                    <p class="ok" role="status" data-testid="setup-done">
+                        {tr!("setup.done", name = u.username)}" "
+                        <a href="/">{tr!("nav.home")}</a>
                     </p>
                 }.into_any(),
                 Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),

@@ -2,22 +2,23 @@
 
 use leptos::prelude::*;
 
-use crate::api::SignUp;
+use crate::{api::SignUp, tr};
 
 #[component]
 pub fn SignUpPage() -> impl IntoView {
     let action = ServerAction::<SignUp>::new();
     view! {
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
         <main class="page narrow">
-            <h1>"가입 · Sign up"</h1>
+            <h1>{move || tr!("signup.title")}</h1>
             <ActionForm action=action attr:class="card form" attr:id="signup-form">
                 <super::NewAccountFields/>
-                <button type="submit" class="primary">"가입 · Create account"</button>
+                <button type="submit" class="primary">{move || tr!("signup.create")}</button>
             </ActionForm>
             {move || action.value().get().map(|r| match r {
                 Ok(u) => view! {
                     <p class="ok" role="status" data-testid="signup-done">
-                        {u.username}" — 가입되었습니다. · Account created. "<a href="/">"처음으로 · Home"</a>
+                        {tr!("signup.done", name = u.username)}" "<a href="/">{tr!("nav.home")}</a>
                     </p>
                 }.into_any(),
                 Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
