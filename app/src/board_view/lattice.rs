@@ -68,6 +68,27 @@ pub fn segments(dims: [u16; 3]) -> Vec<Segment> {
     out
 }
 
+/// The 0-based offsets of board point nearest world position `w` (inverse of `world_pos`).
+pub fn offsets_at(dims: [u16; 3], w: [f32; 3]) -> [u16; 3] {
+    let c = |n: u16| (n as f32 - 1.0) / 2.0;
+    let clamp = |v: f32, n: u16| v.round().clamp(0.0, (n.max(1) - 1) as f32) as u16;
+    [clamp(w[0] + c(dims[0]), dims[0]), clamp(c(dims[1]) - w[1], dims[1]), clamp(w[2] + c(dims[2]), dims[2])]
+}
+
+/// The board points a grid line passes through, in order.
+pub fn points_on(dims: [u16; 3], s: &Segment) -> Vec<[u16; 3]> {
+    let (a, b) = (offsets_at(dims, s.from), offsets_at(dims, s.to));
+    let axis = (0..3).find(|&i| a[i] != b[i]).unwrap_or(0);
+    let (lo, hi) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
+    (lo..=hi)
+        .map(|v| {
+            let mut p = a;
+            p[axis] = v;
+            p
+        })
+        .collect()
+}
+
 /// How far the axis arrows reach past the last point, in point spacings.
 pub const AXIS_OVERSHOOT: f32 = 1.5;
 
@@ -121,6 +142,19 @@ pub fn pick(dims: [u16; 3], origin: [f32; 3], dir: [f32; 3], radius: f32) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_passes_through_the_points_of_its_row() {
+        let dims = [3, 4, 5];
+        for s in segments(dims) {
+            let pts = points_on(dims, &s);
+            assert_eq!(Vec::from(world_pos(dims, pts[0][0], pts[0][1], pts[0][2])), Vec::from(s.from));
+            let last = pts[pts.len() - 1];
+            assert_eq!(Vec::from(world_pos(dims, last[0], last[1], last[2])), Vec::from(s.to));
+            assert!(pts.len() == 3 || pts.len() == 4 || pts.len() == 5, "{pts:?}");
+        }
+        assert_eq!(offsets_at(dims, world_pos(dims, 2, 3, 4)), [2, 3, 4]);
+    }
 
     #[test]
     fn cube_19_has_three_families_of_361_lines() {

@@ -25,6 +25,8 @@ pub struct BoardScene {
     pub dead: Vec<[i64; 3]>,
     /// Region-selection drag mode (003 §7.3): a drag marks a rectangle instead of rotating.
     pub region_select: bool,
+    /// Draw the grid lines (the benchmark page measures their cost apart from the stones').
+    pub grid: bool,
 }
 
 impl BoardScene {
@@ -39,6 +41,7 @@ impl BoardScene {
             layer: 1,
             dead: Vec::new(),
             region_select: false,
+            grid: true,
         }
     }
     pub fn dims(&self) -> [u16; 3] {
@@ -97,6 +100,9 @@ pub fn BoardCanvas(
     #[prop(optional)]
     spin: bool,
     #[prop(optional)] turn: Option<ViewTurn>,
+    /// Multisampled edges (the benchmark page can switch them off to measure their cost).
+    #[prop(default = true)]
+    antialias: bool,
     #[prop(default = "board-canvas")] testid: &'static str,
     /// The canvas' accessible name (default: the box's size).
     #[prop(optional, into)]
@@ -112,7 +118,7 @@ pub fn BoardCanvas(
             if let Some(el) = canvas.get() {
                 let current = scene.get_untracked();
                 let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
-                match renderer::Handle::start(el, &current, on_pick, on_region, on_turn, spin) {
+                match renderer::Handle::start(el, &current, on_pick, on_region, on_turn, spin, antialias) {
                     Ok(h) => handle.set_value(Some(h)),
                     Err(e) => leptos::logging::error!("board renderer: {e}"),
                 }
@@ -141,7 +147,7 @@ pub fn BoardCanvas(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (on_pick, on_region, spin, turn);
+    let _ = (on_pick, on_region, spin, turn, antialias);
     let [nx, ny, nz] = dims;
     view! {
         <div class="canvas-wrap">

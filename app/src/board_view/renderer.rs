@@ -16,7 +16,7 @@ use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
 
 use super::{
-    lattice::{axes, bounding_radius, pick, segments, world_pos, LineKind, Segment},
+    lattice::{axes, bounding_radius, pick, points_on, segments, world_pos, LineKind, Segment},
     orbit::Orbit,
     BoardScene,
 };
@@ -42,6 +42,7 @@ struct Scene {
     canvas: HtmlCanvasElement,
     context: Context,
     lines: Gm<InstancedMesh, ColorMaterial>,
+    inner_lines: Gm<InnerLines, ColorMaterial>,
     arrows: Vec<Gm<Mesh, ColorMaterial>>,
     /// One set of sprites per colour and shade (active layer or dimmed).
     stones: Vec<Gm<Sprites, StoneMaterial>>,
@@ -82,9 +83,12 @@ impl Handle {
         on_region: Option<Callback<[i64; 3]>>,
         on_turn: Option<Callback<[f32; 2]>>,
         spin: bool,
+        antialias: bool,
     ) -> Result<Handle, String> {
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"antialias".into(), &antialias.into());
         let gl = canvas
-            .get_context("webgl2")
+            .get_context_with_context_options("webgl2", &options)
             .map_err(|e| format!("getContext failed: {e:?}"))?
             .ok_or("WebGL2 is not available")?
             .dyn_into::<WebGl2RenderingContext>()
@@ -95,9 +99,11 @@ impl Handle {
         let (lines, arrows) = build_frame(&context, dims);
         let ambient = AmbientLight::new(&context, 0.45, Srgba::WHITE);
         let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.4, -1.0, -0.6));
+        let inner_lines = Gm::new(InnerLines::new(&context, &[]), ColorMaterial::default());
         let mut first = Scene {
             canvas: canvas.clone(),
             context,
+            inner_lines,
             lines,
             arrows,
             stones: Vec::new(),
@@ -270,8 +276,29 @@ impl Scene {
         // in the fragment shader. Software GL spends its time per vertex, so a full 25³ box
         // costs 31,250 triangles instead of the ~1M of real spheres (issue 5 point 1).
         // Stones of the active layer are drawn fully; others slightly dimmed to read depth.
+        // A stone whose six neighbours all hold stones is hidden behind them (the gaps between
+        // spheres are narrower than a stone), so it is not drawn: a full 25³ box draws its
+        // 3,458 outer stones instead of 15,625. Taps and markers do not depend on this.
+        let occupied: std::collections::HashSet<[i64; 3]> = sc.stones.iter().map(|(p, _)| *p).collect();
+        let hidden = |p: [i64; 3]| {
+            [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
+                .iter()
+                .all(|d| occupied.contains(&[p[0] + d[0], p[1] + d[1], p[2] + d[2]]))
+        };
+        // Likewise an inner grid line whose every point holds a stone is hidden behind them.
+        let shown: Vec<Segment> = segments(dims)
+            .into_iter()
+            .filter(|seg| {
+                seg.kind != LineKind::Interior
+                    || !points_on(dims, seg).iter().all(|o| occupied.contains(&sc.actual(*o)))
+            })
+            .collect();
+        let (inner, outer): (Vec<Segment>, Vec<Segment>) =
+            shown.into_iter().partition(|seg| seg.kind == LineKind::Interior);
+        self.lines = build_lines(&self.context, &outer);
+        self.inner_lines = Gm::new(InnerLines::new(&self.context, &inner), ColorMaterial::default());
         let mut groups: [Vec<Vec3>; 4] = Default::default();
-        for (p, c) in &sc.stones {
+        for (p, c) in sc.stones.iter().filter(|(p, _)| !hidden(*p)) {
             let g = usize::from(*c == Colour::White) * 2 + usize::from(p[2] != sc.layer);
             groups[g].push(at(*p));
         }
@@ -494,7 +521,8 @@ impl Scene {
         let target = RenderTarget::screen(&self.context, w, h);
         target
             .clear(ClearState::color_and_depth(r, g, b, 1.0, 1.0))
-            .render(&camera, &self.lines, &[])
+            .render(&camera, self.scene.grid.then_some(&self.lines), &[])
+            .render(&camera, self.scene.grid.then_some(&self.inner_lines), &[])
             .render(&camera, &self.arrows, &[])
             .render(&camera, self.layer_frame.iter(), &[])
             .render(&camera, self.stones.iter(), &[])
@@ -611,6 +639,98 @@ fn build_frame(context: &Context, dims: [u16; 3]) -> (Gm<InstancedMesh, ColorMat
     (lines, arrows)
 }
 
+/// The inner grid lines as GL line primitives (one pixel wide): a big box has over 1,500 of
+/// them, and as thin cylinders they were most of a frame's cost on software GL. The
+/// surface lines and the axes stay cylinders (thicker and brighter; they outline the box).
+struct InnerLines {
+    context: Context,
+    positions: three_d::VertexBuffer<Vec3>,
+    colors: three_d::VertexBuffer<three_d::Vec4>,
+}
+
+impl InnerLines {
+    fn new(context: &Context, segs: &[Segment]) -> InnerLines {
+        let mut positions = Vec::with_capacity(segs.len() * 2);
+        for s in segs {
+            positions.push(Vec3::from(s.from));
+            positions.push(Vec3::from(s.to));
+        }
+        let color = INTERIOR.to_linear_srgb();
+        InnerLines {
+            context: context.clone(),
+            colors: three_d::VertexBuffer::new_with_data(context, &vec![color; positions.len()]),
+            positions: three_d::VertexBuffer::new_with_data(context, &positions),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a InnerLines {
+    type Item = &'a dyn three_d::Geometry;
+    type IntoIter = std::iter::Once<&'a dyn three_d::Geometry>;
+    fn into_iter(self) -> Self::IntoIter {
+        std::iter::once(self)
+    }
+}
+
+impl three_d::Geometry for InnerLines {
+    fn draw(&self, viewer: &dyn Viewer, program: &Program, render_states: RenderStates) {
+        if self.positions.vertex_count() == 0 {
+            return;
+        }
+        program.use_uniform("viewProjection", viewer.projection() * viewer.view());
+        program.use_vertex_attribute("position", &self.positions);
+        program.use_vertex_attribute("color", &self.colors);
+        let n = self.positions.vertex_count() as i32;
+        program.draw_with(render_states, viewer.viewport(), || unsafe {
+            use three_d::context::HasContext;
+            self.context.draw_arrays(three_d::context::LINES, 0, n);
+        });
+    }
+
+    fn vertex_shader_source(&self) -> String {
+        "
+uniform mat4 viewProjection;
+in vec3 position;
+in vec4 color;
+out vec4 col;
+void main() {
+    col = color;
+    gl_Position = viewProjection * vec4(position, 1.0);
+}
+"
+        .to_owned()
+    }
+
+    fn id(&self) -> three_d::GeometryId {
+        three_d::GeometryId(0x0A01)
+    }
+
+    fn render_with_material(&self, material: &dyn Material, viewer: &dyn Viewer, lights: &[&dyn Light]) {
+        if let Err(e) = three_d::render_with_material(&self.context, viewer, self, material, lights) {
+            leptos::logging::error!("inner grid lines: {e}");
+        }
+    }
+
+    fn render_with_effect(
+        &self,
+        material: &dyn three_d::Effect,
+        viewer: &dyn Viewer,
+        lights: &[&dyn Light],
+        color_texture: Option<three_d::ColorTexture>,
+        depth_texture: Option<three_d::DepthTexture>,
+    ) {
+        if let Err(e) =
+            three_d::render_with_effect(&self.context, viewer, self, material, lights, color_texture, depth_texture)
+        {
+            leptos::logging::error!("inner grid lines: {e}");
+        }
+    }
+
+    fn aabb(&self) -> three_d::AxisAlignedBoundingBox {
+        three_d::AxisAlignedBoundingBox::INFINITE
+    }
+}
+
 /// All grid lines as one instanced mesh of thin cylinders (WebGL lines are 1 px and 2D
 /// only in three-d), axes thicker and coloured.
 fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMaterial> {
@@ -637,7 +757,9 @@ fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMa
         render_states: RenderStates::default(),
         is_transparent: false,
     };
-    Gm::new(InstancedMesh::new(context, &instances, &CpuMesh::cylinder(6)), material)
+    // Three sides are enough for lines a pixel or two wide, and half the triangles of six:
+    // long thin triangles are what software GL pays most for.
+    Gm::new(InstancedMesh::new(context, &instances, &CpuMesh::cylinder(3)), material)
 }
 
 /// Maps three-d's unit mesh along +X (length 1, radius 1) onto a segment from `from` in

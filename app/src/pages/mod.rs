@@ -96,12 +96,18 @@ pub fn BoardBenchPage() -> impl IntoView {
             }
         }
     }
+    // `fill=0` leaves the box empty and `grid=0` hides the lines: the parts' costs apart.
+    let flag = |k: &str| query.with_untracked(|q| q.get(k).map(|v| v != "0")).unwrap_or(true);
+    if !flag("fill") {
+        scene.stones.clear();
+    }
+    scene.grid = flag("grid");
     scene.layer = (n + 1) / 2;
     let stones = scene.stones.len();
     view! {
         <main class="page">
             <h1>{format!("{n}×{n}×{n} · {stones} stones")}</h1>
-            <BoardCanvas scene=Signal::stored(scene) spin=true/>
+            <BoardCanvas scene=Signal::stored(scene) spin=true antialias=flag("aa")/>
         </main>
     }
 }

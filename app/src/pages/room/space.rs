@@ -151,6 +151,7 @@ pub fn SpaceViews() -> impl IntoView {
                 .map(|s| s.score.dead_stones.iter().map(|p| [p.x, p.y, p.z]).collect())
                 .unwrap_or_default(),
             region_select: region_select.get(),
+            grid: true,
         })
     });
     // 003 §7.5: the region view shows only the points and stones inside its box; its
@@ -171,6 +172,7 @@ pub fn SpaceViews() -> impl IntoView {
             layer: whole.layer,
             dead: whole.dead.into_iter().filter(inside).collect(),
             region_select: false,
+            grid: true,
         }
     });
     let region_label = Signal::derive(move || {
