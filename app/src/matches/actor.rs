@@ -66,7 +66,16 @@ const INBOX: usize = 256;
 pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
-    let actor = Actor { room_id, state, db, clock, events: events.clone(), connections: HashMap::new(), watchers: 0 };
+    let actor = Actor {
+        room_id,
+        state,
+        db,
+        clock,
+        events: events.clone(),
+        connections: HashMap::new(),
+        watchers: 0,
+        shared_view: None,
+    };
     tokio::spawn(actor.run(rx));
     RoomHandle { tx, events }
 }
@@ -86,6 +95,10 @@ struct Actor {
     connections: HashMap<i64, usize>,
     /// All open live streams, anonymous included.
     watchers: usize,
+    /// The viewer-independent view of the current version and watcher count: browsers fetch
+    /// the view after every event, so with many spectators it is computed once, not per
+    /// viewer. Every state change goes through an event, which moves the version.
+    shared_view: Option<(i64, usize, RoomView)>,
 }
 
 impl Actor {
@@ -122,7 +135,14 @@ impl Actor {
         match req {
             Request::View { viewer, reply } => {
                 let now = self.clock.now_ms();
-                let _ = reply.send(RoomView::of(self.room_id, &self.state, viewer.as_ref(), now, self.watchers));
+                let key = (self.state.version, self.watchers);
+                let view = match &self.shared_view {
+                    Some((v, w, view)) if (*v, *w) == key => view,
+                    _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
+                };
+                let mut view = view.clone();
+                view.personalise(&self.state, viewer.as_ref(), now);
+                let _ = reply.send(view);
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(viewer.user_id, &viewer.username, viewer.is_admin);
@@ -205,6 +225,7 @@ impl Actor {
         match self.db.load_events(self.room_id, 0).await.ok().and_then(|log| MatchState::replay(&log).ok()) {
             Some(s) => {
                 self.state = s;
+                self.shared_view = None;
                 true
             }
             None => {

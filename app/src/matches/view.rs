@@ -136,6 +136,7 @@ pub struct RoomView {
 
 #[cfg(feature = "ssr")]
 impl RoomView {
+    /// The room as `viewer` sees it at `now`.
     pub fn of(
         room_id: i64,
         s: &super::state::MatchState,
@@ -143,6 +144,40 @@ impl RoomView {
         now: i64,
         watchers: usize,
     ) -> RoomView {
+        let mut v = RoomView::shared(room_id, s, watchers);
+        v.personalise(s, viewer, now);
+        v
+    }
+
+    /// Adds what depends on the viewer and the time to a [`RoomView::shared`] view: the
+    /// viewer's colour, the hints for the player to move (000 §8.3) and the clocks at `now`.
+    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::actor::Viewer>, now: i64) {
+        let g = &s.game;
+        let geometry = g.geometry();
+        let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
+        let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
+        // 000 §8.3: illegal points and atari warnings only for the player to move.
+        let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
+            illegal: g
+                .illegal_points(c.into())
+                .into_iter()
+                .map(|(p, e)| (xyz(p), e.reason_word().to_string()))
+                .collect(),
+            atari: if s.settings.atari_warning {
+                g.chains_in_atari(Some(c.into())).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
+            } else {
+                Vec::new()
+            },
+        });
+        self.your_colour = your_colour;
+        self.hints = hints;
+        self.server_time_ms = now;
+        self.clocks = s.clocks.snapshot(now);
+    }
+
+    /// Everything that depends only on the room's state and its watcher count, so that one
+    /// computation per event serves every viewer (the scoring suggestions are the costly part).
+    pub fn shared(room_id: i64, s: &super::state::MatchState, watchers: usize) -> RoomView {
         use super::{events::Event, state::UNDO_ANSWER_MS};
         let g = &s.game;
         let geometry = g.geometry();
@@ -152,7 +187,6 @@ impl RoomView {
             Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
             _ => None,
         };
-        let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
         let grace = s.settings.disconnect_grace_s as i64 * 1000;
         let faults = s.faults.map(|f| {
             f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
@@ -189,23 +223,10 @@ impl RoomView {
             }),
             _ => None,
         });
-        // 000 §8.3: illegal points and atari warnings only for the player to move.
-        let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
-            illegal: g
-                .illegal_points(c.into())
-                .into_iter()
-                .map(|(p, e)| (xyz(p), e.reason_word().to_string()))
-                .collect(),
-            atari: if s.settings.atari_warning {
-                g.chains_in_atari(Some(c.into())).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
-            } else {
-                Vec::new()
-            },
-        });
         RoomView {
             room_id,
             version: s.version,
-            server_time_ms: now,
+            server_time_ms: 0,
             name: s.name.clone(),
             phase: phase_name(s.phase),
             settings: s.settings.clone(),
@@ -213,14 +234,14 @@ impl RoomView {
             confirmed: s.confirmed,
             black: s.holder_of(Colour::Black).map(|h| h.username.clone()),
             white: s.holder_of(Colour::White).map(|h| h.username.clone()),
-            your_colour,
+            your_colour: None,
             ready: s.ready,
             to_move: s.to_move(),
             move_number: g.move_number(),
             stones,
             last_move,
             captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
-            clocks: s.clocks.snapshot(now),
+            clocks: s.clocks.snapshot(0),
             awaiting_ack: s.awaiting_ack,
             undo: s.undo.map(|u| PendingUndo {
                 colour: u.colour,
@@ -236,7 +257,7 @@ impl RoomView {
             attention: s.attention,
             result,
             illegal_attempts: s.illegal_attempts,
-            hints,
+            hints: None,
             watchers,
         }
     }

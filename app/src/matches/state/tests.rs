@@ -579,3 +579,32 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
     assert_eq!(back.phase, RoomPhase::WaitingReady);
     assert_eq!(back.clocks.snapshot(30_000 + 3_600_000).main_ms, [3_600_000 - 30_000, 3_600_000]);
 }
+
+/// The actor computes the viewer-independent part of the view once per version and adds
+/// each viewer's part at request time: that must equal the view computed for the viewer
+/// directly, for players and spectators, later in time, in play and in scoring.
+#[test]
+fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
+    use crate::matches::{actor::Viewer, view::RoomView};
+    let viewer = |id: i64| Viewer { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN };
+    let check = |t: &T| {
+        let shared = RoomView::shared(5, &t.s, 3);
+        for who in [None, Some(viewer(HOST)), Some(viewer(GUEST)), Some(viewer(STRANGER))] {
+            for later in [0, 1_500, 61_000] {
+                let mut v = shared.clone();
+                v.personalise(&t.s, who.as_ref(), t.now + later);
+                let direct = RoomView::of(5, &t.s, who.as_ref(), t.now + later, 3);
+                assert_eq!(serde_json::to_value(&v).unwrap(), serde_json::to_value(&direct).unwrap());
+            }
+        }
+    };
+    let mut t = T::started(space_box(5));
+    t.play(HOST, at(3, 3, 3));
+    t.advance(2_000);
+    check(&t);
+    assert!(RoomView::of(5, &t.s, Some(&viewer(GUEST)), t.now, 3).hints.is_some(), "hints for the player to move");
+    let mut t = T::space_scoring();
+    check(&t);
+    t.ok(HOST, Command::Mark { at: at(1, 1, 1), kind: MarkKind::Dead });
+    check(&t);
+}

@@ -56,6 +56,9 @@ pub struct RoomCtx {
     /// Stones just captured, shown fading out when animations are on (000 §9).
     pub ghosts: RwSignal<Vec<(Xyz, Colour)>>,
     pub animate: RwSignal<bool>,
+    /// A view fetch is in flight / another was asked for meanwhile: a burst of events (a
+    /// reconnection's gap) costs two fetches, not one per event.
+    pub fetching: StoredValue<(bool, bool)>,
 }
 
 impl RoomCtx {
@@ -94,11 +97,25 @@ impl RoomCtx {
 
     /// Fetches the current view (kept only if it is not older than the one shown).
     pub fn refresh(self) {
+        let (in_flight, _) = self.fetching.get_value();
+        if in_flight {
+            self.fetching.set_value((true, true));
+            return;
+        }
+        self.fetching.set_value((true, false));
         spawn_local(async move {
-            if let Ok(v) = match_view(self.id).await {
-                if v.version >= self.view.with_untracked(|c| c.version) {
-                    self.offset.set(local_now() - v.server_time_ms as f64);
-                    self.view.set(v);
+            loop {
+                if let Ok(v) = match_view(self.id).await {
+                    if v.version >= self.view.with_untracked(|c| c.version) {
+                        self.offset.set(local_now() - v.server_time_ms as f64);
+                        self.view.set(v);
+                    }
+                }
+                // Asked again while fetching: one more fetch covers all of those events.
+                let (_, again) = self.fetching.get_value();
+                self.fetching.set_value((again, false));
+                if !again {
+                    break;
                 }
             }
         });
@@ -353,6 +370,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
         announcement: RwSignal::new(String::new()),
         ghosts: RwSignal::new(Vec::new()),
         animate: RwSignal::new(true),
+        fetching: StoredValue::new((false, false)),
     };
     provide_context(ctx);
     live::start(ctx);
