@@ -27,6 +27,8 @@ pub struct BoardScene {
     pub region_select: bool,
     /// Draw the grid lines (the benchmark page measures their cost apart from the stones').
     pub grid: bool,
+    /// Stones just captured, fading out (000 §9; empty when animations are off).
+    pub ghosts: Vec<([i64; 3], Colour)>,
 }
 
 impl BoardScene {
@@ -42,6 +44,7 @@ impl BoardScene {
             dead: Vec::new(),
             region_select: false,
             grid: true,
+            ghosts: Vec::new(),
         }
     }
     pub fn dims(&self) -> [u16; 3] {

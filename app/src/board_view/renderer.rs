@@ -48,6 +48,9 @@ struct Scene {
     stones: Vec<Gm<Sprites, StoneMaterial>>,
     markers: Option<Gm<InstancedMesh, ColorMaterial>>,
     preview: Option<Gm<Mesh, PhysicalMaterial>>,
+    /// Captured stones fading out, and when the fade began (ms since the epoch).
+    ghosts: Vec<Gm<Mesh, PhysicalMaterial>>,
+    ghosts_since: f64,
     layer_frame: Option<Gm<InstancedMesh, ColorMaterial>>,
     ambient: AmbientLight,
     sun: DirectionalLight,
@@ -109,6 +112,8 @@ impl Handle {
             stones: Vec::new(),
             markers: None,
             preview: None,
+            ghosts: Vec::new(),
+            ghosts_since: 0.0,
             layer_frame: None,
             ambient,
             sun,
@@ -340,6 +345,19 @@ impl Scene {
             );
             Gm::new(Mesh::new(&self.context, &mesh), material)
         });
+        let had_ghosts = !self.ghosts.is_empty();
+        self.ghosts = sc
+            .ghosts
+            .iter()
+            .map(|(p, c)| {
+                let mut mesh = sphere.clone();
+                let _ = mesh.transform(Mat4::from_translation(at(*p)) * Mat4::from_scale(STONE_R));
+                Gm::new(Mesh::new(&self.context, &mesh), ghost_material(&self.context, *c, 1.0))
+            })
+            .collect();
+        if !had_ghosts && !self.ghosts.is_empty() {
+            self.ghosts_since = now_ms();
+        }
         // The active layer's outline (003 §7.6: both views share it).
         self.layer_frame = (dims[2] > 1).then(|| {
             let k = (sc.layer - sc.board.z.start).clamp(0, dims[2] as i64 - 1) as u16;
@@ -369,6 +387,18 @@ impl Scene {
             g.geometry.set_instances(&instances);
             g
         });
+    }
+
+    /// Captured stones fade out over `GHOST_MS` (the page removes them afterwards).
+    fn fade_ghosts(&mut self) {
+        if self.ghosts.is_empty() {
+            return;
+        }
+        let left = (1.0 - (now_ms() - self.ghosts_since) / GHOST_MS).clamp(0.0, 1.0) as f32;
+        for (g, (_, c)) in self.ghosts.iter_mut().zip(&self.scene.ghosts) {
+            g.material = ghost_material(&self.context, *c, left);
+        }
+        self.dirty = true;
     }
 
     /// Keeps the X/Y/Z letters at the arrow tips: they turn with the board but are HTML,
@@ -527,7 +557,8 @@ impl Scene {
             .render(&camera, self.layer_frame.iter(), &[])
             .render(&camera, self.stones.iter(), &[])
             .render(&camera, self.markers.iter(), &[])
-            .render(&camera, self.preview.iter(), &lights);
+            .render(&camera, self.preview.iter(), &lights)
+            .render(&camera, self.ghosts.iter(), &lights);
         self.place_axis_labels(&camera);
         self.frames += 1;
         let _ = self.canvas.set_attribute("data-frames", &self.frames.to_string());
@@ -554,6 +585,7 @@ fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
                     s.orbit.drag(3.0, 0.0);
                     s.dirty = true;
                 }
+                s.fade_ghosts();
                 if s.dirty || resized {
                     s.dirty = false;
                     s.draw();
@@ -623,6 +655,22 @@ void main() {
     fn material_type(&self) -> MaterialType {
         MaterialType::Opaque
     }
+}
+
+/// How long a captured stone takes to fade (the page clears them after 800 ms).
+const GHOST_MS: f64 = 750.0;
+
+fn ghost_material(context: &Context, c: Colour, left: f32) -> PhysicalMaterial {
+    let base = if c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
+    let alpha = (200.0 * left) as u8;
+    PhysicalMaterial::new_transparent(
+        context,
+        &CpuMaterial { albedo: Srgba::new(base.r, base.g, base.b, alpha), roughness: 0.5, ..Default::default() },
+    )
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
 }
 
 fn dim(c: Srgba) -> Srgba {

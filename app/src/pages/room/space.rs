@@ -105,6 +105,18 @@ pub fn SpaceViews() -> impl IntoView {
         let b = board();
         ctx.layer.update(|z| *z = (*z + d).clamp(b.z.start, b.z.end));
     };
+    // The active layer, with the room's own Z label when it has one (003 §7.1).
+    let layer_text = move || {
+        let z = ctx.layer.get();
+        let named = ctx.view.with(|v| {
+            super::label_set(v)
+                .and_then(|n| n.axis(engine::AxisName::Z).get((z - v.settings.board.z.start) as usize).cloned())
+        });
+        match named {
+            Some(n) => format!("Z = {z} · {n}"),
+            None => format!("Z = {z}"),
+        }
+    };
     let counts = move || {
         let r = region.get();
         let layer = ctx.layer.get();
@@ -152,6 +164,7 @@ pub fn SpaceViews() -> impl IntoView {
                 .unwrap_or_default(),
             region_select: region_select.get(),
             grid: true,
+            ghosts: ctx.ghosts.get().iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
         })
     });
     // 003 §7.5: the region view shows only the points and stones inside its box; its
@@ -173,6 +186,7 @@ pub fn SpaceViews() -> impl IntoView {
             dead: whole.dead.into_iter().filter(inside).collect(),
             region_select: false,
             grid: true,
+            ghosts: whole.ghosts.into_iter().filter(|(p, _)| inside(p)).collect(),
         }
     });
     let region_label = Signal::derive(move || {
@@ -206,7 +220,7 @@ pub fn SpaceViews() -> impl IntoView {
                 <h2>{move || tr!("region.title")}</h2>
                 <div class="buttons layer-controls">
                     <button data-testid="layer-down" on:click=move |_| step_layer(-1) aria-label=move || tr!("region.layer_down")>"Z −"</button>
-                    <span class="layer" data-testid="layer">{move || format!("Z = {}", ctx.layer.get())}</span>
+                    <span class="layer" data-testid="layer">{layer_text}</span>
                     <button data-testid="layer-up" on:click=move |_| step_layer(1) aria-label=move || tr!("region.layer_up")>"Z +"</button>
                     <button data-testid="match-from-whole" on:click=move |_| whole_turn.copy_to(region_turn)>
                         {move || tr!("region.match_from_whole")}</button>
