@@ -98,6 +98,7 @@ test("a browser that prefers Korean gets the pages in Korean, and the switch rem
     await page.waitForFunction(() => document.querySelector("#rooms-title").textContent.trim() === "Rooms");
     await page.goto(BASE + "/signup");
     assert.equal((await page.textContent("h1")).trim(), "Sign up", "the choice is kept in a cookie");
+    await page.waitForFunction(() => window.__sb_hydrated === true, null, { timeout: 60_000 });
     await page.click("[data-testid=lang-switch]");
     await page.waitForFunction(() => document.querySelector("h1").textContent.trim() === "가입");
     assert.match(await page.textContent("#signup-form"), /비밀번호 확인/);

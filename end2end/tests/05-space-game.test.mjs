@@ -103,6 +103,7 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await bob.page.click("[data-testid=region-3d]");
     const regionCanvas = await bob.page.$("[data-testid=region-canvas]");
     await bob.page.waitForFunction(() => document.querySelector("[data-testid=region-canvas]").clientWidth > 100);
+    await regionCanvas.scrollIntoViewIfNeeded();
     await waitFrames(bob.page, 1, "[data-testid=region-canvas]");
     assert.notEqual(await attr("region-canvas", "data-yaw"), await attr("board-canvas", "data-yaw"));
     const rbox = await regionCanvas.boundingBox();

@@ -241,6 +241,9 @@ impl Handle {
                     orbit.distance = (s.orbit.distance * new / old).clamp(orbit.min_distance, orbit.max_distance);
                     s.orbit = orbit;
                 }
+                if s.scene.ghosts != scene.ghosts {
+                    s.ghosts_since = now_ms(); // a new capture fades from the start
+                }
                 s.scene = scene.clone();
                 s.rebuild();
                 s.dirty = true;
@@ -281,22 +284,19 @@ impl Scene {
         // in the fragment shader. Software GL spends its time per vertex, so a full 25³ box
         // costs 31,250 triangles instead of the ~1M of real spheres (issue 5 point 1).
         // Stones of the active layer are drawn fully; others slightly dimmed to read depth.
-        // A stone whose six neighbours all hold stones is hidden behind them (the gaps between
-        // spheres are narrower than a stone), so it is not drawn: a full 25³ box draws its
-        // 3,458 outer stones instead of 15,625. Taps and markers do not depend on this.
+        // A stone inside a full 3×3×3 block of stones cannot be seen from any direction, so
+        // it is not drawn: a full 25³ box draws its 3,458 outer stones instead of 15,625.
+        // (Six face neighbours are not enough: with empty diagonals it shows between them.)
+        // Taps and markers do not depend on this.
         let occupied: std::collections::HashSet<[i64; 3]> = sc.stones.iter().map(|(p, _)| *p).collect();
         let hidden = |p: [i64; 3]| {
-            [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
-                .iter()
-                .all(|d| occupied.contains(&[p[0] + d[0], p[1] + d[1], p[2] + d[2]]))
+            (-1..=1)
+                .all(|dx| (-1..=1).all(|dy| (-1..=1).all(|dz| occupied.contains(&[p[0] + dx, p[1] + dy, p[2] + dz]))))
         };
-        // Likewise an inner grid line whose every point holds a stone is hidden behind them.
+        // Likewise an inner grid line whose every point is such a hidden stone.
         let shown: Vec<Segment> = segments(dims)
             .into_iter()
-            .filter(|seg| {
-                seg.kind != LineKind::Interior
-                    || !points_on(dims, seg).iter().all(|o| occupied.contains(&sc.actual(*o)))
-            })
+            .filter(|seg| seg.kind != LineKind::Interior || !points_on(dims, seg).iter().all(|o| hidden(sc.actual(*o))))
             .collect();
         let (inner, outer): (Vec<Segment>, Vec<Segment>) =
             shown.into_iter().partition(|seg| seg.kind == LineKind::Interior);
@@ -345,7 +345,6 @@ impl Scene {
             );
             Gm::new(Mesh::new(&self.context, &mesh), material)
         });
-        let had_ghosts = !self.ghosts.is_empty();
         self.ghosts = sc
             .ghosts
             .iter()
@@ -355,9 +354,6 @@ impl Scene {
                 Gm::new(Mesh::new(&self.context, &mesh), ghost_material(&self.context, *c, 1.0))
             })
             .collect();
-        if !had_ghosts && !self.ghosts.is_empty() {
-            self.ghosts_since = now_ms();
-        }
         // The active layer's outline (003 §7.6: both views share it).
         self.layer_frame = (dims[2] > 1).then(|| {
             let k = (sc.layer - sc.board.z.start).clamp(0, dims[2] as i64 - 1) as u16;
@@ -621,13 +617,22 @@ impl Material for StoneMaterial {
         source.push_str(
             "
 uniform vec4 surfaceColor;
+uniform highp mat4 viewProjection;
+uniform highp vec3 eye;
+uniform float radius;
 in vec2 uvs;
+in vec3 pos;
 layout (location = 0) out vec4 outColor;
 void main() {
     vec2 p = uvs * 2.0 - 1.0;
     float r2 = dot(p, p);
     if (r2 > 1.0) discard;
     vec3 n = vec3(p, sqrt(1.0 - r2));
+    // The depth of the sphere's surface, not of the flat square through its centre, so that
+    // grid lines meet the stone's surface instead of showing through it.
+    vec3 surface = pos + normalize(eye - pos) * radius * n.z;
+    vec4 clip = viewProjection * vec4(surface, 1.0);
+    gl_FragDepth = clamp(clip.z / clip.w * 0.5 + 0.5, 0.0, 1.0);
     float diffuse = max(dot(n, normalize(vec3(-0.45, 0.55, 0.7))), 0.0);
     float highlight = pow(max(dot(n, normalize(vec3(-0.25, 0.35, 0.9))), 0.0), 28.0);
     float rim = smoothstep(0.82, 1.0, r2) * 0.25;
@@ -646,6 +651,7 @@ void main() {
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, _lights: &[&dyn Light]) {
         viewer.color_mapping().use_uniforms(program);
         program.use_uniform("surfaceColor", self.color.to_linear_srgb());
+        program.use_uniform("radius", STONE_R);
     }
 
     fn render_states(&self) -> RenderStates {

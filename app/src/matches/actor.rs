@@ -214,7 +214,12 @@ impl Actor {
                 Ok(stored)
             }
             Err(_) => {
-                self.reload().await;
+                if !self.reload().await {
+                    // Neither stored nor rebuilt: the in-memory state is not the log's, so
+                    // the run loop stops this actor (the next request starts a fresh one).
+                    self.state.poisoned = true;
+                    self.shared_view = None;
+                }
                 Err(())
             }
         }

@@ -1235,7 +1235,6 @@ impl MatchSettings {
     // Summaries for the agreement screen
     // -----------------------------------------------------------------------------------------
 
-    /// The agreement in Korean, one line per item (e.g. `덤 6.5 (백)`).
     /// The labels of each axis, first to last, when they are not the plain numbers.
     fn labels_summary(&self) -> Option<String> {
         if self.labels.is_numeric() {
@@ -1255,6 +1254,7 @@ impl MatchSettings {
         Some([engine::AxisName::X, engine::AxisName::Y, engine::AxisName::Z].map(axis).join(", "))
     }
 
+    /// The agreement in Korean, one line per item (e.g. `덤 6.5 (백)`).
     pub fn summary_ko(&self) -> Vec<String> {
         let mut l = Vec::new();
         let preset = match self.preset {

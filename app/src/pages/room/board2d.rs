@@ -84,7 +84,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         let b = board();
         let mut out = Vec::new();
         for x in w.x.lo..=w.x.hi {
-            let text = if classic {
+            let text = if classic && names.is_none() {
                 g.as_ref()
                     .and_then(|g| g.index_of(x, w.y.lo, z.get()).and_then(|p| engine::labels::classic_vertex(g, p)))
                     .map(|s| s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string())
@@ -95,7 +95,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             out.push(view! { <text class="coord" x=px(x) y=CELL * 0.45 text-anchor="middle">{text}</text> });
         }
         for y in w.y.lo..=w.y.hi {
-            let text = if classic {
+            let text = if classic && names.is_none() {
                 (b.y.end - y + 1).to_string()
             } else {
                 named(engine::AxisName::Y, y - b.y.start).unwrap_or_else(|| y.to_string())

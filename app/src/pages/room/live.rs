@@ -195,8 +195,14 @@ mod hydrate {
                     crate::matches::events::Colour::Black => crate::matches::events::Colour::White,
                     crate::matches::events::Colour::White => crate::matches::events::Colour::Black,
                 };
-                ctx.ghosts.set(captured.iter().map(|p| (*p, lost)).collect());
-                let clear = Closure::once_into_js(move || ctx.ghosts.set(Vec::new()));
+                let ghosts: Vec<_> = captured.iter().map(|p| (*p, lost)).collect();
+                ctx.ghosts.set(ghosts.clone());
+                // Only this capture's timer clears it (a later capture keeps its own 800 ms).
+                let clear = Closure::once_into_js(move || {
+                    if ctx.ghosts.try_with_untracked(|g| *g == ghosts).unwrap_or(false) {
+                        ctx.ghosts.set(Vec::new());
+                    }
+                });
                 if let Some(w) = web_sys::window() {
                     let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(clear.unchecked_ref(), 800);
                 }

@@ -97,12 +97,12 @@ impl RoomCtx {
 
     /// Fetches the current view (kept only if it is not older than the one shown).
     pub fn refresh(self) {
-        let (in_flight, _) = self.fetching.get_value();
+        let Some((in_flight, _)) = self.fetching.try_get_value() else { return };
         if in_flight {
-            self.fetching.set_value((true, true));
+            self.fetching.try_set_value((true, true));
             return;
         }
-        self.fetching.set_value((true, false));
+        self.fetching.try_set_value((true, false));
         spawn_local(async move {
             loop {
                 if let Ok(v) = match_view(self.id).await {
@@ -112,8 +112,8 @@ impl RoomCtx {
                     }
                 }
                 // Asked again while fetching: one more fetch covers all of those events.
-                let (_, again) = self.fetching.get_value();
-                self.fetching.set_value((again, false));
+                let Some((_, again)) = self.fetching.try_get_value() else { break };
+                self.fetching.try_set_value((again, false));
                 if !again {
                     break;
                 }
@@ -240,14 +240,30 @@ pub fn label(v: &RoomView, at: Xyz) -> String {
     format!("{},{},{}", at.x, at.y, at.z)
 }
 
-/// The room's labels when they are not the plain numbers (boxes only; Classic boards use
-/// vertices).
+/// The room's labels when they are not the plain numbers (Classic boards always use
+/// vertices: their settings keep numeric labels). Built once per room and kept, since the
+/// move list asks for every move.
 pub fn label_set(v: &RoomView) -> Option<engine::LabelSet> {
-    let b = v.settings.board;
-    if v.settings.labels.is_numeric() || b.z.start == b.z.end {
+    use crate::matches::settings::CoordLabels;
+    type Key = (engine::BoxSpec, CoordLabels);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(Key, Option<engine::LabelSet>)>> = const { std::cell::RefCell::new(None) };
+    }
+    if v.settings.labels.is_numeric() {
         return None;
     }
-    v.settings.geometry().ok().and_then(|g| v.settings.labels.label_set(&g).ok())
+    let key = (v.settings.board, v.settings.labels.clone());
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((k, set)) = last.as_ref() {
+            if *k == key {
+                return set.clone();
+            }
+        }
+        let set = engine::Geometry::from_spec(key.0).ok().and_then(|g| key.1.label_set(&g).ok());
+        *last = Some((key, set.clone()));
+        set
+    })
 }
 
 pub fn colour_text(c: Colour) -> String {

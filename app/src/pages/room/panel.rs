@@ -171,7 +171,7 @@ fn MoveControls() -> impl IntoView {
         let parse = |s: String, lo: i64, hi: i64, axis: &str| -> Result<i64, String> {
             let t = s.trim();
             // 003 §7.1, §9.4: the room's labels, matched exactly (case-sensitive).
-            if let (Some(names), false) = (&names, flat) {
+            if let Some(names) = &names {
                 let a = match axis {
                     "x" => engine::AxisName::X,
                     "y" => engine::AxisName::Y,
@@ -203,7 +203,7 @@ fn MoveControls() -> impl IntoView {
             }
         };
         let z_value = if flat { Ok(b.z.start) } else { parse(z.get_untracked(), b.z.start, b.z.end, "z") };
-        let yv = if flat {
+        let yv = if flat && names.is_none() {
             // Classic rows count from the bottom.
             parse(y.get_untracked(), 1, b.y.end - b.y.start + 1, "y").map(|row| b.y.end - row + 1)
         } else {
