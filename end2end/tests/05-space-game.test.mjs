@@ -62,6 +62,25 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await play(alice, id, 5, 5, 4);
     await spectator.waitForSelector("[data-testid=move-list] >> text=5,5,4");
 
+    // Whole-group mode (003 §7.6): the region fits the reference group — the last move,
+    // 5,5,4, alone — with a margin of one line: X 4–5, Y 4–5, Z 3–5.
+    const regionInfo = (re) =>
+      alice.page.waitForFunction((src) => new RegExp(src).test(document.querySelector("[data-testid=region-info]").textContent), re.source);
+    await alice.page.click("[data-testid=mode-group]");
+    await regionInfo(/^Reference 4,4,3 · 2×2×3 lines/);
+    // Manual bounds stop group following. Z 1–2 does not hold the active layer (4), so the
+    // range moves just far enough to include it (003 §7.6); back on layer 2 it is 1–2 again.
+    await alice.page.click("[data-testid=mode-manual]");
+    for (const [field, value] of [["bound-z-lo", "1"], ["bound-z-hi", "2"]]) {
+      await alice.page.fill(`[data-testid=${field}]`, value);
+      await alice.page.dispatchEvent(`[data-testid=${field}]`, "change");
+    }
+    await regionInfo(/^Reference 4,4,3 · 2×2×2 lines/);
+    await toLayer(alice.page, 2);
+    await regionInfo(/^Reference 4,4,1 · 2×2×2 lines/);
+    await alice.page.click("[data-testid=mode-local]");
+    await regionInfo(/^Reference 1,1,1 · 5×5×5 lines/);
+
     // White into the corner: suicide, refused with coordinate and reason.
     await toLayer(bob.page, 5);
     await tap(bob.page, 5, 5, 5);
