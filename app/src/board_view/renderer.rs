@@ -99,7 +99,9 @@ impl Handle {
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
-        let (lines, arrows) = build_frame(&context, dims);
+        // Filled in by the first `rebuild` below.
+        let lines = build_lines(&context, &[]);
+        let arrows = build_arrows(&context, dims);
         let ambient = AmbientLight::new(&context, 0.45, Srgba::WHITE);
         let sun = DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.4, -1.0, -0.6));
         let inner_lines = Gm::new(InnerLines::new(&context, &[]), ColorMaterial::default());
@@ -232,9 +234,7 @@ impl Handle {
             if s.scene != *scene {
                 if s.scene.board != scene.board {
                     let (old, new) = (bounding_radius(s.scene.dims()), bounding_radius(scene.dims()));
-                    let (lines, arrows) = build_frame(&s.context, scene.dims());
-                    s.lines = lines;
-                    s.arrows = arrows;
+                    s.arrows = build_arrows(&s.context, scene.dims());
                     let mut orbit = Orbit::for_radius(new);
                     orbit.yaw = s.orbit.yaw;
                     orbit.pitch = s.orbit.pitch;
@@ -684,13 +684,12 @@ fn dim(c: Srgba) -> Srgba {
     Srgba::new_opaque(f(c.r), f(c.g), f(c.b))
 }
 
-/// The grid and the three reference arrows of an nx×ny×nz box.
-fn build_frame(context: &Context, dims: [u16; 3]) -> (Gm<InstancedMesh, ColorMaterial>, Vec<Gm<Mesh, ColorMaterial>>) {
-    let lines = build_lines(context, &segments(dims));
+/// The three reference arrows of an nx×ny×nz box (the grid lines depend on the stones as
+/// well and are built by `rebuild`).
+fn build_arrows(context: &Context, dims: [u16; 3]) -> Vec<Gm<Mesh, ColorMaterial>> {
     // Arrow heads shrink on small boxes so they do not hide the stones.
     let arrow_scale = (*dims.iter().max().unwrap_or(&19) as f32 / 19.0).clamp(0.4, 1.0);
-    let arrows = axes(dims).iter().map(|a| build_arrow(context, a, arrow_scale)).collect();
-    (lines, arrows)
+    axes(dims).iter().map(|a| build_arrow(context, a, arrow_scale)).collect()
 }
 
 /// The inner grid lines as GL line primitives (one pixel wide): a big box has over 1,500 of
