@@ -1,5 +1,6 @@
-//! The region view's window on the active Z layer (003 §7.3–7.6, §9.4). Plain maths over
-//! actual coordinates, shared by the browser and the tests.
+//! The region view's box (003 §7.3–7.6, §9.4): an X/Y window judged on the active Z layer
+//! and a Z range that follows the active layer. Plain maths over actual coordinates, shared
+//! by the browser and the tests.
 //!
 //! - Local-ten mode: ten lines per axis around a reference point, split equally; ten is
 //!   even, so the extra line goes to the **higher** coordinates: `[c − 4, c + 5]`. At a
@@ -7,8 +8,9 @@
 //!   ten lines or fewer is shown whole; nothing ever leaves the board.
 //! - While the window holds fewer than ten empty points on the active layer it grows by one
 //!   line on each side (or on the open side at an edge) until it has ten or covers the layer.
-//! - Whole-group mode: the group's bounding box plus a margin of one line, clamped to the
-//!   board; it may exceed ten lines.
+//! - Whole-group mode: the group's extent on each axis plus a margin of one line, clamped to
+//!   the board; it may exceed ten lines.
+//! - A layer chosen outside the Z range moves the range just far enough to include it.
 //! - Reference point for a drag selection: among the stones inside the dragged rectangle the
 //!   one drawn largest, ties broken by camera distance and then by coordinates (x, y, z);
 //!   with no stones, the point of the active layer nearest the drag centre.
@@ -118,16 +120,6 @@ pub fn local_window(board: Window, cx: i64, cy: i64, empty: impl Fn(i64, i64) ->
     expand_for_empty(board, w, empty)
 }
 
-/// Whole-group mode: the stones' bounding box with a margin, inside the board.
-pub fn group_window(board: Window, stones: &[(i64, i64)]) -> Option<Window> {
-    let (x0, x1) = (stones.iter().map(|s| s.0).min()?, stones.iter().map(|s| s.0).max()?);
-    let (y0, y1) = (stones.iter().map(|s| s.1).min()?, stones.iter().map(|s| s.1).max()?);
-    Some(Window {
-        x: Span { lo: (x0 - GROUP_MARGIN).max(board.x.lo), hi: (x1 + GROUP_MARGIN).min(board.x.hi) },
-        y: Span { lo: (y0 - GROUP_MARGIN).max(board.y.lo), hi: (y1 + GROUP_MARGIN).min(board.y.hi) },
-    })
-}
-
 /// A point as seen on screen during a drag selection.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Seen {
@@ -168,8 +160,7 @@ pub fn drag_reference(seen: &[Seen], rect: [f32; 4], active_z: i64) -> Option<[i
         .map(|s| s.at)
 }
 
-/// Moves `w`'s Z context: the window itself is per layer, so a layer change keeps X/Y and
-/// only the layer moves (kept inside the board).
+/// A layer kept inside the board's Z axis.
 pub fn clamp_layer(z_axis: Span, z: i64) -> i64 {
     z.clamp(z_axis.lo, z_axis.hi)
 }
@@ -250,10 +241,13 @@ mod tests {
 
     #[test]
     fn whole_group_mode_adds_a_margin_and_may_exceed_ten_lines() {
-        let board = Window { x: B19, y: B19 };
-        let g = group_window(board, &[(1, 5), (14, 6), (7, 18)]).unwrap();
-        assert_eq!(g, Window { x: Span { lo: 1, hi: 15 }, y: Span { lo: 4, hi: 19 } });
-        assert!(g.x.len() > LOCAL_LINES);
+        let g = [(1, 5), (14, 6), (7, 18)];
+        let x = group_span(B19, g.iter().map(|p| p.0)).unwrap();
+        let y = group_span(B19, g.iter().map(|p| p.1)).unwrap();
+        assert_eq!((x, y), (Span { lo: 1, hi: 15 }, Span { lo: 4, hi: 19 }), "clamped to the board");
+        assert!(x.len() > LOCAL_LINES);
+        assert_eq!(group_span(B19, [4, 9, 6].into_iter()), Some(Span { lo: 3, hi: 10 }));
+        assert_eq!(group_span(B19, std::iter::empty()), None);
     }
 
     #[test]
@@ -266,13 +260,6 @@ mod tests {
         assert_eq!(follow_layer(B19, r, 40), Span { lo: 10, hi: 19 }, "never past the board");
         let small = Span { lo: 1, hi: 5 };
         assert_eq!(follow_layer(small, small, 3), small);
-    }
-
-    #[test]
-    fn group_span_is_the_extent_with_the_margin_inside_the_board() {
-        assert_eq!(group_span(B19, [4, 9, 6].into_iter()), Some(Span { lo: 3, hi: 10 }));
-        assert_eq!(group_span(B19, [1, 19].into_iter()), Some(B19));
-        assert_eq!(group_span(B19, std::iter::empty()), None);
     }
 
     #[test]

@@ -229,7 +229,9 @@ pub fn label(v: &RoomView, at: Xyz) -> String {
         );
     }
     if b.z.start == b.z.end {
-        if let Ok(g) = v.settings.geometry() {
+        // Called for every line of the move list: the box alone, without re-validating
+        // all the settings.
+        if let Ok(g) = engine::Geometry::from_spec(b) {
             if let Some(p) = g.index_of(at.x, at.y, at.z) {
                 if let Some(s) = engine::labels::classic_vertex(&g, p) {
                     return s;
