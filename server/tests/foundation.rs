@@ -219,19 +219,11 @@ async fn cross_site_posts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (base, _, stop, task) = start(dir.path()).await;
     let c = client();
+    const VICTIM: [(&str, &str); 3] =
+        [("username", "victim"), ("password", "correct horse battery"), ("password_again", "correct horse battery")];
     // Another site named by either header is refused.
     for (header, value) in [("origin", "http://evil.example"), ("sec-fetch-site", "cross-site")] {
-        let forged = c
-            .post(format!("{base}/api/sign_up"))
-            .header(header, value)
-            .form(&[
-                ("username", "victim"),
-                ("password", "correct horse battery"),
-                ("password_again", "correct horse battery"),
-            ])
-            .send()
-            .await
-            .unwrap();
+        let forged = c.post(format!("{base}/api/sign_up")).header(header, value).form(&VICTIM).send().await.unwrap();
         assert_eq!(forged.status(), 403, "{header}: {value}");
         assert!(forged.text().await.unwrap().contains("cross_site_request"), "{header}: {value}");
     }
@@ -240,11 +232,7 @@ async fn cross_site_posts_are_refused() {
         .post(format!("{base}/api/sign_up"))
         .header("origin", base.clone())
         .header("sec-fetch-site", "same-origin")
-        .form(&[
-            ("username", "victim"),
-            ("password", "correct horse battery"),
-            ("password_again", "correct horse battery"),
-        ])
+        .form(&VICTIM)
         .send()
         .await
         .unwrap();
