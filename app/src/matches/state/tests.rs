@@ -128,6 +128,7 @@ impl T {
     /// Live state = state rebuilt from the stored events.
     #[track_caller]
     fn assert_replays(&self) {
+        self.write_fixture();
         let r = MatchState::replay(&self.log).expect("log replays");
         assert_eq!(r.version, self.s.version);
         assert_eq!(r.phase, self.s.phase);
@@ -139,6 +140,23 @@ impl T {
         assert_eq!(r.undo, self.s.undo);
         assert_eq!(r.ended, self.s.ended);
         assert_eq!(r.awaiting_ack, self.s.awaiting_ack);
+    }
+
+    /// With `SB_WRITE_EVENT_FIXTURES=dir`, stores this test's log and what it replays to, so
+    /// that logs written by this version stay loadable after the event types change.
+    fn write_fixture(&self) {
+        let Some(dir) = std::env::var_os("SB_WRITE_EVENT_FIXTURES") else { return };
+        let name = std::thread::current().name().unwrap_or("unnamed").rsplit("::").next().unwrap().to_string();
+        let expect = serde_json::json!({
+            "version": self.s.version,
+            "phase": self.s.phase,
+            "move_number": self.s.game.move_number(),
+            "board_hash": self.s.game.hash().to_string(),
+            "ended": self.s.ended,
+        });
+        let body = serde_json::json!({ "expect": expect, "log": self.log });
+        let path = std::path::Path::new(&dir).join(format!("{name}.json"));
+        std::fs::write(path, serde_json::to_string_pretty(&body).unwrap()).unwrap();
     }
 
     fn kinds(events: &[Event]) -> Vec<&'static str> {
