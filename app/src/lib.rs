@@ -12,6 +12,7 @@ pub mod error;
 pub mod i18n;
 pub mod matches;
 pub mod pages;
+pub mod text;
 
 #[cfg(feature = "ssr")]
 pub mod data;

@@ -67,13 +67,8 @@ impl Color {
             Color::White => "W",
         }
     }
-    /// 흑 / 백.
-    pub const fn korean(self) -> &'static str {
-        match self {
-            Color::Black => "흑",
-            Color::White => "백",
-        }
-    }
+    /// The English name, for protocol and developer messages (GTP, errors); people read
+    /// colours through the app's i18n catalogue.
     pub const fn english(self) -> &'static str {
         match self {
             Color::Black => "Black",

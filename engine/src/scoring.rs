@@ -166,7 +166,7 @@ pub struct ScoreStatement {
 impl ScoreStatement {
     /// GTP `final_score` form: `B+3.5`, `W+0.5` or `0`.
     pub fn gtp_result(&self) -> String {
-        match self.result.winner {
+        match self.result.winner() {
             Some(w) => format!("{}+{}", w.letter(), self.margin),
             None => "0".into(),
         }

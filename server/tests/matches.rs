@@ -128,11 +128,11 @@ async fn a_classic_game_from_invitation_to_resignation() {
     assert_eq!(r["events"][1]["event"]["type"], "scoring_entered", "{r}");
     assert_eq!(view(&base, room).await["phase"], "scoring");
 
-    // Resignation ends the game with the 000 §8.6 summary.
+    // Resignation ends the game: a typed result, no sentences in the log (000 §8.6).
     let (_, r) = bob.cmd(room, json!({"type": "resign"})).await;
     let ended = &r["events"][1]["event"];
-    assert_eq!((ended["type"].as_str(), ended["winner"].as_str()), (Some("ended"), Some("black")));
-    assert_eq!(ended["summary_ko"], "흑 불계승");
+    assert_eq!(ended["type"], "ended");
+    assert_eq!(ended["result"], json!({"reason": "resign", "winner": "black"}));
     let (status, _) = alice.cmd(room, json!({"type": "pass"})).await;
     assert_eq!(status, 409, "nothing after the end");
 

@@ -168,8 +168,8 @@ pub enum MatchError {
     NothingToAcknowledge { move_number: u32 },
     #[error("{at} is off the board; allowed x {x_range}, y {y_range}, z {z_range}")]
     OffBoard { at: Xyz, x_range: String, y_range: String, z_range: String },
-    #[error("illegal move at {at}: {message}")]
-    Illegal { at: Xyz, reason: String, message: String },
+    #[error("illegal move at {at}: {}", reason.as_str())]
+    Illegal { at: Xyz, reason: engine::IllegalKind },
     #[error("{colour:?}'s time ran out; the game is lost on time (003 §5.4)")]
     TimeExpired { colour: Colour },
     #[error("undo not possible: {why}")]

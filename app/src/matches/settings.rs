@@ -106,12 +106,6 @@ impl Preset {
             Preset::Classic => "classic",
         }
     }
-    const fn name_en(self) -> &'static str {
-        match self {
-            Preset::Space => "Space",
-            Preset::Classic => "Classic",
-        }
-    }
 }
 
 /// Time limits.
@@ -583,7 +577,7 @@ fn axis_len(a: Axis) -> i128 {
     i128::from(a.end) - i128::from(a.start) + 1
 }
 
-fn describe_box(b: &BoxSpec) -> String {
+pub(crate) fn describe_box(b: &BoxSpec) -> String {
     format!(
         "{}×{}×{} (x {}..{}, y {}..{}, z {}..{})",
         axis_len(b.x),
@@ -1236,7 +1230,18 @@ impl MatchSettings {
     // -----------------------------------------------------------------------------------------
 
     /// The labels of each axis, first to last, when they are not the plain numbers.
-    fn labels_summary(&self) -> Option<String> {
+    /// The box as shown in the summary: `19×19×19 (x 1..19, y 1..19, z 1..19)`.
+    pub(crate) fn describe_box(&self) -> String {
+        describe_box(&self.board)
+    }
+
+    /// The Classic size, if the board is a canonical flat 9/13/19.
+    pub(crate) fn classic_size(&self) -> Option<u16> {
+        classic_size(&self.board)
+    }
+
+    /// Non-numeric labels in the summary: `X A…E, Y i…v, Z 가…마`.
+    pub(crate) fn labels_summary(&self) -> Option<String> {
         if self.labels.is_numeric() {
             return None;
         }
@@ -1253,263 +1258,6 @@ impl MatchSettings {
         };
         Some([engine::AxisName::X, engine::AxisName::Y, engine::AxisName::Z].map(axis).join(", "))
     }
-
-    /// The agreement in Korean, one line per item (e.g. `덤 6.5 (백)`).
-    pub fn summary_ko(&self) -> Vec<String> {
-        let mut l = Vec::new();
-        let preset = match self.preset {
-            Preset::Space => "공간 바둑",
-            Preset::Classic => "일반 바둑",
-        };
-        l.push(format!("규칙: {preset} (공통 규칙 {})", self.common_rules_version));
-        l.push(match (self.preset, classic_size(&self.board)) {
-            (Preset::Classic, Some(n)) => format!("판: {n}줄 ({n}×{n})"),
-            _ => format!("판: {}", describe_box(&self.board)),
-        });
-        if let Some(names) = self.labels_summary() {
-            l.push(format!("좌표 표기 (대소문자 구분): {names}"));
-        }
-        let (half, to) = self.effective_komi();
-        l.push(if half == 0 {
-            "덤 없음".to_string()
-        } else {
-            format!("덤 {} ({})", format_half_points(i64::from(half)), to.korean())
-        });
-        l.push(match self.preset {
-            Preset::Space => format!(
-                "계가: 공간 바둑 공식 (돌 + 영역), 따낸 돌·사석 가산 {}",
-                if self.capture_bonus { "있음 (한 돌당 1점)" } else { "없음" }
-            ),
-            Preset::Classic => match self.scoring {
-                ScoringMethod::Area => "계가: 영역 계산 (중국식)".to_string(),
-                _ => "계가: 집 계산 (한국·일본식)".to_string(),
-            },
-        });
-        l.push(match self.ko {
-            KoRule::Immediate => "반복 금지: 직전 배치 반복 금지".to_string(),
-            KoRule::PositionalSuperko => "패: 동형 반복 금지".to_string(),
-            KoRule::Korean => "패: 한국식 (단순 패, 같은 국면 세 번째에 무승부)".to_string(),
-        });
-        if self.handicap > 0 {
-            l.push(format!("치석 {}점 (백이 먼저 둠)", self.handicap));
-        }
-        l.push(match self.time {
-            TimeControl::SpaceHours { black, white } => {
-                format!("시간: 흑 {black}시간, 백 {white}시간 (초읽기 없음)")
-            }
-            TimeControl::None { idle_limit_s } => {
-                format!("시간: 제한 없음 (무응답 한도 {})", dur_ko(idle_limit_s))
-            }
-            TimeControl::Byoyomi { main_s, period_s, periods } => {
-                format!("시간: 기본 {} + 초읽기 {} {periods}회", dur_ko(main_s), dur_ko(period_s))
-            }
-            TimeControl::Fischer { main_s, increment_s } => {
-                format!("시간: 기본 {} + 한 수당 {} (피셔)", dur_ko(main_s), dur_ko(increment_s))
-            }
-        });
-        l.push(
-            match self.colours {
-                ColourAssignment::Nigiri => "흑백: 돌 가리기 (무작위)",
-                ColourAssignment::HostBlack => "흑백: 방장이 흑",
-                ColourAssignment::HostWhite => "흑백: 방장이 백",
-            }
-            .to_string(),
-        );
-        l.push(match (self.preset, self.undo) {
-            (Preset::Space, _) => "무르기: 마지막 돌 착수 한 수, 상대 동의 시".to_string(),
-            (_, UndoAllowance::Off) => "무르기: 없음".to_string(),
-            (_, UndoAllowance::Limited(n)) => format!("무르기: 1인당 {n}회 (상대 동의)"),
-            (_, UndoAllowance::Unlimited) => "무르기: 무제한 (상대 동의)".to_string(),
-        });
-        if self.preset == Preset::Classic {
-            l.push(format!("무승부 제안: {}", if self.draw_offer { "허용" } else { "없음" }));
-        }
-        l.push(format!("단수 경고: {}", if self.atari_warning { "켬" } else { "끔" }));
-        l.push(match self.preset {
-            Preset::Space => format!("계가 대기 알림: {} (지나면 관리자 판단)", dur_ko(self.scoring_deadline_s)),
-            Preset::Classic => format!("사석 확인 제한: {} (지나면 현재 표시에 동의)", dur_ko(self.scoring_deadline_s)),
-        });
-        l.push(match self.preset {
-            Preset::Space => format!("연결 끊김: {} 대기 후 관리자 판단", dur_ko(self.disconnect_grace_s)),
-            Preset::Classic => format!("연결 끊김 유예: {} (지나면 시간패)", dur_ko(self.disconnect_grace_s)),
-        });
-        if self.special_rules.is_empty() {
-            l.push("특별 규칙: 없음".to_string());
-        } else {
-            for r in &self.special_rules {
-                l.push(format!("특별 규칙: {r}"));
-            }
-        }
-        match &self.assistance {
-            AssistanceScope::None => l.push("외부 도움: 없음 (관전자 훈수 금지)".to_string()),
-            AssistanceScope::Agreed { assistants } => {
-                for a in assistants {
-                    let kind = match a.kind {
-                        AssistantKind::Person => "사람",
-                        AssistantKind::Program => "프로그램",
-                    };
-                    let helps = match a.helps {
-                        AssistedPlayer::Host => "방장",
-                        AssistedPlayer::Guest => "참가자",
-                        AssistedPlayer::Both => "양측",
-                    };
-                    let extent = match a.extent {
-                        AssistanceExtent::RulesAndControls => "규칙·조작 설명만",
-                        AssistanceExtent::ScoringReview => "계가 검토만",
-                        AssistanceExtent::FullAdvice => "수에 대한 조언",
-                    };
-                    l.push(format!("외부 도움: {} ({kind}, {helps}, {extent})", a.name));
-                }
-            }
-        }
-        l
-    }
-
-    /// The agreement in English, one line per item (e.g. `Komi 6.5 to White`).
-    pub fn summary_en(&self) -> Vec<String> {
-        let mut l = Vec::new();
-        l.push(format!("Rules: {} (common rules {})", self.preset.name_en(), self.common_rules_version));
-        l.push(match (self.preset, classic_size(&self.board)) {
-            (Preset::Classic, Some(n)) => format!("Board: {n}×{n}"),
-            _ => format!("Board: {}", describe_box(&self.board)),
-        });
-        if let Some(names) = self.labels_summary() {
-            l.push(format!("Coordinate labels (case-sensitive): {names}"));
-        }
-        let (half, to) = self.effective_komi();
-        l.push(if half == 0 {
-            "No komi".to_string()
-        } else {
-            format!("Komi {} to {}", format_half_points(i64::from(half)), to.english())
-        });
-        l.push(match self.preset {
-            Preset::Space => format!(
-                "Scoring: Space formula (stones + territory), capture and dead-stone bonus {}",
-                if self.capture_bonus { "on (1 point per stone)" } else { "off" }
-            ),
-            Preset::Classic => match self.scoring {
-                ScoringMethod::Area => "Scoring: area (Chinese)".to_string(),
-                _ => "Scoring: territory (Korean/Japanese)".to_string(),
-            },
-        });
-        l.push(match self.ko {
-            KoRule::Immediate => "Repetition: the immediately preceding arrangement may not recur".to_string(),
-            KoRule::PositionalSuperko => "Ko: positional superko".to_string(),
-            KoRule::Korean => "Ko: Korean (simple ko; third repetition of a position is a draw)".to_string(),
-        });
-        if self.handicap > 0 {
-            l.push(format!("Handicap {} stones (White moves first)", self.handicap));
-        }
-        l.push(match self.time {
-            TimeControl::SpaceHours { black, white } => {
-                format!("Time: Black {black} h, White {white} h (no byo-yomi)")
-            }
-            TimeControl::None { idle_limit_s } => {
-                format!("Time: no limit (idle limit {})", dur_en(idle_limit_s))
-            }
-            TimeControl::Byoyomi { main_s, period_s, periods } => {
-                format!("Time: {} + byo-yomi {periods} × {}", dur_en(main_s), dur_en(period_s))
-            }
-            TimeControl::Fischer { main_s, increment_s } => {
-                format!("Time: {} + {} per move (Fischer)", dur_en(main_s), dur_en(increment_s))
-            }
-        });
-        l.push(
-            match self.colours {
-                ColourAssignment::Nigiri => "Colours: nigiri (drawn at random)",
-                ColourAssignment::HostBlack => "Colours: host plays Black",
-                ColourAssignment::HostWhite => "Colours: host plays White",
-            }
-            .to_string(),
-        );
-        l.push(match (self.preset, self.undo) {
-            (Preset::Space, _) => "Undo: the last stone move, if the opponent consents".to_string(),
-            (_, UndoAllowance::Off) => "Undo: off".to_string(),
-            (_, UndoAllowance::Limited(n)) => format!("Undo: {n} per player (opponent consents)"),
-            (_, UndoAllowance::Unlimited) => "Undo: unlimited (opponent consents)".to_string(),
-        });
-        if self.preset == Preset::Classic {
-            l.push(format!("Draw offers: {}", if self.draw_offer { "allowed" } else { "off" }));
-        }
-        l.push(format!("Atari warning: {}", if self.atari_warning { "on" } else { "off" }));
-        l.push(match self.preset {
-            Preset::Space => {
-                format!("Scoring wait alert: {} (then the administrator decides)", dur_en(self.scoring_deadline_s))
-            }
-            Preset::Classic => format!(
-                "Dead-stone review limit: {} (then the current marks are agreed)",
-                dur_en(self.scoring_deadline_s)
-            ),
-        });
-        l.push(match self.preset {
-            Preset::Space => {
-                format!("Disconnection: {} wait, then the administrator decides", dur_en(self.disconnect_grace_s))
-            }
-            Preset::Classic => format!("Disconnection grace: {} (then loss on time)", dur_en(self.disconnect_grace_s)),
-        });
-        if self.special_rules.is_empty() {
-            l.push("Special rules: none".to_string());
-        } else {
-            for r in &self.special_rules {
-                l.push(format!("Special rule: {r}"));
-            }
-        }
-        match &self.assistance {
-            AssistanceScope::None => l.push("Outside assistance: none (no advice from spectators)".to_string()),
-            AssistanceScope::Agreed { assistants } => {
-                for a in assistants {
-                    let kind = match a.kind {
-                        AssistantKind::Person => "person",
-                        AssistantKind::Program => "program",
-                    };
-                    let helps = match a.helps {
-                        AssistedPlayer::Host => "helps the host",
-                        AssistedPlayer::Guest => "helps the guest",
-                        AssistedPlayer::Both => "helps both players",
-                    };
-                    let extent = match a.extent {
-                        AssistanceExtent::RulesAndControls => "rules and controls only",
-                        AssistanceExtent::ScoringReview => "scoring review only",
-                        AssistanceExtent::FullAdvice => "advice on moves",
-                    };
-                    l.push(format!("Outside assistance: {} ({kind}, {helps}, {extent})", a.name));
-                }
-            }
-        }
-        l
-    }
-}
-
-/// `1200` → `20분`, `90` → `1분 30초`, `3600` → `1시간`, `45` → `45초`.
-fn dur_ko(s: u32) -> String {
-    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
-    let mut parts = Vec::new();
-    if h > 0 {
-        parts.push(format!("{h}시간"));
-    }
-    if m > 0 {
-        parts.push(format!("{m}분"));
-    }
-    if sec > 0 || parts.is_empty() {
-        parts.push(format!("{sec}초"));
-    }
-    parts.join(" ")
-}
-
-/// `1200` → `20 min`, `90` → `1 min 30 s`, `3600` → `1 h`, `45` → `45 s`.
-fn dur_en(s: u32) -> String {
-    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
-    let mut parts = Vec::new();
-    if h > 0 {
-        parts.push(format!("{h} h"));
-    }
-    if m > 0 {
-        parts.push(format!("{m} min"));
-    }
-    if sec > 0 || parts.is_empty() {
-        parts.push(format!("{sec} s"));
-    }
-    parts.join(" ")
 }
 
 #[cfg(test)]

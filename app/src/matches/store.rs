@@ -6,6 +6,7 @@ use sqlx::Row;
 use super::{
     events::{Event, StoredEvent},
     settings::{MatchSettings, Preset},
+    upgrade,
 };
 use crate::data::{internal, Db};
 use crate::AppError;
@@ -93,16 +94,47 @@ impl Db {
         .fetch_all(self.pool())
         .await
         .map_err(internal)?;
-        rows.into_iter()
-            .map(|r| {
-                let body: String = r.get("body");
-                let event: Event = serde_json::from_str(&body).map_err(|e| {
-                    tracing::error!(room_id, error = %e, "unreadable event in the log");
-                    AppError::Internal
-                })?;
-                Ok(StoredEvent { seq: r.get("seq"), at_ms: r.get("at_ms"), actor: r.get("actor_id"), event })
-            })
-            .collect()
+        // A format-1 log (see `upgrade`) needs its room's scoring method: read once, if ever.
+        let mut method = None;
+        let mut events = Vec::with_capacity(rows.len());
+        for r in rows {
+            let body: String = r.get("body");
+            let seq: i64 = r.get("seq");
+            let mut needs_method = false;
+            let parsed = upgrade::parse_body(&body, || {
+                needs_method = true;
+                method
+            });
+            let event = match parsed {
+                Err(_) if needs_method && method.is_none() => {
+                    method = Some(self.scoring_method(room_id).await?);
+                    upgrade::parse_body(&body, || method)
+                }
+                other => other,
+            }
+            .map_err(|e| {
+                tracing::error!(room_id, seq, error = %e, "unreadable event in the log");
+                AppError::Internal
+            })?;
+            if let Event::RoomCreated { settings, .. } = &event {
+                method = method.or_else(|| upgrade::scoring_method(settings));
+            }
+            events.push(StoredEvent { seq, at_ms: r.get("at_ms"), actor: r.get("actor_id"), event });
+        }
+        Ok(events)
+    }
+
+    /// The scoring method of a room's settings (for upgrading format-1 events).
+    async fn scoring_method(&self, room_id: i64) -> Result<engine::ScoringMethod, AppError> {
+        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+            .bind(room_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)?;
+        match upgrade::parse_body(&body, || None) {
+            Ok(Event::RoomCreated { settings, .. }) => upgrade::scoring_method(&settings).ok_or(AppError::Internal),
+            _ => Err(AppError::Internal),
+        }
     }
 
     /// Rooms whose match is not finished (their actors are started at boot).

@@ -80,10 +80,9 @@ pub struct Hints {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultView {
-    pub winner: Option<Colour>,
-    pub reason: String,
-    pub summary_ko: String,
-    pub summary_en: String,
+    /// How it ended, flattened on the wire: `reason`, `winner`, `margin_half`, `method`.
+    #[serde(flatten)]
+    pub result: engine::GameResult,
     pub score: Option<ScoreSummary>,
     pub statement: Option<u64>,
 }
@@ -213,14 +212,9 @@ impl RoomView {
             }
         });
         let result = s.ended.as_ref().and_then(|e| match e {
-            Event::Ended { winner, reason, summary_ko, summary_en, score, statement } => Some(ResultView {
-                winner: *winner,
-                reason: reason.clone(),
-                summary_ko: summary_ko.clone(),
-                summary_en: summary_en.clone(),
-                score: score.as_deref().cloned(),
-                statement: *statement,
-            }),
+            Event::Ended { result, score, statement } => {
+                Some(ResultView { result: *result, score: score.as_deref().cloned(), statement: *statement })
+            }
             _ => None,
         });
         RoomView {

@@ -57,23 +57,10 @@ impl MatchState {
                 if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
                     return Err(self.wrong_phase("a started, unfinished game"));
                 }
-                let (ko, en) = match winner {
-                    Some(c) => {
-                        let (k, e) = match c {
-                            crate::matches::events::Colour::Black => ("흑", "Black"),
-                            crate::matches::events::Colour::White => ("백", "White"),
-                        };
-                        (format!("관리자 판정: {k} 승"), format!("Administrator decision: {e} wins"))
-                    }
-                    None => ("관리자 판정: 승자 없음".to_string(), "Administrator decision: no winner".to_string()),
-                };
                 Ok(vec![
                     Event::Decided { winner: *winner, reasons },
                     Event::Ended {
-                        winner: *winner,
-                        reason: "administrator".into(),
-                        summary_ko: ko,
-                        summary_en: en,
+                        result: engine::GameResult::Decision { winner: *winner },
                         score: None,
                         statement: None,
                     },

@@ -260,6 +260,14 @@ impl MatchState {
         self.game.to_move().into()
     }
 
+    /// The result, once the game ended.
+    pub fn result(&self) -> Option<engine::GameResult> {
+        match &self.ended {
+            Some(Event::Ended { result, .. }) => Some(*result),
+            _ => None,
+        }
+    }
+
     pub fn is_started(&self) -> bool {
         !matches!(self.phase, RoomPhase::Open)
     }
@@ -492,8 +500,8 @@ impl MatchState {
             Event::PlayContinued { requested_by } => {
                 g.resume((*requested_by).into()).map_err(|e| e.to_string())?;
             }
-            Event::Ended { reason, statement, .. } if !g.is_over() => {
-                if reason == "draw_agreed" {
+            Event::Ended { result, statement, .. } if !g.is_over() => {
+                if *result == engine::GameResult::DrawAgreed {
                     g.agree_draw().map_err(|e| e.to_string())?;
                 } else if statement.is_some() {
                     let marks = self
@@ -782,24 +790,5 @@ pub(crate) fn ended(r: &engine::GameResult, score: Option<(u64, ScoreSummary)>) 
         Some((n, s)) => (Some(n), Some(Box::new(s))),
         None => (None, None),
     };
-    Event::Ended {
-        winner: r.winner.map(Colour::from),
-        reason: reason_word(r.reason).into(),
-        summary_ko: r.summary_ko(),
-        summary_en: r.summary_en(),
-        score,
-        statement,
-    }
-}
-
-fn reason_word(r: engine::result::ResultReason) -> &'static str {
-    use engine::result::ResultReason::*;
-    match r {
-        Score => "score",
-        Jigo => "jigo",
-        Resign => "resign",
-        Time => "time",
-        DrawAgreed => "draw_agreed",
-        Repetition => "repetition",
-    }
+    Event::Ended { result: *r, score, statement }
 }

@@ -54,9 +54,9 @@ impl MatchState {
             if let Some(illegal) = self.game.illegal_reason(colour.into(), p) {
                 // 003 §2.5: recorded and shown; the turn and the clock stay.
                 let at = at.unwrap_or(Xyz { x: 0, y: 0, z: 0 });
-                let (reason, message) = (illegal.reason_word().to_string(), illegal.to_string());
-                let event = Event::IllegalAttempt { colour, at, reason: reason.clone(), message: message.clone() };
-                return self.accept(vec![event], Err(MatchError::Illegal { at, reason, message }), now);
+                let reason = illegal.kind();
+                let event = Event::IllegalAttempt { colour, at, reason };
+                return self.accept(vec![event], Err(MatchError::Illegal { at, reason }), now);
             }
         }
         // What the move settles first: a pending undo is cancelled (003 §5.2), the

@@ -43,10 +43,7 @@ pub(crate) fn summary(g: &engine::Geometry, st: &engine::scoring::ScoreStatement
         black: side(&st.black),
         white: side(&st.white),
         neutral: [st.neutral.unresolved, st.neutral.seki, st.neutral.general],
-        winner: st.result.winner.map(Colour::from),
-        margin_half: st.margin.0,
-        summary_ko: st.result.summary_ko(),
-        summary_en: st.result.summary_en(),
+        result: st.result,
         dead_stones: st.dead_stones.iter().map(|p| xyz_of(g, *p)).collect(),
         unresolved_stones: st.unresolved_stones.iter().map(|p| xyz_of(g, *p)).collect(),
     }
@@ -250,10 +247,7 @@ fn engine_fallback_summary() -> ScoreSummary {
         black: zero,
         white: zero,
         neutral: [0, 0, 0],
-        winner: None,
-        margin_half: 0,
-        summary_ko: String::new(),
-        summary_en: String::new(),
+        result: engine::GameResult::from_totals(engine::ScoringMethod::Space, 0, 0),
         dead_stones: Vec::new(),
         unresolved_stones: Vec::new(),
     }

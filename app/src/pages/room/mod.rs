@@ -293,7 +293,7 @@ pub fn describe_error(e: &AppError) -> String {
             tr!(
                 "error.illegal",
                 at = format!("{},{},{}", at.x, at.y, at.z),
-                reason = tr_dyn(&format!("reason.{reason}"))
+                reason = tr_dyn(&format!("reason.{}", reason.as_str()))
             )
         }
         AppError::Match(M::OffBoard { x_range, y_range, z_range, .. }) => {
@@ -323,17 +323,13 @@ pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
             (format!("{move_number}. {} {}", name(colour), tr!("room.pass")), false)
         }
         Event::IllegalAttempt { colour, at, reason, .. } => {
-            (format!("✗ {} {} — {}", name(colour), label(v, *at), tr_dyn(&format!("reason.{reason}"))), true)
+            (format!("✗ {} {} — {}", name(colour), label(v, *at), tr_dyn(&format!("reason.{}", reason.as_str()))), true)
         }
         Event::UndoAccepted { at, undone_colour, .. } => {
             (format!("↶ {} {} ({})", name(undone_colour), label(v, *at), tr!("room.undone")), false)
         }
         Event::Resigned { colour } => (format!("{} {}", name(colour), tr!("room.resigned")), false),
-        Event::Ended { summary_ko, summary_en, .. } => {
-            let s =
-                if crate::i18n::use_lang().get_untracked() == crate::i18n::Lang::Ko { summary_ko } else { summary_en };
-            (s.clone(), false)
-        }
+        Event::Ended { result, .. } => (crate::text::result(crate::i18n::use_lang().get_untracked(), result), false),
         _ => return None,
     })
 }
@@ -429,7 +425,7 @@ fn Seating(code: Option<String>) -> impl IntoView {
                     v.seats[0].clone().unwrap_or_else(|| "—".into()), v.seats[1].clone().unwrap_or_else(|| "—".into())))}</p>
                 <ul class="settings-summary">
                     {move || ctx.view.with(|v| {
-                        let lines = if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko { v.settings.summary_ko() } else { v.settings.summary_en() };
+                        let lines = crate::text::settings_summary(crate::i18n::use_lang().get(), &v.settings);
                         lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()
                     })}
                 </ul>

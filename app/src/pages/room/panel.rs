@@ -125,11 +125,7 @@ fn StatusBanner() -> impl IntoView {
                 parts.push(tr!("room.press_ready"));
             }
             if let Some(r) = &v.result {
-                parts.push(if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko {
-                    r.summary_ko.clone()
-                } else {
-                    r.summary_en.clone()
-                });
+                parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));
             }
             parts.join(" · ")
         })

@@ -117,7 +117,7 @@ fn Breakdown(score: ScoreSummary) -> impl IntoView {
             </tbody>
         </table>
         <p class="neutral">{move || tr!("scoring.neutral", unresolved = summary.neutral[0], seki = summary.neutral[1], general = summary.neutral[2])}</p>
-        <p class="result-line" data-testid="score-result">{move || if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko { score.summary_ko.clone() } else { score.summary_en.clone() }}</p>
+        <p class="result-line" data-testid="score-result">{move || crate::text::result(crate::i18n::use_lang().get(), &score.result)}</p>
     }
 }
 
