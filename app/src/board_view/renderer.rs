@@ -76,10 +76,15 @@ struct Scene {
     alive: bool,
 }
 
+/// A DOM event listener kept alive in Rust.
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+/// The frame loop's `requestAnimationFrame` callback.
+type FrameCallback = Closure<dyn FnMut()>;
+
 /// Keeps the renderer alive; `stop` ends the frame loop and detaches the listeners.
 pub struct Handle {
     scene: Rc<RefCell<Scene>>,
-    listeners: Vec<(&'static str, Closure<dyn FnMut(web_sys::Event)>)>,
+    listeners: Vec<(&'static str, Listener)>,
 }
 
 impl Handle {
@@ -100,6 +105,8 @@ impl Handle {
             .ok_or("WebGL2 is not available")?
             .dyn_into::<WebGl2RenderingContext>()
             .map_err(|_| "not a WebGL2 context")?;
+        // three-d wants an `Arc` even though a WebGL context never leaves its thread.
+        #[allow(clippy::arc_with_non_send_sync)]
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
@@ -183,7 +190,7 @@ impl Handle {
         f: impl Fn(&mut Scene, &web_sys::Event) + 'static,
     ) {
         let scene = self.scene.clone();
-        let closure = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let closure = Listener::new(move |e: web_sys::Event| {
             if let Ok(mut s) = scene.try_borrow_mut() {
                 f(&mut s, &e);
             }
@@ -545,7 +552,7 @@ impl Scene {
 }
 
 fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
-    let slot: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+    let slot: Rc<RefCell<Option<FrameCallback>>> = Rc::new(RefCell::new(None));
     let first = slot.clone();
     *first.borrow_mut() = Some(Closure::new(move || {
         let keep_going = {
@@ -573,7 +580,7 @@ fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
     request_frame(first.borrow().as_ref());
 }
 
-fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
+fn request_frame(f: Option<&FrameCallback>) {
     if let (Some(w), Some(f)) = (web_sys::window(), f) {
         let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
     }
