@@ -20,9 +20,10 @@ pub struct CommandReply {
     pub events: Vec<StoredEvent>,
 }
 
-/// Where a room stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a room stands (serde and `as_str`: `open`, `waiting_ready`, `playing`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum RoomPhase {
     /// Seats filling and settings being confirmed (003 §1.3).
     Open,
@@ -34,6 +35,12 @@ pub enum RoomPhase {
     /// Held for the administrator (003 §3.6, §6.1); only an administrator resumes it.
     Held,
     Finished,
+}
+
+impl RoomPhase {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// Who sends a command: a signed-in user.

@@ -20,7 +20,7 @@ pub struct RoomRecord {
     pub settings: MatchSettings,
     pub black: Option<String>,
     pub white: Option<String>,
-    pub phase: String,
+    pub phase: super::commands::RoomPhase,
     /// How the game ended, once finished.
     pub result: Option<engine::GameResult>,
     /// The result and the agreed settings in words, in every catalogue language (the
@@ -59,7 +59,7 @@ impl RoomRecord {
             settings: s.settings.clone(),
             black,
             white,
-            phase: super::view::phase_name(s.phase),
+            phase: s.phase,
             result: s.result(),
             text: crate::i18n::Lang::ALL
                 .iter()

@@ -159,7 +159,7 @@ impl MatchService {
         let mut out = Vec::new();
         for id in ids {
             if let Ok(v) = self.view(id, None).await {
-                if v.attention.is_some() || v.phase == "held" {
+                if v.attention.is_some() || v.phase == super::commands::RoomPhase::Held {
                     out.push(v);
                 }
             }

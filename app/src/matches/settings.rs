@@ -90,8 +90,9 @@ const MAX_VERSION_CHARS: usize = 32;
 // ---------------------------------------------------------------------------------------------
 
 /// Which rule set the match is played under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Preset {
     /// The Space rules (003): 3D boxes.
     Space,
@@ -100,11 +101,9 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Preset::Space => "space",
-            Preset::Classic => "classic",
-        }
+    /// The serde name: `space` / `classic`.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
@@ -314,8 +313,9 @@ impl CoordLabels {
 }
 
 /// Which setting a problem concerns (the JSON field name).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Field {
     Preset,
     Board,
@@ -339,28 +339,9 @@ pub enum Field {
 }
 
 impl Field {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Field::Preset => "preset",
-            Field::Board => "board",
-            Field::KomiHalfPoints => "komi_half_points",
-            Field::KomiTo => "komi_to",
-            Field::CaptureBonus => "capture_bonus",
-            Field::Scoring => "scoring",
-            Field::Ko => "ko",
-            Field::Handicap => "handicap",
-            Field::Time => "time",
-            Field::Colours => "colours",
-            Field::Undo => "undo",
-            Field::DrawOffer => "draw_offer",
-            Field::AtariWarning => "atari_warning",
-            Field::ScoringDeadlineS => "scoring_deadline_s",
-            Field::DisconnectGraceS => "disconnect_grace_s",
-            Field::SpecialRules => "special_rules",
-            Field::Assistance => "assistance",
-            Field::CommonRulesVersion => "common_rules_version",
-            Field::Labels => "labels",
-        }
+    /// The JSON field name (the serde name).
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -12,18 +12,6 @@ use super::{
     settings::MatchSettings,
 };
 
-pub fn phase_name(p: RoomPhase) -> String {
-    match p {
-        RoomPhase::Open => "open",
-        RoomPhase::WaitingReady => "waiting_ready",
-        RoomPhase::Playing => "playing",
-        RoomPhase::Scoring => "scoring",
-        RoomPhase::Held => "held",
-        RoomPhase::Finished => "finished",
-    }
-    .into()
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingUndo {
     pub colour: Colour,
@@ -95,8 +83,7 @@ pub struct RoomView {
     /// Server time the view was made at (clocks are computed for it).
     pub server_time_ms: i64,
     pub name: String,
-    /// "open", "waiting_ready", "playing", "scoring", "held", "finished".
-    pub phase: String,
+    pub phase: RoomPhase,
     pub settings: MatchSettings,
     /// User names in the first and second seat.
     pub seats: [Option<String>; 2],
@@ -222,7 +209,7 @@ impl RoomView {
             version: s.version,
             server_time_ms: 0,
             name: s.name.clone(),
-            phase: phase_name(s.phase),
+            phase: s.phase,
             settings: s.settings.clone(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
             confirmed: s.confirmed,

@@ -84,7 +84,8 @@ pub struct ScoringState {
     pub alerted: bool,
 }
 
-#[derive(Debug, Clone)]
+/// Equality compares every field: live play and replay of its log must agree on all.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchState {
     pub version: i64,
     pub name: String,
@@ -474,16 +475,38 @@ impl MatchState {
     }
 
     /// Folds one stored event, accepted at `at_ms`, into the state, including its effect
-    /// on the engine.
+    /// on the engine. Live play goes through the same two steps (`fold_engine`, then
+    /// `note`); replay also checks that the engine captures what the log says it did.
     pub fn apply(&mut self, e: &Event, at_ms: i64) -> Result<(), String> {
+        if let Some(o) = self.fold_engine(e)? {
+            let n = o.move_number;
+            match e {
+                Event::MovePlayed { move_number, captured, .. } => {
+                    let got: Vec<Xyz> = o.captured.iter().map(|p| self.xyz(*p)).collect();
+                    if *move_number != n || *captured != got {
+                        return Err(format!("move {move_number} captures {got:?} as move {n}, not {captured:?}"));
+                    }
+                }
+                Event::Passed { move_number, .. } if *move_number != n => {
+                    return Err(format!("pass {move_number} is move {n} on the board"));
+                }
+                _ => {}
+            }
+        }
+        self.note(e, at_ms);
+        Ok(())
+    }
+
+    /// The event's effect on the engine; for a move or pass, the engine's outcome.
+    pub(super) fn fold_engine(&mut self, e: &Event) -> Result<Option<engine::PlayOutcome>, String> {
         let g = &mut self.game;
         match e {
             Event::MovePlayed { colour, at, .. } => {
                 let p = g.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| format!("{at} off the board"))?;
-                g.play((*colour).into(), engine::Move::Place(p)).map_err(|e| e.to_string())?;
+                return g.play((*colour).into(), engine::Move::Place(p)).map(Some).map_err(|e| e.to_string());
             }
             Event::Passed { colour, .. } => {
-                g.play((*colour).into(), engine::Move::Pass).map_err(|e| e.to_string())?;
+                return g.play((*colour).into(), engine::Move::Pass).map(Some).map_err(|e| e.to_string());
             }
             Event::Resigned { colour } => {
                 g.resign((*colour).into()).map_err(|e| e.to_string())?;
@@ -514,8 +537,7 @@ impl MatchState {
             }
             _ => {}
         }
-        self.note(e, at_ms);
-        Ok(())
+        Ok(None)
     }
 
     /// Bookkeeping outside the engine, then the clocks follow the new state.

@@ -71,23 +71,27 @@ impl MatchState {
         for e in &events {
             self.note(e, now);
         }
-        let outcome = match self.game.play(colour.into(), mv) {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::error!(error = %e, "a move checked legal was refused by the engine");
+        // The fold plays it (as replay will); its number and captures come from the engine.
+        let mut played = match at {
+            Some(at) => Event::MovePlayed { colour, at, move_number: 0, captured: Vec::new() },
+            None => Event::Passed { colour, move_number: 0 },
+        };
+        let outcome = match self.fold_engine(&played) {
+            Ok(Some(o)) => o,
+            other => {
+                tracing::error!(outcome = ?other, "a move checked legal was refused by the engine");
                 self.poisoned = true;
                 return Decision::refuse(MatchError::Internal);
             }
         };
-        let played = match at {
-            Some(at) => Event::MovePlayed {
-                colour,
-                at,
-                move_number: outcome.move_number,
-                captured: outcome.captured.iter().map(|p| self.xyz(*p)).collect(),
-            },
-            None => Event::Passed { colour, move_number: outcome.move_number },
-        };
+        match &mut played {
+            Event::MovePlayed { move_number, captured, .. } => {
+                *move_number = outcome.move_number;
+                *captured = outcome.captured.iter().map(|p| self.xyz(*p)).collect();
+            }
+            Event::Passed { move_number, .. } => *move_number = outcome.move_number,
+            _ => {}
+        }
         self.note(&played, now);
         events.push(played);
         let mut after = Vec::new();

@@ -9,6 +9,7 @@ mod panel;
 mod scoring;
 mod space;
 
+use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -123,9 +124,9 @@ impl RoomCtx {
 
     /// A tap or click on point `at` in any view.
     pub fn tap(self, at: Xyz) {
-        let (phase, occupied) = self.view.with_untracked(|v| (v.phase.clone(), v.stones.iter().any(|(p, _)| *p == at)));
+        let (phase, occupied) = self.view.with_untracked(|v| (v.phase, v.stones.iter().any(|(p, _)| *p == at)));
         self.layer.set(at.z);
-        if phase == "scoring" && self.my_colour().is_some() {
+        if phase == RoomPhase::Scoring && self.my_colour().is_some() {
             let marked = self.view.with_untracked(|v| {
                 v.scoring.as_ref().is_some_and(|s| s.marks.iter().any(|m| same_target(v, m.at, at)))
             });
@@ -159,9 +160,9 @@ impl RoomCtx {
             self.notice.set(Some(Notice::Info(tr!("room.select_first"))));
             return;
         };
-        let (phase, to_move) = self.view.with_untracked(|v| (v.phase.clone(), v.to_move));
-        if phase != "playing" {
-            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(&phase)))));
+        let (phase, to_move) = self.view.with_untracked(|v| (v.phase, v.to_move));
+        if phase != RoomPhase::Playing {
+            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(phase.as_str())))));
             return;
         }
         if self.my_colour() != Some(to_move) {
@@ -416,7 +417,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
 fn Seating(code: Option<String>) -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let code = StoredValue::new(code);
-    let open = move || ctx.view.with(|v| v.phase == "open");
+    let open = move || ctx.view.with(|v| v.phase == RoomPhase::Open);
     view! {
         <Show when=open>
             <section class="seating" data-testid="seating">
@@ -468,7 +469,8 @@ pub fn ReadyButton() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let show = move || {
         ctx.view.with(|v| {
-            v.phase == "waiting_ready" && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
+            v.phase == RoomPhase::WaitingReady
+                && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
         })
     };
     view! {
