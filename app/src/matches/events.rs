@@ -141,8 +141,6 @@ pub enum Event {
         name: String,
         settings: MatchSettings,
         created_by: i64,
-        /// SHA-256 of each seat's invitation code (the codes themselves are shown once).
-        invite_sha256: [String; 2],
     },
     SeatTaken {
         seat: Seat,
@@ -153,11 +151,9 @@ pub enum Event {
     SettingsConfirmed {
         seat: Seat,
     },
-    /// Colours fixed. With nigiri, `nigiri_seed` is the ChaCha seed that drew them; it is
-    /// recorded here and never sent to clients.
+    /// Colours fixed (by nigiri with the room's secret seed, or as agreed).
     Started {
         black: Seat,
-        nigiri_seed: Option<u64>,
     },
     /// A player's device shows the board and the player pressed Ready (003 §1.6, §6.3).
     Ready {
@@ -324,20 +320,6 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         self.into()
     }
-
-    /// The form a viewer receives: secrets (RNG seed, invitation hashes) never leave the server.
-    pub fn public_view(&self) -> Event {
-        match self {
-            Event::Started { black, .. } => Event::Started { black: *black, nigiri_seed: None },
-            Event::RoomCreated { name, settings, created_by, .. } => Event::RoomCreated {
-                name: name.clone(),
-                settings: settings.clone(),
-                created_by: *created_by,
-                invite_sha256: [String::new(), String::new()],
-            },
-            e => e.clone(),
-        }
-    }
 }
 
 /// An event as stored: its number in the room's sequence (the room's version), when the
@@ -350,8 +332,15 @@ pub struct StoredEvent {
     pub event: Event,
 }
 
-impl StoredEvent {
-    pub fn public_view(&self) -> StoredEvent {
-        StoredEvent { seq: self.seq, at_ms: self.at_ms, actor: self.actor, event: self.event.public_view() }
-    }
+/// The server-only facts of a room, stored with its `room_created` event (in the same row)
+/// and never sent: no event, view or record type has a field for them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSecrets {
+    /// SHA-256 of each seat's invitation code (the codes themselves are shown once).
+    pub invite_sha256: [String; 2],
+    /// The ChaCha seed that draws the colours with nigiri, drawn from the OS when the room is
+    /// created and recorded so that the draw can be audited and replayed. Rooms created before
+    /// it existed recorded theirs in their `started` row instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nigiri_seed: Option<u64>,
 }

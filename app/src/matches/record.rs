@@ -68,7 +68,7 @@ impl RoomRecord {
                     (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &s.settings) })
                 })
                 .collect(),
-            events: log.iter().map(StoredEvent::public_view).collect(),
+            events: log.to_vec(),
             game: s.game.record(),
             sgf: sgf.flatten(),
         }

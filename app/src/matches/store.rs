@@ -4,7 +4,7 @@
 use sqlx::Row;
 
 use super::{
-    events::{Event, StoredEvent},
+    events::{Event, RoomSecrets, StoredEvent},
     settings::{MatchSettings, Preset},
     upgrade,
 };
@@ -18,7 +18,7 @@ impl Db {
         name: &str,
         settings: &MatchSettings,
         created_by: i64,
-        invite_sha256: [String; 2],
+        secrets: &RoomSecrets,
         at_ms: i64,
     ) -> Result<(i64, StoredEvent), AppError> {
         let spec = settings.board;
@@ -42,9 +42,8 @@ impl Db {
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
-        let event =
-            Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by, invite_sha256 };
-        let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event).await?;
+        let event = Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by };
+        let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event, Some(secrets)).await?;
         tx.commit().await.map_err(internal)?;
         Ok((id, stored))
     }
@@ -70,7 +69,7 @@ impl Db {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let mut stored = Vec::with_capacity(events.len());
         for (i, e) in events.into_iter().enumerate() {
-            stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e).await?);
+            stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
         }
         if let Some(status) = status {
             sqlx::query("UPDATE rooms SET status = ? WHERE id = ?")
@@ -82,6 +81,24 @@ impl Db {
         }
         tx.commit().await.map_err(internal)?;
         Ok(stored)
+    }
+
+    /// A room's whole log and its secrets (from the `room_created` row); `None` if no such room.
+    pub async fn load_log(&self, room_id: i64) -> Result<Option<(Vec<StoredEvent>, RoomSecrets)>, AppError> {
+        let log = self.load_events(room_id, 0).await?;
+        if log.is_empty() {
+            return Ok(None);
+        }
+        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+            .bind(room_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)?;
+        let secrets = serde_json::from_str(&body).map_err(|e| {
+            tracing::error!(room_id, error = %e, "room secrets unreadable");
+            AppError::Internal
+        })?;
+        Ok(Some((log, secrets)))
     }
 
     /// Events of a room with `seq > after`, in order.
@@ -153,11 +170,20 @@ async fn insert_event(
     at_ms: i64,
     actor: Option<i64>,
     event: Event,
+    secrets: Option<&RoomSecrets>,
 ) -> Result<StoredEvent, AppError> {
-    let body = serde_json::to_string(&event).map_err(|e| {
+    let fault = |e: serde_json::Error| {
         tracing::error!(error = %e, "event did not serialise");
         AppError::Internal
-    })?;
+    };
+    // The secrets share the row of `room_created`, beside (not inside) the public event.
+    let mut body = serde_json::to_value(&event).map_err(fault)?;
+    if let (Some(obj), Some(secrets)) = (body.as_object_mut(), secrets) {
+        if let serde_json::Value::Object(extra) = serde_json::to_value(secrets).map_err(fault)? {
+            obj.extend(extra);
+        }
+    }
+    let body = body.to_string();
     sqlx::query("INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES (?, ?, ?, ?, ?, ?)")
         .bind(room_id)
         .bind(seq)

@@ -11,7 +11,7 @@
 use engine::ScoringMethod;
 use serde_json::{json, Map, Value};
 
-use super::events::{Event, StoredEvent};
+use super::events::{Event, RoomSecrets, StoredEvent};
 use super::settings::MatchSettings;
 
 /// Whether `body` is a format-1 event that `upgrade` changes.
@@ -77,11 +77,17 @@ fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
     score.insert("result".into(), result);
 }
 
-/// Parses a whole stored log (as `StoredEvent` JSON values, oldest first), upgrading
-/// format-1 events with the method from its `room_created` settings.
-pub fn parse_log(values: Vec<Value>) -> Result<Vec<StoredEvent>, String> {
+/// Parses a whole stored log (as `StoredEvent` JSON values, oldest first) and the room's
+/// secrets (stored in its `room_created` body), upgrading format-1 events with the method
+/// from its settings.
+pub fn parse_log(values: Vec<Value>) -> Result<(Vec<StoredEvent>, RoomSecrets), String> {
+    let secrets: RoomSecrets = values
+        .first()
+        .and_then(|v| v.get("event"))
+        .map(|body| serde_json::from_value(body.clone()).map_err(|e| e.to_string()))
+        .ok_or("empty log")??;
     let mut method = None;
-    values
+    let events = values
         .into_iter()
         .map(|mut v| {
             if let Some(body) = v.get_mut("event") {
@@ -96,7 +102,8 @@ pub fn parse_log(values: Vec<Value>) -> Result<Vec<StoredEvent>, String> {
             }
             serde_json::from_value(v).map_err(|e| e.to_string())
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    Ok((events, secrets))
 }
 
 /// One stored body, upgraded if needed; `method` is asked for only then.
@@ -122,8 +129,9 @@ mod tests {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let log = parse_log(file["log"].as_array().unwrap().clone()).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            let s = MatchState::replay(&log).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let (log, secrets) =
+                parse_log(file["log"].as_array().unwrap().clone()).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let s = MatchState::replay(&log, secrets).unwrap_or_else(|e| panic!("{path:?}: {e}"));
             let want = &file["expect"];
             assert_eq!(s.version, want["version"].as_i64().unwrap(), "{path:?}");
             assert_eq!(serde_json::to_value(s.phase).unwrap(), want["phase"], "{path:?}");

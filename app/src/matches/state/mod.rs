@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 pub use super::commands::{Caller, Command, MatchError, RoomPhase, REASONS_LEN};
 use super::{
     clocks::MatchClocks,
-    events::{Attention, Colour, Event, FaultCause, HoldReason, Mark, ScoreSummary, Seat, StoredEvent, Xyz},
+    events::{
+        Attention, Colour, Event, FaultCause, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent, Xyz,
+    },
     settings::{ColourAssignment, MatchSettings},
 };
 pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
@@ -91,7 +93,7 @@ pub struct MatchState {
     pub name: String,
     pub settings: MatchSettings,
     pub created_by: i64,
-    invite_sha256: [String; 2],
+    secrets: RoomSecrets,
     pub seats: [Option<SeatHolder>; 2],
     pub confirmed: [bool; 2],
     /// Which seat plays Black, once started.
@@ -171,12 +173,12 @@ fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
 
 impl MatchState {
     /// Rebuilds a room from its stored events (the first must be `RoomCreated`).
-    pub fn replay(events: &[StoredEvent]) -> Result<MatchState, ReplayError> {
+    pub fn replay(events: &[StoredEvent], secrets: RoomSecrets) -> Result<MatchState, ReplayError> {
         let first = events.first().ok_or(ReplayError { seq: 0, why: "empty log".into() })?;
-        let Event::RoomCreated { name, settings, created_by, invite_sha256 } = &first.event else {
+        let Event::RoomCreated { name, settings, created_by } = &first.event else {
             return Err(ReplayError { seq: first.seq, why: "log does not start with room_created".into() });
         };
-        let mut state = MatchState::new(name.clone(), settings.clone(), *created_by, invite_sha256.clone())
+        let mut state = MatchState::new(name.clone(), settings.clone(), *created_by, secrets)
             .map_err(|why| ReplayError { seq: first.seq, why })?;
         state.version = first.seq;
         state.last_event_ms = first.at_ms;
@@ -194,7 +196,7 @@ impl MatchState {
         name: String,
         settings: MatchSettings,
         created_by: i64,
-        invite_sha256: [String; 2],
+        secrets: RoomSecrets,
     ) -> Result<MatchState, String> {
         let rules = settings.engine_rules().map_err(|e| e.to_string())?;
         let geometry = settings.geometry().map_err(|e| e.to_string())?;
@@ -205,7 +207,7 @@ impl MatchState {
             name,
             settings,
             created_by,
-            invite_sha256,
+            secrets,
             seats: [None, None],
             confirmed: [false, false],
             black: None,
@@ -303,10 +305,9 @@ impl MatchState {
         })
     }
 
-    /// Validates `cmd` from `caller`, received at `now`. `nigiri_seed` is consumed only if
-    /// this command starts the match with nigiri (the caller draws it from the OS and it is
-    /// recorded in `Started`). Accepted events are already applied to `self` on return.
-    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64, nigiri_seed: u64) -> Decision {
+    /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
+    /// to `self` on return.
+    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64) -> Decision {
         // Moves and passes are validated by playing them on the engine (no second pass).
         if let Command::Move { .. } | Command::Pass = cmd {
             let colour = match self.seat_of(caller.user_id) {
@@ -319,7 +320,7 @@ impl MatchState {
             let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
             return self.play(colour, at, now);
         }
-        let decided = self.decide(caller, cmd, nigiri_seed);
+        let decided = self.decide(caller, cmd);
         match decided {
             Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
             Err(e) => Decision::refuse(e),
@@ -327,7 +328,7 @@ impl MatchState {
     }
 
     /// Decides a command's events without applying them (moves excepted: see `play`).
-    fn decide(&mut self, caller: &Caller, cmd: &Command, nigiri_seed: u64) -> Result<Decision, MatchError> {
+    fn decide(&mut self, caller: &Caller, cmd: &Command) -> Result<Decision, MatchError> {
         use Command::*;
         match cmd {
             AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
@@ -341,7 +342,7 @@ impl MatchState {
         }
         let seat = self.seat_of(caller.user_id).ok_or(MatchError::NotAPlayer)?;
         if matches!(cmd, Confirm) {
-            return self.confirm(seat, nigiri_seed).map(ok);
+            return self.confirm(seat).map(ok);
         }
         let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase("a started game"))?;
         match cmd {
@@ -383,7 +384,7 @@ impl MatchState {
         let digest = sha256_hex(code.trim());
         let seat = [Seat::First, Seat::Second]
             .into_iter()
-            .find(|s| self.invite_sha256[s.index()] == digest)
+            .find(|s| self.secrets.invite_sha256[s.index()] == digest)
             .ok_or(MatchError::BadInviteCode)?;
         if self.seats[seat.index()].is_some() {
             return Err(MatchError::SeatTaken);
@@ -391,7 +392,7 @@ impl MatchState {
         Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
     }
 
-    fn confirm(&mut self, seat: Seat, nigiri_seed: u64) -> Result<Vec<Event>, MatchError> {
+    fn confirm(&mut self, seat: Seat) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::Open {
             return Err(self.wrong_phase("open"));
         }
@@ -403,14 +404,22 @@ impl MatchState {
         }
         let mut events = vec![Event::SettingsConfirmed { seat }];
         if self.confirmed[seat.other().index()] {
-            let (black, seed) = match self.settings.colours {
-                ColourAssignment::HostBlack => (Seat::First, None),
-                ColourAssignment::HostWhite => (Seat::Second, None),
-                ColourAssignment::Nigiri => (nigiri(nigiri_seed), Some(nigiri_seed)),
+            let black = match self.settings.colours {
+                ColourAssignment::HostBlack => Seat::First,
+                ColourAssignment::HostWhite => Seat::Second,
+                ColourAssignment::Nigiri => nigiri(self.nigiri_seed()),
             };
-            events.push(Event::Started { black, nigiri_seed: seed });
+            events.push(Event::Started { black });
         }
         Ok(events)
+    }
+
+    /// The room's nigiri seed. A room created before seeds were drawn at creation and still
+    /// open takes it from its first invitation digest (secret, random and recorded too).
+    fn nigiri_seed(&self) -> u64 {
+        self.secrets.nigiri_seed.unwrap_or_else(|| {
+            u64::from_str_radix(self.secrets.invite_sha256[0].get(..16).unwrap_or("0"), 16).unwrap_or(0)
+        })
     }
 
     fn ready(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {

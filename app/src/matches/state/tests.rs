@@ -23,6 +23,11 @@ struct T {
     log: Vec<StoredEvent>,
 }
 
+/// The invitation codes are "code-a" and "code-b"; nigiri draws with seed 7.
+fn secrets() -> RoomSecrets {
+    RoomSecrets { invite_sha256: [sha256_hex("code-a"), sha256_hex("code-b")], nigiri_seed: Some(7) }
+}
+
 fn space_box(n: i64) -> MatchSettings {
     let mut s = MatchSettings::space_default();
     s.board = BoxSpec { x: Axis::one_to(n), y: Axis::one_to(n), z: Axis::one_to(n) };
@@ -44,14 +49,8 @@ impl T {
     /// Both seated, confirmed and ready at time 0.
     fn started(settings: MatchSettings) -> T {
         settings.validate().expect("valid settings");
-        let invites = [sha256_hex("code-a"), sha256_hex("code-b")];
-        let first = Event::RoomCreated {
-            name: "t".into(),
-            settings: settings.clone(),
-            created_by: HOST,
-            invite_sha256: invites.clone(),
-        };
-        let s = MatchState::new("t".into(), settings, HOST, invites).unwrap();
+        let first = Event::RoomCreated { name: "t".into(), settings: settings.clone(), created_by: HOST };
+        let s = MatchState::new("t".into(), settings, HOST, secrets()).unwrap();
         let mut t = T { s, now: 0, log: vec![StoredEvent { seq: 1, at_ms: 0, actor: None, event: first }] };
         t.s.version = 1;
         t.ok(HOST, Command::Join { code: "code-a".into() });
@@ -72,7 +71,7 @@ impl T {
     }
 
     fn cmd(&mut self, who: i64, c: Command) -> Result<Vec<Event>, MatchError> {
-        let d = self.s.handle(&caller(who), &c, self.now, 7);
+        let d = self.s.handle(&caller(who), &c, self.now);
         assert!(!self.s.poisoned, "state poisoned by {c:?}");
         self.store(&d.events);
         d.outcome.map(|()| d.events)
@@ -129,7 +128,7 @@ impl T {
     #[track_caller]
     fn assert_replays(&self) {
         self.write_fixture();
-        let r = MatchState::replay(&self.log).expect("log replays");
+        let r = MatchState::replay(&self.log, secrets()).expect("log replays");
         // Every field, not a sample of them.
         assert_eq!(r, self.s, "the state replayed from the log differs from the live state");
     }
@@ -297,15 +296,14 @@ fn reconnecting_in_time_resumes_after_both_players_are_ready() {
 fn five_minutes_without_readiness_notifies_the_administrator_and_nothing_else() {
     // 003 §1.6, §6.3.
     let settings = space_box(5);
-    let invites = [sha256_hex("code-a"), sha256_hex("code-b")];
     let mut t = T {
-        s: MatchState::new("t".into(), settings.clone(), HOST, invites.clone()).unwrap(),
+        s: MatchState::new("t".into(), settings.clone(), HOST, secrets()).unwrap(),
         now: 0,
         log: vec![StoredEvent {
             seq: 1,
             at_ms: 0,
             actor: None,
-            event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST, invite_sha256: invites },
+            event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST },
         }],
     };
     t.s.version = 1;
@@ -586,7 +584,7 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
     t.now = 30_000;
     t.play(HOST, at(1, 1, 1));
     // The server dies; it comes back an hour later.
-    let mut back = MatchState::replay(&t.log).unwrap();
+    let mut back = MatchState::replay(&t.log, secrets()).unwrap();
     let held = back.on_restart(30_000 + 3_600_000);
     assert_eq!(T::kinds(&held), ["held"]);
     assert_eq!(back.phase, RoomPhase::WaitingReady);
