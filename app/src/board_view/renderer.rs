@@ -105,8 +105,8 @@ impl Handle {
             .ok_or("WebGL2 is not available")?
             .dyn_into::<WebGl2RenderingContext>()
             .map_err(|_| "not a WebGL2 context")?;
-        // three-d wants an `Arc` even though a WebGL context never leaves its thread.
-        #[allow(clippy::arc_with_non_send_sync)]
+        // three-d wants an `Arc` even though a WebGL context never leaves its thread (the
+        // lint is allowed once, in the workspace table).
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
@@ -717,9 +717,11 @@ impl three_d::Geometry for InnerLines {
         program.use_vertex_attribute("position", &self.positions);
         program.use_vertex_attribute("color", &self.colors);
         let n = self.positions.vertex_count() as i32;
-        program.draw_with(render_states, viewer.viewport(), || unsafe {
+        program.draw_with(render_states, viewer.viewport(), || {
             use three_d::context::HasContext;
-            self.context.draw_arrays(three_d::context::LINES, 0, n);
+            // SAFETY: glow marks every GL call unsafe; this one draws `n` vertices from the two
+            // attribute buffers bound just above, which hold exactly `n` vertices each.
+            unsafe { self.context.draw_arrays(three_d::context::LINES, 0, n) };
         });
     }
 

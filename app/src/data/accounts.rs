@@ -153,7 +153,7 @@ impl Db {
         if used.rows_affected() != 1 {
             return Err(AppError::BadSetupToken);
         }
-        let user = insert_user(&mut *tx, username, &hash, "admin").await?;
+        let user = insert_user(&mut tx, username, &hash, "admin").await?;
         tx.commit().await.map_err(internal)?;
         Ok(user)
     }
@@ -164,7 +164,7 @@ impl Db {
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
         let mut conn = self.pool().acquire().await.map_err(internal)?;
-        insert_user(&mut *conn, username, &hash, "player").await
+        insert_user(&mut conn, username, &hash, "player").await
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<UserView>, AppError> {

@@ -144,13 +144,9 @@ impl RoomView {
         let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
         let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
-            illegal: g
-                .illegal_points(c.into())
-                .into_iter()
-                .map(|(p, e)| (xyz(p), e.reason_word().to_string()))
-                .collect(),
+            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.reason_word().to_string())).collect(),
             atari: if s.settings.atari_warning {
-                g.chains_in_atari(Some(c.into())).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
+                g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
             } else {
                 Vec::new()
             },
@@ -168,7 +164,7 @@ impl RoomView {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?.into()))).collect();
+        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?))).collect();
         let last_move = match s.game.moves().last() {
             Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
             _ => None,

@@ -8,7 +8,6 @@ use super::*;
 struct Problems(Vec<SettingProblem>);
 
 impl Problems {
-    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         field: Field,

@@ -33,16 +33,16 @@ impl MatchState {
         match e {
             Event::MovePlayed { colour, at, .. } => {
                 let p = g.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| format!("{at} off the board"))?;
-                return g.play((*colour).into(), engine::Move::Place(p)).map(Some).map_err(|e| e.to_string());
+                return g.play(*colour, engine::Move::Place(p)).map(Some).map_err(|e| e.to_string());
             }
             Event::Passed { colour, .. } => {
-                return g.play((*colour).into(), engine::Move::Pass).map(Some).map_err(|e| e.to_string());
+                return g.play(*colour, engine::Move::Pass).map(Some).map_err(|e| e.to_string());
             }
             Event::Resigned { colour } => {
-                g.resign((*colour).into()).map_err(|e| e.to_string())?;
+                g.resign(*colour).map_err(|e| e.to_string())?;
             }
             Event::TimeExpired { colour } => {
-                g.time_loss((*colour).into()).map_err(|e| e.to_string())?;
+                g.time_loss(*colour).map_err(|e| e.to_string())?;
             }
             Event::UndoAccepted { .. } => {
                 g.undo().map_err(|e| e.to_string())?;
@@ -51,7 +51,7 @@ impl MatchState {
                 g.enter_scoring().map_err(|e| e.to_string())?;
             }
             Event::PlayContinued { requested_by } => {
-                g.resume((*requested_by).into()).map_err(|e| e.to_string())?;
+                g.resume(*requested_by).map_err(|e| e.to_string())?;
             }
             Event::Ended { result, statement, .. } if !g.is_over() => {
                 if *result == engine::GameResult::DrawAgreed {

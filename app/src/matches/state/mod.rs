@@ -262,7 +262,7 @@ impl MatchState {
     }
 
     pub fn to_move(&self) -> Colour {
-        self.game.to_move().into()
+        self.game.to_move()
     }
 
     /// The result, once the game ended.

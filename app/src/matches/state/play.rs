@@ -39,7 +39,7 @@ impl MatchState {
         // 003 §5.4: the server's receipt time decides; a late move is refused and the game
         // is lost on time from the last confirmed board.
         if self.clocks.expired_at(now).is_some_and(|x| x.colour == colour) {
-            let loss = engine::GameResult::time_loss(colour.into());
+            let loss = engine::GameResult::time_loss(colour);
             let events = vec![Event::TimeExpired { colour }, ended(&loss, None)];
             return self.accept(events, Err(MatchError::TimeExpired { colour }), now);
         }
@@ -51,7 +51,7 @@ impl MatchState {
             },
         };
         if let engine::Move::Place(p) = mv {
-            if let Some(illegal) = self.game.illegal_reason(colour.into(), p) {
+            if let Some(illegal) = self.game.illegal_reason(colour, p) {
                 // 003 §2.5: recorded and shown; the turn and the clock stay.
                 let at = at.unwrap_or(Xyz { x: 0, y: 0, z: 0 });
                 let reason = illegal.kind();
@@ -148,12 +148,7 @@ impl MatchState {
         let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
             return Err(MatchError::Internal);
         };
-        Ok(vec![Event::UndoAccepted {
-            colour,
-            move_number: req.move_number,
-            at: self.xyz(p),
-            undone_colour: undone.into(),
-        }])
+        Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone }])
     }
 
     /// 003 §2.7: both players asking on the same position enters scoring; one request

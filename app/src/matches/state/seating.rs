@@ -85,7 +85,7 @@ impl MatchState {
         if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
             return Err(self.wrong_phase("a started, unfinished game"));
         }
-        let result = engine::GameResult::resignation(colour.into());
+        let result = engine::GameResult::resignation(colour);
         Ok(vec![Event::Resigned { colour }, ended(&result, None)])
     }
 
