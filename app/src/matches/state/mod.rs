@@ -19,7 +19,10 @@ mod timers;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::commands::{Caller, Command, MatchError, RoomPhase, REASONS_LEN};
+pub use super::commands::{
+    Caller, Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, RoomPhase, UndoRefusal,
+    REASONS_LEN,
+};
 use super::{
     clocks::MatchClocks,
     events::{
@@ -169,7 +172,12 @@ fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
     if REASONS_LEN.contains(&n) {
         Ok(t.to_string())
     } else {
-        Err(MatchError::InvalidInput { field: field.into(), why: format!("must be 1–2000 characters, got {n}") })
+        Err(MatchError::InvalidInput {
+            field: field.into(),
+            min: *REASONS_LEN.start(),
+            max: *REASONS_LEN.end(),
+            got: n,
+        })
     }
 }
 
@@ -287,24 +295,15 @@ impl MatchState {
         self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
     }
 
-    fn wrong_phase(&self, needed: &str) -> MatchError {
-        MatchError::WrongPhase { phase: self.phase, needed: needed.into() }
+    fn wrong_phase(&self, needed: PhaseNeeded) -> MatchError {
+        MatchError::WrongPhase { phase: self.phase, needed }
     }
 
     /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1).
     fn suspension(&self) -> Option<MatchError> {
-        [Colour::Black, Colour::White].into_iter().find_map(|c| {
-            self.faults[colour_index(c)].map(|f| MatchError::Suspended {
-                reason: match f.cause {
-                    FaultCause::Disconnected => {
-                        format!("{c:?} is disconnected; waiting for reconnection")
-                    }
-                    FaultCause::AcknowledgementTimeout => {
-                        format!("{c:?}'s device did not acknowledge the last move")
-                    }
-                },
-            })
-        })
+        [Colour::Black, Colour::White]
+            .into_iter()
+            .find_map(|c| self.faults[colour_index(c)].map(|f| MatchError::Suspended { colour: c, cause: f.cause }))
     }
 
     /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
@@ -316,7 +315,7 @@ impl MatchState {
                 None => return Decision::refuse(MatchError::NotAPlayer),
                 Some(seat) => match self.colour_of_seat(seat) {
                     Some(c) => c,
-                    None => return Decision::refuse(self.wrong_phase("playing (both players ready)")),
+                    None => return Decision::refuse(self.wrong_phase(PhaseNeeded::Playing)),
                 },
             };
             let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
@@ -346,7 +345,7 @@ impl MatchState {
         if matches!(cmd, Confirm) {
             return self.confirm(seat).map(ok);
         }
-        let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase("a started game"))?;
+        let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase(PhaseNeeded::Started))?;
         match cmd {
             Join { .. }
             | Confirm

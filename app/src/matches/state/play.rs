@@ -2,6 +2,7 @@
 //! allowance), requests to count (003 §2.7) and Classic draw offers (000 §8.2).
 
 use super::{colour_index, ended, opponent, Decision, MatchState};
+use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
 use crate::matches::{
     commands::{MatchError, RoomPhase},
     events::{Colour, Event, Xyz},
@@ -15,7 +16,7 @@ impl MatchState {
     /// Common preconditions of acting in play.
     fn require_play(&self) -> Result<(), MatchError> {
         if self.phase != RoomPhase::Playing {
-            return Err(self.wrong_phase("playing (both players ready)"));
+            return Err(self.wrong_phase(PhaseNeeded::Playing));
         }
         match self.suspension() {
             Some(e) => Err(e),
@@ -109,30 +110,30 @@ impl MatchState {
     }
 
     pub(super) fn request_undo(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        let not = |why: &str| MatchError::UndoNotAllowed { why: why.into() };
+        let not = |why| MatchError::UndoNotAllowed { why };
         if self.phase == RoomPhase::Scoring {
-            return Err(not("no undo during scoring (003 §4.4)"));
+            return Err(not(UndoRefusal::InScoring));
         }
         self.require_play()?;
         let used = self.undos_used[colour_index(colour)];
         match self.settings.undo {
-            UndoAllowance::Off => return Err(not("this match allows no undo")),
+            UndoAllowance::Off => return Err(not(UndoRefusal::OffInThisMatch)),
             UndoAllowance::Limited(n) if used >= n => {
-                return Err(not(&format!("you have used all {n} of your undos")));
+                return Err(not(UndoRefusal::AllUsed { allowance: n }));
             }
             _ => {}
         }
         if self.undo.is_some() {
-            return Err(not("a request is already waiting for an answer"));
+            return Err(not(UndoRefusal::AlreadyPending));
         }
         match self.game.moves().last() {
-            None => return Err(not("no move has been played")),
-            Some((_, engine::Move::Pass)) => return Err(not("a pass cannot be undone (003 §5.1)")),
+            None => return Err(not(UndoRefusal::NoMove)),
+            Some((_, engine::Move::Pass)) => return Err(not(UndoRefusal::PassCannotBeUndone)),
             Some(_) => {}
         }
         let n = self.game.move_number();
         if self.undo_barred == Some(n) {
-            return Err(not("a request for this move was already refused or expired (003 §5.2)"));
+            return Err(not(UndoRefusal::AlreadyRefused));
         }
         Ok(vec![Event::UndoRequested { colour, move_number: n }])
     }
@@ -141,7 +142,7 @@ impl MatchState {
         let req = self
             .undo
             .filter(|u| u.colour != colour)
-            .ok_or(MatchError::NoPendingRequest { what: "undo request from your opponent".into() })?;
+            .ok_or(MatchError::NoPendingRequest { what: PendingKind::UndoFromOpponent })?;
         if !accept {
             return Ok(vec![Event::UndoRefused { colour, move_number: req.move_number }]);
         }
@@ -170,27 +171,26 @@ impl MatchState {
     pub(super) fn cancel_scoring_request(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         self.require_play()?;
         if self.scoring_requests[colour_index(colour)].is_none() {
-            return Err(MatchError::NoPendingRequest { what: "scoring request of yours".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::OwnScoringRequest });
         }
         Ok(vec![Event::ScoringRequestCancelled { colour }])
     }
 
     pub(super) fn offer_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        let not = |why: String| MatchError::DrawOfferNotAllowed { why };
+        let not = |why| MatchError::DrawOfferNotAllowed { why };
         if !self.settings.draw_offer {
-            return Err(not("this match does not allow draw offers".into()));
+            return Err(not(DrawRefusal::OffInThisMatch));
         }
         self.require_play()?;
         if let Some(by) = self.draw.pending_by {
-            return Err(not(format!("{by:?}'s offer is waiting for an answer")));
+            return Err(not(DrawRefusal::OfferPending { by }));
         }
         let i = colour_index(colour);
         if let Some(at) = self.draw.declined_at[i] {
             let since = self.draw.plays[i] - at;
             if since < DRAW_OFFER_SPACING {
-                return Err(not(format!(
-                    "after a declined offer, play {DRAW_OFFER_SPACING} of your own moves first ({since} so far; 000 §8.2)"
-                )));
+                // 000 §8.2: after a declined offer, five own moves first.
+                return Err(not(DrawRefusal::TooSoon { needed: DRAW_OFFER_SPACING, so_far: since }));
             }
         }
         Ok(vec![Event::DrawOffered { colour }])
@@ -198,7 +198,7 @@ impl MatchState {
 
     pub(super) fn answer_draw(&mut self, colour: Colour, accept: bool) -> Result<Vec<Event>, MatchError> {
         if self.draw.pending_by != Some(opponent(colour)) {
-            return Err(MatchError::NoPendingRequest { what: "draw offer from your opponent".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::DrawFromOpponent });
         }
         if !accept {
             return Ok(vec![Event::DrawDeclined { colour, by_move: false }]);
@@ -208,7 +208,7 @@ impl MatchState {
 
     pub(super) fn cancel_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if self.draw.pending_by != Some(colour) {
-            return Err(MatchError::NoPendingRequest { what: "draw offer of yours".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::OwnDrawOffer });
         }
         Ok(vec![Event::DrawOfferCancelled { colour }])
     }

@@ -7,7 +7,7 @@ use super::*;
 impl MatchState {
     pub(super) fn join(&mut self, caller: &Caller, code: &str) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::Open {
-            return Err(self.wrong_phase("open"));
+            return Err(self.wrong_phase(PhaseNeeded::Open));
         }
         if self.seat_of(caller.user_id).is_some() {
             return Err(MatchError::AlreadySeated);
@@ -25,13 +25,13 @@ impl MatchState {
 
     pub(super) fn confirm(&mut self, seat: Seat) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::Open {
-            return Err(self.wrong_phase("open"));
+            return Err(self.wrong_phase(PhaseNeeded::Open));
         }
         if self.confirmed[seat.index()] {
             return Err(MatchError::AlreadyDone);
         }
         if self.seats.iter().any(Option::is_none) {
-            return Err(self.wrong_phase("both seats taken"));
+            return Err(self.wrong_phase(PhaseNeeded::BothSeated));
         }
         let mut events = vec![Event::SettingsConfirmed { seat }];
         if self.confirmed[seat.other().index()] {
@@ -55,7 +55,7 @@ impl MatchState {
 
     pub(super) fn ready(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::WaitingReady {
-            return Err(self.wrong_phase("waiting for ready"));
+            return Err(self.wrong_phase(PhaseNeeded::WaitingReady));
         }
         if self.ready[colour_index(colour)] {
             return Err(MatchError::AlreadyDone);
@@ -83,7 +83,7 @@ impl MatchState {
 
     pub(super) fn resign(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
-            return Err(self.wrong_phase("a started, unfinished game"));
+            return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
         }
         let result = engine::GameResult::resignation(colour);
         Ok(vec![Event::Resigned { colour }, ended(&result, None)])
@@ -92,7 +92,8 @@ impl MatchState {
     pub(super) fn approve_viewer(&mut self, colour: Colour, username: &str) -> Result<Vec<Event>, MatchError> {
         let name = username.trim();
         if name.is_empty() || name.chars().count() > 40 {
-            return Err(MatchError::InvalidInput { field: "username".into(), why: "must be 1–40 characters".into() });
+            let got = name.chars().count();
+            return Err(MatchError::InvalidInput { field: "username".into(), min: 1, max: 40, got });
         }
         let lower = name.to_lowercase();
         if self.record_viewers.iter().any(|(n, ok)| *n == lower && ok[colour_index(colour)]) {

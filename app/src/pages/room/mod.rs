@@ -288,22 +288,8 @@ pub fn tr_dyn(key: &str) -> String {
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
-    use crate::matches::commands::MatchError as M;
     match e {
-        AppError::Match(M::Illegal { at, reason, .. }) => {
-            tr!(
-                "error.illegal",
-                at = format!("{},{},{}", at.x, at.y, at.z),
-                reason = tr_dyn(&format!("reason.{}", reason.as_str()))
-            )
-        }
-        AppError::Match(M::OffBoard { x_range, y_range, z_range, .. }) => {
-            tr!("error.off_board", x = x_range, y = y_range, z = z_range)
-        }
-        AppError::Match(M::NotYourTurn { .. }) => tr!("room.opponents_turn"),
-        AppError::Match(M::AwaitingAcknowledgement { .. }) => tr!("error.awaiting_ack"),
-        AppError::Match(M::TimeExpired { .. }) => tr!("error.time_expired"),
-        AppError::Match(other) => other.to_string(),
+        AppError::Match(m) => crate::text::match_error(crate::i18n::use_lang().get(), m),
         AppError::NotSignedIn => tr!("error.not_signed_in"),
         other => other.to_string(),
     }
