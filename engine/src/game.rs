@@ -2,12 +2,13 @@
 //! `boardhistory.h`): turn, phase, prisoners, repetition bookkeeping, undo,
 //! and the action log that becomes the game record.
 
-use crate::board::{side_key, BasicIllegal, Board, Color, MoveEffect, EMPTY};
+use crate::board::{BasicIllegal, Board, Color, MoveEffect, EMPTY};
 use crate::geometry::{Coord, Geometry, Point};
 use crate::labels::{handicap_points, HandicapError};
 use crate::record::{Action, GameRecord, RECORD_VERSION};
 use crate::result::GameResult;
 use crate::rules::{KoRule, Rules};
+use crate::zobrist::side_key;
 use serde::{Deserialize, Serialize};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -337,8 +338,10 @@ impl Game {
         self.situations.clear();
         self.situations_extra.clear();
         self.seen.insert(self.board.hash(), 0);
-        self.situations
-            .insert(self.board.hash() ^ side_key(self.to_move), Situation { to_move: self.to_move, mark: 0, count: 1 });
+        self.situations.insert(
+            self.board.hash() ^ side_key(self.to_move.idx()),
+            Situation { to_move: self.to_move, mark: 0, count: 1 },
+        );
         self.before_last = [None, None];
         self.ko = None;
     }
@@ -768,7 +771,7 @@ impl Game {
                 }
             }
         }
-        let key = h ^ side_key(*to_move);
+        let key = h ^ side_key(to_move.idx());
         let fresh = Situation { to_move: *to_move, mark, count: 0 };
         // A known situation occurs once more (passes repeat one without
         // changing the journal, so the mark alone cannot tell).
@@ -1020,7 +1023,7 @@ mod exact_repetition_tests {
         let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
         // Two earlier "occurrences" of the situation after B (2,2), White to
         // move — but with the empty board's arrangement.
-        let key = h ^ side_key(Color::White);
+        let key = h ^ side_key(Color::White.idx());
         g.situations.insert(key, Situation { to_move: Color::White, mark: 0, count: 2 });
         g.play(Color::Black, Move::Place(p)).unwrap();
         assert_eq!(g.phase(), Phase::Playing, "a hash collision is not a third occurrence");

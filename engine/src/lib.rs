@@ -39,6 +39,7 @@ pub mod record;
 pub mod result;
 pub mod rules;
 pub mod scoring;
+mod zobrist;
 
 pub use analysis::{
     dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason,
