@@ -536,13 +536,14 @@ impl Game {
         self.steps.push(Step::Move(c, mv));
         self.to_move = c.opponent();
         let cnt = self.history.record_position(&self.board, self.board.hash(), self.to_move);
-        if self.rules.ko == KoRule::Korean && cnt >= 3 {
-            // 000 §5.3 korean: third occurrence → draw by repetition.
+        if self.consecutive_passes >= 2 {
+            // 003 §2.7, 000 §5.4: two consecutive passes → scoring (a second
+            // pass never repeats a situation through a move anyway).
+            self.phase = Phase::Scoring;
+        } else if self.rules.ko == KoRule::Korean && cnt >= 3 {
+            // 000 §5.3 korean: third occurrence through moves → draw by repetition.
             self.phase = Phase::Over;
             self.result = Some(GameResult::repetition());
-        } else if self.consecutive_passes >= 2 {
-            // 003 §2.7, 000 §5.4: two consecutive passes → scoring.
-            self.phase = Phase::Scoring;
         }
     }
 

@@ -133,10 +133,13 @@ impl History {
         std::iter::once(m).chain(extra).any(|m| self.matches_mark(board, m, Some((p, c, &caps))))
     }
 
-    /// Note the current arrangement (hash `h`) with `to_move` to move as one
-    /// more occurrence, and return how often that situation has now occurred.
-    /// Hash matches are confirmed exactly; a confirmed mark moves to the
-    /// newest occurrence so that later confirmations stay short.
+    /// Note the current arrangement (hash `h`) with `to_move` to move, and
+    /// return how often that situation has occurred through moves (000 §5.3
+    /// korean). A recurrence counts only if a stone moved since the
+    /// situation's previous occurrence: one repeated by passes alone (pass,
+    /// pass, resume, pass, pass — 000 §5.5 step 5) is the same occurrence,
+    /// not a cycle. Hash matches are confirmed exactly; a confirmed mark
+    /// moves to the newest occurrence so that later confirmations stay short.
     pub(super) fn record_position(&mut self, board: &Board, h: u64, to_move: Color) -> u32 {
         let mark = self.mark();
         let History { journal, seen, seen_extra, situations, situations_extra, .. } = self;
@@ -175,8 +178,11 @@ impl History {
                 }
             }
         };
+        // Marks are journal lengths: equal marks mean no stone moved in between.
+        if sit.count == 0 || sit.mark != mark {
+            sit.count += 1;
+        }
         sit.mark = mark;
-        sit.count += 1;
         sit.count
     }
 

@@ -324,6 +324,43 @@ fn korean_third_repetition_is_a_draw_000_s10() {
 }
 
 #[test]
+fn korean_passes_alone_never_make_a_repetition_draw_000_s5_3_s5_5() {
+    // 000 §5.5 step 5: after resuming play, two consecutive passes enter
+    // scoring again. The arrangement is unchanged, so the situation (board,
+    // player to move) recurs — but only through passes, and 000 §5.3 counts
+    // repetitions made by moves (a cycle of captures), not by passing.
+    let mut r = Rules::classic();
+    r.ko = KoRule::Korean;
+    let mut g = game_from(
+        "
+        . . . . .
+        . X . O .
+        . . . . .
+        . . . . .
+        . . . . .",
+        r,
+    );
+    place(&mut g, Color::Black, 2, 2).unwrap();
+    for round in 0..4 {
+        let to_move = g.to_move();
+        assert_eq!(g.play(to_move, Move::Pass).unwrap().phase, Phase::Playing, "round {round}");
+        let out = g.play(to_move.opponent(), Move::Pass).unwrap();
+        assert_eq!((out.phase, out.result), (Phase::Scoring, None), "round {round}: scoring, not a draw");
+        // Alternate who asks to resume, so both players-to-move recur.
+        g.resume(if round % 2 == 0 { Color::Black } else { Color::White }).unwrap();
+    }
+    // A stone move after all that still plays normally, and scoring still works.
+    let c = g.to_move();
+    place(&mut g, c, 4, 4).unwrap();
+    g.play(c.opponent(), Move::Pass).unwrap();
+    assert_eq!(g.play(c, Move::Pass).unwrap().phase, Phase::Scoring);
+    g.finish_by_score(&ScoringMarks::default()).unwrap();
+    // The record replays to the same state (same counts, same phase).
+    let back = crate::record::replay_json(&g.record().to_json()).unwrap();
+    assert_eq!(back, g);
+}
+
+#[test]
 fn snapback_is_legal_under_every_rule() {
     for ko in [KoRule::Immediate, KoRule::PositionalSuperko, KoRule::Korean] {
         let mut r = Rules::space();
