@@ -39,6 +39,7 @@ pub mod record;
 pub mod result;
 pub mod rules;
 pub mod scoring;
+mod zobrist;
 
 pub use analysis::{
     dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason,
@@ -58,8 +59,8 @@ pub use record::{replay_json, Action, GameRecord, MarksRecord, RecordError, Setu
 pub use result::GameResult;
 pub use rules::{KoRule, Komi, KomiError, Rules, ScoringMethod};
 pub use scoring::{
-    score, score_board, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass, ScoreStatement,
-    ScoringError, ScoringMarks, SideScore,
+    score, score_board, score_simple, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass,
+    ScoreStatement, ScoringError, ScoringMarks, SideScore,
 };
 
 // SGF, GTP and fuzzing entry points (see README "SGF", "GTP").

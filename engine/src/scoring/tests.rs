@@ -185,6 +185,16 @@ fn simple_area_score_for_gtp() {
     assert_eq!(st.gtp_result(), "W+28");
     let empty = Game::new(Geometry::flat(9, 9).unwrap(), Rules::space()).unwrap();
     assert_eq!(score_simple_area(&empty).gtp_result(), "0");
+    // score_simple follows the game's method: Classic is territory, so
+    // stones do not count — White 27 points + 6.5 komi, Black nothing.
+    let c = game_from(EXAMPLE_6_4, Rules::classic());
+    let st = score_simple(&c);
+    assert_eq!((st.method, st.stones_counted), (ScoringMethod::Territory, false));
+    assert_eq!((st.black.total, st.white.total), (HalfPoints(0), HalfPoints(67)));
+    assert_eq!(st.gtp_result(), "W+33.5");
+    // The Space preset counts like area here (no handicap, no capture bonus).
+    let sp = score_simple(&g);
+    assert_eq!((sp.method, sp.gtp_result().as_str()), (ScoringMethod::Space, "W+28"));
 }
 
 #[test]
