@@ -12,6 +12,7 @@ pub mod error;
 pub mod i18n;
 pub mod matches;
 pub mod pages;
+pub mod role;
 
 #[cfg(feature = "ssr")]
 pub mod data;
@@ -24,6 +25,7 @@ use leptos_router::{
 };
 
 pub use error::AppError;
+pub use role::Role;
 
 // Translations (app/locales/app.yml), compiled in; see `i18n`.
 rust_i18n::i18n!("locales", fallback = "en");

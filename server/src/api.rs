@@ -181,17 +181,12 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
 }
 
 async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
-    let user = sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?;
-    Ok(Caller { user_id: user.id, is_admin: user.role == "admin", username: user.username })
+    Ok(app::api::caller(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
 }
 
 /// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
 async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, ApiError> {
-    Ok(sessions::current(db, session).await?.map(|u| Viewer {
-        user_id: u.id,
-        is_admin: u.role == "admin",
-        username: u.username,
-    }))
+    Ok(sessions::current(db, session).await?.map(app::api::viewer))
 }
 
 #[derive(Deserialize)]
@@ -209,7 +204,7 @@ async fn sign_in(
 ) -> Result<impl IntoResponse, ApiError> {
     let user = sessions::authenticate(&s.db, &s.throttle, &b.username, &b.password, Some(addr.ip())).await?;
     sessions::establish(&session, &user).await?;
-    Ok(Json(user))
+    Ok(Json(app::api::UserView::from(user)))
 }
 
 async fn sign_out(session: Session) -> Result<StatusCode, ApiError> {
