@@ -19,10 +19,10 @@ use app::{
 use axum::{
     extract::{
         rejection::JsonRejection,
-        ws::{Message, WebSocket, WebSocketUpgrade},
-        ConnectInfo, DefaultBodyLimit, Path, Query, State,
+        ws::{rejection::WebSocketUpgradeRejection, Message, WebSocket, WebSocketUpgrade},
+        ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Query, Request, State,
     },
-    http::StatusCode,
+    http::{request::Parts, StatusCode},
     response::{IntoResponse, Response},
     routing::{get, post},
     Json, Router,
@@ -78,114 +78,70 @@ pub fn router(state: ApiState) -> Router {
         .with_state(state)
 }
 
-/// Every API error: a stable machine-readable `error` code and a human `message`.
-#[derive(Debug, Serialize)]
-pub struct ApiError {
-    #[serde(skip)]
-    status: StatusCode,
-    error: String,
-    message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<serde_json::Value>,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, error: &str, message: impl Into<String>) -> Self {
-        ApiError { status, error: error.into(), message: message.into(), detail: None }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(&self)).into_response()
-    }
-}
-
-impl From<AppError> for ApiError {
-    fn from(e: AppError) -> Self {
-        let (status, code) = match &e {
-            AppError::InvalidInput { .. } => (StatusCode::BAD_REQUEST, "invalid_input"),
-            AppError::BadCredentials => (StatusCode::UNAUTHORIZED, "bad_credentials"),
-            AppError::Throttled { .. } => (StatusCode::TOO_MANY_REQUESTS, "throttled"),
-            AppError::NotSignedIn => (StatusCode::UNAUTHORIZED, "not_signed_in"),
-            AppError::Forbidden => (StatusCode::FORBIDDEN, "forbidden"),
-            AppError::BadSetupToken => (StatusCode::FORBIDDEN, "bad_setup_token"),
-            AppError::Internal | AppError::Transport(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
-            AppError::Match(m) => return m.clone().into(),
-        };
-        let mut out = ApiError::new(status, code, e.to_string());
-        out.detail = serde_json::to_value(&e).ok();
-        out
-    }
-}
-
-impl From<MatchError> for ApiError {
-    fn from(e: MatchError) -> Self {
-        use MatchError::*;
-        let status = match &e {
-            RoomNotFound => StatusCode::NOT_FOUND,
-            NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => StatusCode::FORBIDDEN,
-            SeatTaken
-            | AlreadySeated
-            | AlreadyDone
-            | WrongPhase { .. }
-            | NotYourTurn { .. }
-            | AwaitingAcknowledgement { .. }
-            | NothingToAcknowledge { .. }
-            | Suspended { .. }
-            | TimeExpired { .. }
-            | UndoNotAllowed { .. }
-            | DrawOfferNotAllowed { .. }
-            | NoPendingRequest { .. }
-            | StaleStatement { .. } => StatusCode::CONFLICT,
-            OffBoard { .. } | InvalidInput { .. } => StatusCode::BAD_REQUEST,
-            Illegal { .. } | BadMark { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        let detail = serde_json::to_value(&e).ok();
-        let code =
-            detail.as_ref().and_then(|d| d.get("error")).and_then(|c| c.as_str()).unwrap_or("internal").to_string();
-        ApiError { status, error: code, message: e.to_string(), detail }
-    }
-}
-
 /// JSON body extractor whose failures are API errors naming what was wrong.
 pub struct Body<T>(pub T);
 
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for Body<T> {
-    type Rejection = ApiError;
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(Body(v)),
-            Err(rejection) => Err(match rejection {
-                JsonRejection::JsonDataError(e) => {
-                    ApiError::new(StatusCode::BAD_REQUEST, "invalid_json", e.body_text())
-                }
-                JsonRejection::JsonSyntaxError(e) => {
-                    ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", e.body_text())
-                }
-                JsonRejection::MissingJsonContentType(_) => ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    "content_type",
-                    "send Content-Type: application/json",
-                ),
-                JsonRejection::BytesRejection(e) => ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "body_too_large",
-                    format!("{}; the limit is {MAX_BODY_BYTES} bytes", e.body_text()),
-                ),
-                other => ApiError::new(StatusCode::BAD_REQUEST, "bad_request", other.body_text()),
-            }),
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = AppError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        Json::<T>::from_request(req, state).await.map(|Json(v)| Body(v)).map_err(|rejection| match rejection {
+            JsonRejection::JsonDataError(e) => AppError::InvalidJson { why: e.body_text() },
+            JsonRejection::JsonSyntaxError(e) => AppError::MalformedJson { why: e.body_text() },
+            JsonRejection::MissingJsonContentType(_) => {
+                AppError::UnsupportedMediaType { expected: "application/json".into() }
+            }
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                AppError::BodyTooLarge { limit_bytes: MAX_BODY_BYTES as u64 }
+            }
+            other => AppError::BadRequest { why: other.body_text() },
+        })
+    }
+}
+
+/// The `{id}` of a room's path: a room number 1..=i64::MAX.
+pub struct RoomId(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for RoomId {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| AppError::BadRequest { why: e.body_text() })?;
+        match raw.parse::<i64>() {
+            Ok(id) if id >= 1 => Ok(RoomId(id)),
+            _ => Err(AppError::invalid("id", format!("must be a room number from 1 to {}, got {raw:?}", i64::MAX))),
         }
     }
 }
 
-async fn caller(db: &Db, session: &Session) -> Result<Caller, ApiError> {
+/// `?after=N`: the last event a client has (0, the default, for none).
+pub struct After(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for After {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        #[derive(Deserialize)]
+        struct AfterQuery {
+            after: Option<String>,
+        }
+        let range = || format!("must be an event number from 0 to {}", i64::MAX);
+        let Query(q) = Query::<AfterQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| AppError::invalid("after", format!("{}; {}", range(), e.body_text())))?;
+        match q.after.as_deref().map(str::parse::<i64>) {
+            None => Ok(After(0)),
+            Some(Ok(n)) if n >= 0 => Ok(After(n)),
+            Some(_) => Err(AppError::invalid("after", format!("{}, got {:?}", range(), q.after.unwrap_or_default()))),
+        }
+    }
+}
+
+async fn caller(db: &Db, session: &Session) -> Result<Caller, AppError> {
     Ok(app::api::caller(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
 }
 
 /// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
-async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, ApiError> {
+async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, AppError> {
     Ok(sessions::current(db, session).await?.map(app::api::viewer))
 }
 
@@ -201,20 +157,20 @@ async fn sign_in(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     session: Session,
     Body(b): Body<SignInBody>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, AppError> {
     let user = sessions::authenticate(&s.db, &s.throttle, &b.username, &b.password, Some(addr.ip())).await?;
     sessions::establish(&session, &user).await?;
     Ok(Json(app::api::UserView::from(user)))
 }
 
-async fn sign_out(session: Session) -> Result<StatusCode, ApiError> {
+async fn sign_out(session: Session) -> Result<StatusCode, AppError> {
     sessions::end(&session).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn me(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, ApiError> {
-    let c = caller(&s.db, &session).await?;
-    Ok(Json(serde_json::json!({ "id": c.user_id, "username": c.username })))
+async fn me(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, AppError> {
+    let user = sessions::current(&s.db, &session).await?.ok_or(AppError::NotSignedIn)?;
+    Ok(Json(app::api::UserView::from(user)))
 }
 
 #[derive(Deserialize)]
@@ -228,7 +184,7 @@ async fn create_room(
     State(s): State<ApiState>,
     session: Session,
     Body(b): Body<CreateRoomBody>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, AppError> {
     let c = caller(&s.db, &session).await?;
     let created = s.matches.create_room(&c, &b.name, b.settings).await?;
     Ok((StatusCode::CREATED, Json(created)))
@@ -237,19 +193,19 @@ async fn create_room(
 /// Anyone may watch a live room (003 §8.1); the player to move also gets hints (000 §8.3).
 async fn room_view(
     State(s): State<ApiState>,
-    Path(id): Path<i64>,
+    RoomId(id): RoomId,
     session: Session,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, AppError> {
     let v = viewer(&s.db, &session).await?;
     Ok(Json(s.matches.view(id, v).await?))
 }
 
-async fn record_viewer(s: &ApiState, session: &Session) -> Result<Viewer, ApiError> {
+async fn record_viewer(s: &ApiState, session: &Session) -> Result<Viewer, AppError> {
     viewer(&s.db, session).await?.ok_or_else(|| AppError::NotSignedIn.into())
 }
 
 /// The stored record (003 §8.1–8.2): players, the administrator and approved viewers.
-async fn record_json(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<Response, ApiError> {
+async fn record_json(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
     let v = record_viewer(&s, &session).await?;
     let record = s.matches.record(id, v).await?;
     let disposition = format!("attachment; filename=\"space-baduk-room-{id}.json\"");
@@ -257,16 +213,10 @@ async fn record_json(State(s): State<ApiState>, Path(id): Path<i64>, session: Se
 }
 
 /// SGF FF[4] of a flat-board record; 3D boxes have no SGF form.
-async fn record_sgf(State(s): State<ApiState>, Path(id): Path<i64>, session: Session) -> Result<Response, ApiError> {
+async fn record_sgf(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
     let v = record_viewer(&s, &session).await?;
     let record = s.matches.record(id, v).await?;
-    let sgf = record.sgf.ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "no_sgf",
-            "SGF exists only for flat boards (depth 1); use the JSON record",
-        )
-    })?;
+    let sgf = record.sgf.ok_or(AppError::NoSgf)?;
     let disposition = format!("attachment; filename=\"space-baduk-room-{id}.sgf\"");
     Ok((
         [
@@ -279,7 +229,7 @@ async fn record_sgf(State(s): State<ApiState>, Path(id): Path<i64>, session: Ses
 }
 
 /// Rooms held or with an outstanding notice (003 §1.6, §3.6, §6.1): administrators only.
-async fn attention(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, ApiError> {
+async fn attention(State(s): State<ApiState>, session: Session) -> Result<impl IntoResponse, AppError> {
     let c = caller(&s.db, &session).await?;
     if !c.is_admin {
         return Err(MatchError::AdminOnly.into());
@@ -289,26 +239,20 @@ async fn attention(State(s): State<ApiState>, session: Session) -> Result<impl I
 
 async fn command(
     State(s): State<ApiState>,
-    Path(id): Path<i64>,
+    RoomId(id): RoomId,
     session: Session,
     Body(cmd): Body<Command>,
-) -> Result<impl IntoResponse, ApiError> {
+) -> Result<impl IntoResponse, AppError> {
     let c = caller(&s.db, &session).await?;
     Ok(Json(s.matches.command(id, c, cmd).await?))
 }
 
-#[derive(Deserialize)]
-struct AfterQuery {
-    #[serde(default)]
-    after: i64,
-}
-
 async fn events(
     State(s): State<ApiState>,
-    Path(id): Path<i64>,
-    Query(q): Query<AfterQuery>,
-) -> Result<impl IntoResponse, ApiError> {
-    Ok(Json(s.matches.events_after(id, q.after).await?))
+    RoomId(id): RoomId,
+    After(after): After,
+) -> Result<impl IntoResponse, AppError> {
+    Ok(Json(s.matches.events_after(id, after).await?))
 }
 
 /// Messages on the stream, server → client.
@@ -331,17 +275,19 @@ enum StreamMessage<'a> {
 /// anything into the room over it: incoming messages are ignored (003 §6.4).
 async fn stream(
     State(s): State<ApiState>,
-    Path(id): Path<i64>,
-    Query(q): Query<AfterQuery>,
+    RoomId(id): RoomId,
+    After(after): After,
     session: Session,
     headers: axum::http::HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, AppError> {
+    let ws =
+        ws.map_err(|e| AppError::BadRequest { why: format!("expected a WebSocket handshake: {}", e.body_text()) })?;
     // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
-    crate::csrf::verdict(&headers).map_err(|why| ApiError::new(StatusCode::FORBIDDEN, "cross_site_request", why))?;
+    crate::csrf::verdict(&headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
     let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
-    let (gap, live) = s.matches.follow(id, q.after).await?;
+    let (gap, live) = s.matches.follow(id, after).await?;
     let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id, who.clone()).await?) } else { None };
     let matches = s.matches.clone();
     let user_id = who.map(|v| v.user_id);

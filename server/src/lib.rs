@@ -5,6 +5,7 @@
 pub mod api;
 pub mod config;
 mod csrf;
+pub mod middleware;
 mod routes;
 
 use std::net::SocketAddr;

@@ -233,9 +233,70 @@ async fn bad_requests_get_clear_errors() {
         .await
         .unwrap();
     assert_eq!(r.status(), 413);
+    assert_eq!(error_of(r).await, ("body_too_large".into(), json!({"limit_bytes": server::api::MAX_BODY_BYTES})));
     let r = alice.http.post(format!("{base}/api/v1/rooms")).body("{}").send().await.unwrap();
     assert_eq!(r.status(), 415);
+    assert_eq!(error_of(r).await, ("content_type".into(), json!({"expected": "application/json"})));
+
+    // What axum's extractors refuse is the same typed error: room ids are 1..=i64::MAX.
+    for id in ["abc", "9223372036854775808", "1.5", "0", "-3"] {
+        for path in [format!("/api/v1/rooms/{id}"), format!("/api/v1/rooms/{id}/events")] {
+            let r = alice.http.get(format!("{base}{path}")).send().await.unwrap();
+            assert_eq!(r.status(), 400, "{path}");
+            let (code, detail) = error_of(r).await;
+            assert_eq!((code.as_str(), &detail["field"]), ("invalid_input", &json!("id")), "{path}");
+            assert!(detail["why"].as_str().unwrap().contains("9223372036854775807"), "names the range: {detail}");
+        }
+    }
+    let (status, created) =
+        alice.post("/api/v1/rooms", json!({ "name": "r", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    assert_eq!(status, 201);
+    let room = created["room_id"].as_i64().unwrap();
+    for after in ["x", "-1", "1.5", "99999999999999999999"] {
+        let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after={after}")).send().await.unwrap();
+        assert_eq!(r.status(), 400, "after={after}");
+        assert_eq!(error_of(r).await.1["field"], "after");
+    }
+    // A room that does not exist is 404 whatever `after` says; a real one past its end is [].
+    for after in [0, 1, 50] {
+        let r = alice.http.get(format!("{base}/api/v1/rooms/9999/events?after={after}")).send().await.unwrap();
+        assert_eq!(r.status(), 404, "after={after}");
+        assert_eq!(error_of(r).await.0, "room_not_found");
+    }
+    let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after=50")).send().await.unwrap();
+    assert_eq!((r.status().as_u16(), r.text().await.unwrap()), (200, "[]".to_string()));
+
+    // Commands: unknown fields are refused for commands without fields too; a point is an
+    // object, never an array.
+    let code = created["invite_codes"][0].clone();
+    for bad in [
+        json!({"type": "pass", "foo": 1}),
+        json!({"type": "confirm", "code": code}),
+        json!({"type": "join", "code": code, "foo": 1}),
+        json!({"type": "move", "at": [9, 9, 9]}),
+        json!({"type": "move", "at": {"x": 1, "y": 1, "z": 1, "w": 1}}),
+    ] {
+        let (status, body) = alice.cmd(room, bad.clone()).await;
+        assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{bad} → {body}");
+    }
+    // Refusals always carry an object `detail`, even those without fields.
+    let r = reqwest::Client::new().post(format!("{base}/api/v1/rooms/{room}/commands")).json(&json!({"type": "pass"}));
+    let r = r.send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(error_of(r).await, ("not_signed_in".into(), json!({})));
+    // The stream is a WebSocket: a plain GET is a 400 too, not plain text.
+    let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/stream")).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(error_of(r).await.0, "bad_request");
     srv.stop().await;
+}
+
+/// The code and detail of an error answer, checking its shape on the way.
+async fn error_of(r: reqwest::Response) -> (String, Value) {
+    assert_eq!(r.headers().get("content-type").unwrap(), "application/json");
+    let v: Value = r.json().await.unwrap();
+    assert!(v["message"].is_string() && v["detail"].is_object(), "{v}");
+    (v["error"].as_str().unwrap().to_string(), v["detail"].clone())
 }
 
 /// The OpenAPI document lists exactly the API's routes, and every documented route answers

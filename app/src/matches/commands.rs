@@ -46,6 +46,7 @@ pub struct Caller {
 
 /// What a participant can ask of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Take the seat that `code` invites to.
@@ -53,8 +54,10 @@ pub enum Command {
         code: String,
     },
     /// Accept the room's settings (both seats must).
+    #[serde(deserialize_with = "no_fields")]
     Confirm,
     /// My device shows the board; start (or resume) when both are ready.
+    #[serde(deserialize_with = "no_fields")]
     Ready,
     /// Place a stone at actual coordinates.
     Move {
@@ -64,23 +67,30 @@ pub enum Command {
     Acknowledge {
         move_number: u32,
     },
+    #[serde(deserialize_with = "no_fields")]
     Pass,
+    #[serde(deserialize_with = "no_fields")]
     Resign,
     /// Ask to undo the most recent stone move (003 §5.1).
+    #[serde(deserialize_with = "no_fields")]
     RequestUndo,
     /// The opponent's answer to a pending undo request (003 §5.2).
     AnswerUndo {
         accept: bool,
     },
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     RequestScoring,
     /// Withdraw one's own scoring request (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     CancelScoringRequest,
     /// Classic draw offer (000 §8.2) and its answer / withdrawal.
+    #[serde(deserialize_with = "no_fields")]
     OfferDraw,
     AnswerDraw {
         accept: bool,
     },
+    #[serde(deserialize_with = "no_fields")]
     CancelDrawOffer,
     /// Scoring: mark the chain (dead, unresolved) or the empty region (seki) at `at`.
     /// Classic toggles: marking a marked chain or region again removes the mark (000 §5.5).
@@ -97,12 +107,14 @@ pub enum Command {
         statement: u64,
     },
     /// Scoring: withdraw one's consent before the result is final (003 §4.6).
+    #[serde(deserialize_with = "no_fields")]
     WithdrawConsent,
     /// Scoring: disagree and ask for the administrator (003 §3.6).
     Dispute {
         reason: String,
     },
     /// Classic: leave scoring and play on; the opponent moves first (000 §5.5 step 5).
+    #[serde(deserialize_with = "no_fields")]
     ResumePlay,
     /// Both players must approve a user before they may read the stored record (003 §8.1).
     ApproveRecordViewer {
@@ -132,6 +144,15 @@ pub enum Command {
         winner: Option<Colour>,
         reasons: String,
     },
+}
+
+/// Serde skips `deny_unknown_fields` for unit variants of a tagged enum: this makes
+/// `{"type":"pass","foo":1}` an error like an unknown field of any other command.
+fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoFields {}
+    NoFields::deserialize(d).map(|NoFields {}| ())
 }
 
 /// Reasons given with rulings and disputes: 1..=2000 characters.

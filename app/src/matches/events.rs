@@ -31,6 +31,7 @@ impl Seat {
 
 /// Stone colour on the wire: "black" / "white".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Colour {
     Black,
@@ -55,12 +56,40 @@ impl From<Colour> for engine::Color {
     }
 }
 
-/// Actual board coordinates (003 §7.1), as sent and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Actual board coordinates (003 §7.1), as sent and shown: always an object `{"x","y","z"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Xyz {
     pub x: i64,
     pub y: i64,
     pub z: i64,
+}
+
+/// Only a map is a point: the derived impl would also take `[x, y, z]`, which the API's
+/// contract does not have.
+impl<'de> Deserialize<'de> for Xyz {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            x: i64,
+            y: i64,
+            z: i64,
+        }
+        struct MapOnly;
+        impl<'de> serde::de::Visitor<'de> for MapOnly {
+            type Value = Xyz;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a point {\"x\", \"y\", \"z\"}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Xyz, A::Error> {
+                let Fields { x, y, z } = Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Xyz { x, y, z })
+            }
+        }
+        d.deserialize_map(MapOnly)
+    }
 }
 
 impl std::fmt::Display for Xyz {
@@ -111,6 +140,7 @@ pub enum Attention {
 
 /// What a scoring mark says about the chain or region it names (003 §3.4–3.7; 000 §5.5–5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MarkKind {
     /// The whole chain is a dead-stone candidate.

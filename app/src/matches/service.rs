@@ -183,7 +183,8 @@ impl MatchService {
     /// Stored events after `after`, as a viewer may see them.
     pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
         let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        if log.is_empty() && after <= 0 {
+        // Nothing after `after`: an up-to-date viewer of a real room, or no such room.
+        if log.is_empty() && !self.db.room_exists(room_id).await.map_err(from_app)? {
             return Err(MatchError::RoomNotFound);
         }
         Ok(log.iter().map(StoredEvent::public_view).collect())
