@@ -24,7 +24,7 @@ use leptos_router::{
     ParamSegment, SsrMode, StaticSegment,
 };
 
-pub use error::AppError;
+pub use error::{AppError, ErrorBody};
 pub use role::Role;
 
 // Translations (app/locales/app.yml), compiled in; see `i18n`.

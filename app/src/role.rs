@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::Type))]
+#[cfg_attr(feature = "ssr", derive(sqlx::Type, utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]
 pub enum Role {

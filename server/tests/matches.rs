@@ -429,20 +429,74 @@ fn openapi_command_types_match_the_command_enum() {
     seen.sort();
     seen.dedup();
     assert_eq!(seen.len(), samples.len(), "one sample per command");
-    let doc: Value = serde_json::from_str(server::api::OPENAPI).unwrap();
-    let schema = &doc["components"]["schemas"]["Command"]["properties"];
-    let mut documented: Vec<&str> =
-        schema["type"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let doc = serde_json::to_value(server::api::openapi()).unwrap();
+    let variants = doc["components"]["schemas"]["Command"]["oneOf"].as_array().expect("Command is a oneOf");
+    let documented: std::collections::BTreeMap<&str, &Value> = variants
+        .iter()
+        .map(|v| (v["properties"]["type"]["enum"][0].as_str().expect("each variant names its type"), v))
+        .collect();
+    assert_eq!(documented.len(), variants.len(), "one variant per type");
     let mut actual = Vec::new();
     for c in &samples {
         let v = serde_json::to_value(c).unwrap();
-        for field in v.as_object().unwrap().keys() {
-            assert!(schema.get(field).is_some(), "{v}: field {field} is not documented");
+        let kind = v["type"].as_str().unwrap();
+        let schema = documented.get(kind).unwrap_or_else(|| panic!("{kind} is not documented"));
+        let fields = v.as_object().unwrap();
+        for field in fields.keys() {
+            assert!(schema["properties"].get(field).is_some(), "{v}: field {field} is not documented");
         }
-        actual.push(v["type"].as_str().unwrap().to_string());
+        // Required means required: without any one of them the server refuses the command.
+        for required in schema["required"].as_array().unwrap() {
+            let required = required.as_str().unwrap();
+            assert!(fields.contains_key(required), "{kind}: {required} is documented as required");
+            if required != "type" {
+                let mut without = v.clone();
+                without.as_object_mut().unwrap().remove(required);
+                assert!(serde_json::from_value::<Command>(without).is_err(), "{kind} without {required}");
+            }
+        }
+        // `additionalProperties: false` holds: an extra field is refused.
+        assert_eq!(schema["additionalProperties"], false, "{kind}");
+        let mut extra = v.clone();
+        extra.as_object_mut().unwrap().insert("unexpected".into(), json!(1));
+        assert!(serde_json::from_value::<Command>(extra).is_err(), "{kind} with an unknown field is refused");
+        actual.push(kind.to_string());
     }
+    let mut documented: Vec<&str> = documented.keys().copied().collect();
     let mut actual: Vec<&str> = actual.iter().map(String::as_str).collect();
     documented.sort();
     actual.sort();
     assert_eq!(documented, actual);
+}
+
+/// The settings' tagged enums are documented as refusing unknown fields, and they do.
+#[test]
+fn openapi_settings_variants_refuse_what_they_do_not_document() {
+    use app::matches::settings::{AssistanceScope, CoordLabels, TimeControl, UndoAllowance};
+    fn check<T: serde::Serialize + serde::de::DeserializeOwned>(schema: &str, samples: &[T]) {
+        let doc = serde_json::to_value(server::api::openapi()).unwrap();
+        let variants = doc["components"]["schemas"][schema]["oneOf"].as_array().unwrap().clone();
+        for sample in samples {
+            let mut v = serde_json::to_value(sample).unwrap();
+            let Some(fields) = v.as_object_mut() else { continue }; // a plain string variant
+            assert!(
+                variants.iter().any(|s| s["additionalProperties"] == false),
+                "{schema}: object variants deny unknown fields"
+            );
+            fields.insert("unexpected".into(), json!(1));
+            assert!(serde_json::from_value::<T>(v.clone()).is_err(), "{schema}: {v} is refused");
+        }
+    }
+    check(
+        "TimeControl",
+        &[
+            TimeControl::SpaceHours { black: 1, white: 2 },
+            TimeControl::None { idle_limit_s: 300 },
+            TimeControl::Byoyomi { main_s: 0, period_s: 30, periods: 3 },
+            TimeControl::Fischer { main_s: 60, increment_s: 5 },
+        ],
+    );
+    check("AssistanceScope", &[AssistanceScope::None, AssistanceScope::Agreed { assistants: vec![] }]);
+    check("CoordLabels", &[CoordLabels::default()]);
+    check("UndoAllowance", &[UndoAllowance::Off, UndoAllowance::Limited(1), UndoAllowance::Unlimited]);
 }

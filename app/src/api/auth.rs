@@ -5,6 +5,7 @@ use crate::{AppError, Role};
 
 /// A user as the signed-in person and the participant API see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UserView {
     pub id: i64,
     pub username: String,

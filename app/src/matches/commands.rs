@@ -8,6 +8,7 @@ use super::events::{Colour, MarkKind, StoredEvent, Xyz};
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CreatedRoom {
     pub room_id: i64,
     pub invite_codes: [String; 2],
@@ -15,6 +16,7 @@ pub struct CreatedRoom {
 
 /// Answer to an accepted command: the room's new version and the events it produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CommandReply {
     pub version: i64,
     pub events: Vec<StoredEvent>,
@@ -147,8 +149,9 @@ pub enum Command {
 }
 
 /// Serde skips `deny_unknown_fields` for unit variants of a tagged enum: this makes
-/// `{"type":"pass","foo":1}` an error like an unknown field of any other command.
-fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+/// `{"type":"pass","foo":1}` an error like an unknown field of any other command (used as
+/// `#[serde(deserialize_with = "no_fields")]` on each unit variant).
+pub(crate) fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct NoFields {}

@@ -7,6 +7,7 @@ use super::settings::MatchSettings;
 
 /// The two places at the table. Colours are fixed only at the start (nigiri or as agreed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Seat {
     /// The seat of the room's creator (the "host" of 000 §2 `hostBlack`/`hostWhite`).
@@ -100,6 +101,7 @@ impl std::fmt::Display for Xyz {
 
 /// Why play is held.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum HoldReason {
     /// The server restarted; every acknowledged action is intact (003 §6.1). Play resumes
@@ -115,6 +117,7 @@ pub enum HoldReason {
 
 /// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FaultCause {
     /// The player's last live connection closed (003 §6.1).
@@ -126,6 +129,7 @@ pub enum FaultCause {
 /// What the administrator is told about (003 §1.6, §6.3, §10.2): a notice, never an
 /// automatic loss or consent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Attention {
     /// Five minutes without both players' Ready (003 §1.6, §6.3).
@@ -153,6 +157,7 @@ pub enum MarkKind {
 
 /// One side's part of a score statement (003 §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SideTotals {
     pub stones: u32,
     pub territory: u32,
@@ -166,6 +171,7 @@ pub struct SideTotals {
 
 /// The scored content of a statement, as recorded with it and with each consent (003 §8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ScoreSummary {
     pub black: SideTotals,
     pub white: SideTotals,
@@ -181,6 +187,7 @@ pub struct ScoreSummary {
 
 /// A mark in force: the point named, what it says, and who made it (`None`: a ruling).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Mark {
     pub at: Xyz,
     pub kind: MarkKind,
@@ -188,6 +195,7 @@ pub struct Mark {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     RoomCreated {
@@ -441,6 +449,7 @@ impl Event {
 /// An event as stored: its number in the room's sequence (the room's version), when the
 /// server accepted it, and who caused it (`None`: the server itself).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct StoredEvent {
     pub seq: i64,
     pub at_ms: i64,
