@@ -18,6 +18,7 @@ fn config(data_dir: &Path) -> Config {
         site_root: "target/site".into(),
         secure_cookies: false,
         public_url: None,
+        no_browser_bundle: true,
     }
 }
 
@@ -84,6 +85,10 @@ async fn health_ssr_setup_signin_and_restart() {
     assert!(html.contains("No rooms yet"), "room list rendered on the server");
     assert!(html.contains("board-canvas"));
     assert!(html.contains("/manifest.webmanifest"));
+    // The bundle the start-up check requires is exactly what the pages load.
+    for file in server::bundle_files() {
+        assert!(html.contains(&format!("\"/{file}")), "the page loads /{file}");
+    }
 
     // No administrator yet: a one-time setup link was issued.
     let setup = setup.expect("setup link on first start");
@@ -378,4 +383,38 @@ async fn server_function_refusals_have_their_own_status() {
     // Every answer names its request, for matching a 500 with the server log.
     assert_eq!(r.headers().get("x-request-id").map(|v| v.len()), Some(16));
     srv.stop().await;
+}
+
+/// A server whose site root lacks the browser bundle its pages load refuses to start, naming
+/// the command that builds it (issue 10 point 9); with the bundle in place it starts.
+#[tokio::test]
+async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
+    let (data, site) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut config = config(data.path());
+    config.site_root = site.path().to_path_buf();
+    config.no_browser_bundle = false;
+    let refusal = Server::prepare(&config).await.err().expect("refused without a bundle").to_string();
+    assert!(refusal.contains("cargo leptos build --release") && refusal.contains("make build"), "{refusal}");
+    assert!(refusal.contains(&server::bundle_files()[1]), "names the missing wasm: {refusal}");
+
+    // The binary says so on stderr and exits with a failure.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_space-baduk"))
+        .args(["--port", "0", "--log", "off"])
+        .arg("--data-dir")
+        .arg(data.path())
+        .arg("--site-root")
+        .arg(site.path())
+        .env_remove("SPACE_BADUK_NO_BROWSER_BUNDLE")
+        .output()
+        .expect("the binary runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cargo leptos build --release"), "{stderr}");
+
+    for file in server::bundle_files() {
+        let path = site.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, b"").unwrap();
+    }
+    Server::prepare(&config).await.expect("starts once the bundle is there");
 }
