@@ -163,12 +163,20 @@ async fn me(State(s): State<ApiState>, session: Session) -> Result<Json<UserView
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = create_room_example)]
 struct CreateRoomBody {
     /// 1–60 characters once trimmed.
     #[schema(min_length = 1, max_length = 60, pattern = r"\S")]
     name: String,
     /// The agreement (003 §1.3; 000 §2), validated per preset: a 400 names every problem.
     settings: MatchSettings,
+}
+
+/// A valid room: Classic 9×9 with its defaults, host Black (the fuzzer's first room).
+fn create_room_example() -> serde_json::Value {
+    let mut settings = MatchSettings::classic_default(9);
+    settings.colours = app::matches::settings::ColourAssignment::HostBlack;
+    serde_json::json!({ "name": "Classic 9×9", "settings": settings })
 }
 
 /// Create a room with the settings agreed before play (003 §1.3); the creator gets one
