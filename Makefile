@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
 
-.PHONY: run test setup build unit e2e dev bench bench-ui
+.PHONY: run test setup build unit e2e dev bench bench-ui api-fuzz
 
 ## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
 run:
@@ -25,6 +25,11 @@ unit:
 
 e2e:
 	node end2end/run.mjs
+
+## Schema-driven fuzzing of the participant API against its OpenAPI document (schemathesis,
+## pinned in .tools/venv): the release server if built, else the debug one. About a minute.
+api-fuzz:
+	scripts/api-fuzz.sh
 
 ## Watch mode for development (debug build, live reload).
 dev:

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// A player colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     Black,

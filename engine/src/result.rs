@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// A finished game's result. The serde tag `reason` and its names are those of the stored
 /// event logs (000 §8.6 `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum GameResult {
     /// Decided by counting; `margin_half` > 0 (half points).

@@ -81,8 +81,7 @@ pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Cloc
 }
 
 pub(crate) fn random_seed() -> u64 {
-    use argon2::password_hash::rand_core::{OsRng, RngCore};
-    OsRng.next_u64()
+    crate::data::secrets::random_u64()
 }
 
 struct Actor {

@@ -8,6 +8,7 @@ use super::events::{Colour, FaultCause, MarkKind, StoredEvent, Xyz};
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CreatedRoom {
     pub room_id: i64,
     pub invite_codes: [String; 2],
@@ -15,6 +16,7 @@ pub struct CreatedRoom {
 
 /// Answer to an accepted command: the room's new version and the events it produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CommandReply {
     pub version: i64,
     pub events: Vec<StoredEvent>,
@@ -22,6 +24,7 @@ pub struct CommandReply {
 
 /// Where a room stands (serde and `as_str`: `open`, `waiting_ready`, `playing`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum RoomPhase {
@@ -53,6 +56,7 @@ pub struct Caller {
 
 /// What a participant can ask of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Take the seat that `code` invites to.
@@ -60,8 +64,10 @@ pub enum Command {
         code: String,
     },
     /// Accept the room's settings (both seats must).
+    #[serde(deserialize_with = "no_fields")]
     Confirm,
     /// My device shows the board; start (or resume) when both are ready.
+    #[serde(deserialize_with = "no_fields")]
     Ready,
     /// Place a stone at actual coordinates.
     Move {
@@ -71,23 +77,30 @@ pub enum Command {
     Acknowledge {
         move_number: u32,
     },
+    #[serde(deserialize_with = "no_fields")]
     Pass,
+    #[serde(deserialize_with = "no_fields")]
     Resign,
     /// Ask to undo the most recent stone move (003 §5.1).
+    #[serde(deserialize_with = "no_fields")]
     RequestUndo,
     /// The opponent's answer to a pending undo request (003 §5.2).
     AnswerUndo {
         accept: bool,
     },
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     RequestScoring,
     /// Withdraw one's own scoring request (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     CancelScoringRequest,
     /// Classic draw offer (000 §8.2) and its answer / withdrawal.
+    #[serde(deserialize_with = "no_fields")]
     OfferDraw,
     AnswerDraw {
         accept: bool,
     },
+    #[serde(deserialize_with = "no_fields")]
     CancelDrawOffer,
     /// Scoring: mark the chain (dead, unresolved) or the empty region (seki) at `at`.
     /// Classic toggles: marking a marked chain or region again removes the mark (000 §5.5).
@@ -104,12 +117,14 @@ pub enum Command {
         statement: u64,
     },
     /// Scoring: withdraw one's consent before the result is final (003 §4.6).
+    #[serde(deserialize_with = "no_fields")]
     WithdrawConsent,
     /// Scoring: disagree and ask for the administrator (003 §3.6).
     Dispute {
         reason: String,
     },
     /// Classic: leave scoring and play on; the opponent moves first (000 §5.5 step 5).
+    #[serde(deserialize_with = "no_fields")]
     ResumePlay,
     /// Both players must approve a user before they may read the stored record (003 §8.1).
     ApproveRecordViewer {
@@ -139,6 +154,16 @@ pub enum Command {
         winner: Option<Colour>,
         reasons: String,
     },
+}
+
+/// Serde skips `deny_unknown_fields` for unit variants of a tagged enum: this makes
+/// `{"type":"pass","foo":1}` an error like an unknown field of any other command (used as
+/// `#[serde(deserialize_with = "no_fields")]` on each unit variant).
+pub(crate) fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoFields {}
+    NoFields::deserialize(d).map(|NoFields {}| ())
 }
 
 /// Reasons given with rulings and disputes: 1..=2000 characters.
@@ -203,6 +228,7 @@ pub enum MatchError {
 
 /// What a refused command needed the room to be doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum PhaseNeeded {
@@ -222,6 +248,7 @@ pub enum PhaseNeeded {
 
 /// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum UndoRefusal {
@@ -236,6 +263,7 @@ pub enum UndoRefusal {
 
 /// Why a draw offer is refused (000 §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum DrawRefusal {
@@ -246,6 +274,7 @@ pub enum DrawRefusal {
 
 /// The request a command answers or withdraws, when there is none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum PendingKind {
@@ -258,6 +287,7 @@ pub enum PendingKind {
 
 /// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum MarkProblem {

@@ -7,6 +7,7 @@ use super::settings::MatchSettings;
 
 /// The two places at the table. Colours are fixed only at the start (nigiri or as agreed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Seat {
     /// The seat of the room's creator (the "host" of 000 §2 `hostBlack`/`hostWhite`).
@@ -33,12 +34,40 @@ impl Seat {
 /// engine, the stored log and the wire.
 pub use engine::Color as Colour;
 
-/// Actual board coordinates (003 §7.1), as sent and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Actual board coordinates (003 §7.1), as sent and shown: always an object `{"x","y","z"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Xyz {
     pub x: i64,
     pub y: i64,
     pub z: i64,
+}
+
+/// Only a map is a point: the derived impl would also take `[x, y, z]`, which the API's
+/// contract does not have.
+impl<'de> Deserialize<'de> for Xyz {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            x: i64,
+            y: i64,
+            z: i64,
+        }
+        struct MapOnly;
+        impl<'de> serde::de::Visitor<'de> for MapOnly {
+            type Value = Xyz;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a point {\"x\", \"y\", \"z\"}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Xyz, A::Error> {
+                let Fields { x, y, z } = Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Xyz { x, y, z })
+            }
+        }
+        d.deserialize_map(MapOnly)
+    }
 }
 
 impl std::fmt::Display for Xyz {
@@ -49,6 +78,7 @@ impl std::fmt::Display for Xyz {
 
 /// Why play is held.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum HoldReason {
     /// The server restarted; every acknowledged action is intact (003 §6.1). Play resumes
@@ -64,6 +94,7 @@ pub enum HoldReason {
 
 /// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FaultCause {
     /// The player's last live connection closed (003 §6.1).
@@ -75,6 +106,7 @@ pub enum FaultCause {
 /// What the administrator is told about (003 §1.6, §6.3, §10.2): a notice, never an
 /// automatic loss or consent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Attention {
     /// Five minutes without both players' Ready (003 §1.6, §6.3).
@@ -89,6 +121,7 @@ pub enum Attention {
 
 /// What a scoring mark says about the chain or region it names (003 §3.4–3.7; 000 §5.5–5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MarkKind {
     /// The whole chain is a dead-stone candidate.
@@ -101,6 +134,7 @@ pub enum MarkKind {
 
 /// One side's part of a score statement (003 §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SideTotals {
     pub stones: u32,
     pub territory: u32,
@@ -114,6 +148,7 @@ pub struct SideTotals {
 
 /// The scored content of a statement, as recorded with it and with each consent (003 §8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ScoreSummary {
     pub black: SideTotals,
     pub white: SideTotals,
@@ -127,6 +162,7 @@ pub struct ScoreSummary {
 
 /// A mark in force: the point named, what it says, and who made it (`None`: a ruling).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Mark {
     pub at: Xyz,
     pub kind: MarkKind,
@@ -134,6 +170,7 @@ pub struct Mark {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Event {
@@ -325,6 +362,7 @@ impl Event {
 /// An event as stored: its number in the room's sequence (the room's version), when the
 /// server accepted it, and who caused it (`None`: the server itself).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct StoredEvent {
     pub seq: i64,
     pub at_ms: i64,

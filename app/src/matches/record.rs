@@ -12,6 +12,7 @@ use super::{events::StoredEvent, settings::MatchSettings, state::MatchState};
 pub const ROOM_RECORD_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomRecord {
     pub format: &'static str,
     pub version: u32,
@@ -28,12 +29,13 @@ pub struct RoomRecord {
     pub text: std::collections::BTreeMap<&'static str, RecordText>,
     pub events: Vec<StoredEvent>,
     /// The engine's replayable record (JSON record v1, engine/README.md).
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub game: engine::record::GameRecord,
     /// FF[4] SGF for flat boards; `None` for 3D boxes.
     pub sgf: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RecordText {
     pub result: Option<String>,
     pub settings: Vec<String>,

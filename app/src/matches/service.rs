@@ -9,10 +9,14 @@ use super::{
     actor::{self, CommandReply, Request, RoomHandle, Viewer},
     events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
-    state::{sha256_hex, Caller, Command, MatchError, MatchState},
+    state::{Caller, Command, MatchError, MatchState},
     view::RoomView,
 };
-use crate::{clock::Clock, data::Db, AppError};
+use crate::{
+    clock::Clock,
+    data::{secrets::random_hex, sha256_hex, Db},
+    AppError,
+};
 
 /// Room names: 1–60 characters.
 pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
@@ -24,13 +28,6 @@ pub struct MatchService {
     db: Db,
     clock: Arc<dyn Clock>,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
-}
-
-fn invite_code() -> String {
-    use argon2::password_hash::rand_core::{OsRng, RngCore};
-    let mut b = [0u8; 10];
-    OsRng.fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Storage failures are logged where they happen; callers only learn it was internal.
@@ -104,7 +101,8 @@ impl MatchService {
             return Err(AppError::invalid("name", format!("must be 1–60 characters, got {n}")));
         }
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
-        let codes = [invite_code(), invite_code()];
+        // Invitation codes: 10 random bytes as hex.
+        let codes = [random_hex::<10>()?, random_hex::<10>()?];
         let secrets = RoomSecrets {
             invite_sha256: [sha256_hex(&codes[0]), sha256_hex(&codes[1])],
             nigiri_seed: Some(actor::random_seed()),
@@ -185,7 +183,8 @@ impl MatchService {
     /// Stored events after `after` (the public event type: no secrets exist in it).
     pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
         let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        if log.is_empty() && after <= 0 {
+        // Nothing after `after`: an up-to-date viewer of a real room, or no such room.
+        if log.is_empty() && !self.db.room_exists(room_id).await.map_err(from_app)? {
             return Err(MatchError::RoomNotFound);
         }
         Ok(log)

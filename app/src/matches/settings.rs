@@ -45,6 +45,7 @@ pub(crate) use validate::{classic_size, describe_box};
 
 /// Which rule set the match is played under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Preset {
@@ -63,6 +64,7 @@ impl Preset {
 
 /// Time limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TimeControl {
     /// Space (003 §1.2): each side 1–5 whole hours, may differ; no byo-yomi.
@@ -111,6 +113,7 @@ impl TimeControl {
 /// agreeing to draw lots is an agreement too). With nigiri the server draws with a seeded
 /// ChaCha RNG and records the seed (000 §8.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ColourAssignment {
     Nigiri,
@@ -120,6 +123,7 @@ pub enum ColourAssignment {
 
 /// Undo allowance per player. Every request needs the opponent's consent (003 §5.1, 000 §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UndoAllowance {
     Off,
@@ -130,6 +134,7 @@ pub enum UndoAllowance {
 
 /// Who an agreed assistant is (003 §6.4: "another person or program").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistantKind {
     Person,
@@ -138,6 +143,7 @@ pub enum AssistantKind {
 
 /// Whom an agreed assistant may help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistedPlayer {
     /// The player who created the room.
@@ -150,6 +156,7 @@ pub enum AssistedPlayer {
 /// What an agreed assistant may do (003 §6.4: "within what scope"); anything beyond it is
 /// prohibited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistanceExtent {
     /// Explaining the rules and the controls only; no advice on moves or positions.
@@ -162,6 +169,7 @@ pub enum AssistanceExtent {
 
 /// One agreed assistant: who may assist, whom, and within what scope (003 §6.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Assistant {
     /// The person's name or the program's name and version; trimmed, 1..=80 characters.
@@ -174,9 +182,11 @@ pub struct Assistant {
 /// The agreed scope of outside assistance (003 §6.4). Spectators' real-time advice is never
 /// allowed, whatever is agreed here (and there is no channel for it).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AssistanceScope {
     /// No outside help at all (the default: help without prior agreement is prohibited).
+    #[serde(deserialize_with = "super::commands::no_fields")]
     None,
     /// Help from exactly the recorded assistants, each within its recorded extent.
     Agreed { assistants: Vec<Assistant> },
@@ -184,6 +194,7 @@ pub enum AssistanceScope {
 
 /// The complete agreement of a match (003 §1.3; 000 §2). Nothing in it changes after the start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MatchSettings {
     pub preset: Preset,
@@ -239,6 +250,7 @@ pub const MAX_LABEL_CHARS: usize = 6;
 /// them, and they are fixed with the settings once play begins. Classic boards use vertex
 /// notation (000 §3) and keep numeric labels here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CoordLabels {
     Builtin { x: LabelKind, y: LabelKind, z: LabelKind },

@@ -13,6 +13,7 @@ use super::{
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PendingUndo {
     pub colour: Colour,
     pub move_number: u32,
@@ -21,6 +22,7 @@ pub struct PendingUndo {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FaultView {
     pub cause: FaultCause,
     pub since_ms: i64,
@@ -30,6 +32,7 @@ pub struct FaultView {
 
 /// Proposals only (003 §3.4, §3.12): the engine's suggestions beside the players' marks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Suggestions {
     /// Chains the heuristics of 000 §5.5 take for dead.
     pub dead: Vec<Vec<Xyz>>,
@@ -41,6 +44,7 @@ pub struct Suggestions {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ScoringView {
     pub statement: u64,
     pub marks: Vec<Mark>,
@@ -59,6 +63,7 @@ pub struct ScoringView {
 
 /// Convenience information for the player to move only (000 §8.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Hints {
     /// Empty points where the player to move may not play, with the reason word.
     pub illegal: Vec<(Xyz, String)>,
@@ -67,6 +72,7 @@ pub struct Hints {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ResultView {
     /// How it ended, flattened on the wire: `reason`, `winner`, `margin_half`, `method`.
     #[serde(flatten)]
@@ -76,6 +82,7 @@ pub struct ResultView {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomView {
     pub room_id: i64,
     /// The room's version: the number of the last event included.

@@ -49,6 +49,7 @@ pub enum IllegalMove {
 /// `repetition`, `superko`, `undo_repetition`, `ko`, `off_board`, `not_your_turn`,
 /// `not_in_play` (the serde names; `as_str` is derived from the same spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum IllegalKind {

@@ -154,7 +154,7 @@ async fn start_target(args: &Args) -> (String, Target) {
             let site = dir.join("site");
             std::fs::create_dir_all(&site).unwrap();
             let child = Command::new(&bin)
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn"])
+                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
                 .arg("--data-dir")
                 .arg(&dir)
                 .arg("--site-root")
@@ -178,6 +178,7 @@ async fn start_target(args: &Args) -> (String, Target) {
                 site_root: dir.join("site"),
                 secure_cookies: false,
                 public_url: None,
+                no_browser_bundle: true,
             };
             let srv = server::Server::prepare(&config).await.expect("server starts");
             let base = format!("http://{}", srv.addr);

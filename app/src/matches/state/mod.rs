@@ -161,10 +161,7 @@ pub(crate) fn opponent(c: Colour) -> Colour {
     }
 }
 
-pub fn sha256_hex(s: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::data::sha256_hex;
 
 fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
     let t = s.trim();
