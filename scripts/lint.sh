@@ -18,6 +18,6 @@ cargo clippy -p app --features ssr --all-targets -- -D warnings
 say "clippy: app[hydrate] and frontend on wasm32"
 cargo clippy -p app -p frontend --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
 say "build (not run): engine/fuzz and engine/compare"
-cargo build --manifest-path engine/compare/Cargo.toml --locked --quiet
-cargo build --manifest-path engine/fuzz/Cargo.toml --locked --quiet
+cargo build --manifest-path engine/compare/Cargo.toml --quiet
+cargo build --manifest-path engine/fuzz/Cargo.toml --quiet
 say "ok"
