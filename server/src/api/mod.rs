@@ -395,7 +395,7 @@ async fn pump(
         }
     } else {
         for e in &gap {
-            if let Ok(m) = send(&StreamMessage::Event { event: &e }) {
+            if let Ok(m) = send(&StreamMessage::Event { event: e }) {
                 if socket.send(m).await.is_err() {
                     return;
                 }
