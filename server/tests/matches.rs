@@ -508,3 +508,32 @@ fn openapi_settings_variants_refuse_what_they_do_not_document() {
     check("CoordLabels", &[CoordLabels::default()]);
     check("UndoAllowance", &[UndoAllowance::Off, UndoAllowance::Limited(1), UndoAllowance::Unlimited]);
 }
+
+/// Every kind of result, with and without a score, is what the document says a view's
+/// `result` is (`ResultView` flattens `GameResult` beside `score` and `statement`).
+#[test]
+fn every_result_is_documented() {
+    use app::matches::view::ResultView;
+    use engine::{Color, GameResult, ScoringMethod};
+    let method = ScoringMethod::Territory;
+    let results = [
+        GameResult::Score { winner: Color::White, margin_half: 13, method },
+        GameResult::Jigo { method },
+        GameResult::Resign { winner: Color::Black },
+        GameResult::Time { winner: Color::White },
+        GameResult::DrawAgreed,
+        GameResult::Repetition,
+        GameResult::Decision { winner: Some(Color::Black) },
+        GameResult::Decision { winner: None },
+        GameResult::Void,
+    ];
+    for result in results {
+        let view = ResultView { result, score: None, statement: Some(3) };
+        support::assert_documented("ResultView", &serde_json::to_value(&view).unwrap());
+    }
+    let mut wrong =
+        serde_json::to_value(ResultView { result: GameResult::Void, score: None, statement: None }).unwrap();
+    wrong["reason"] = json!("forfeit");
+    let refused = std::panic::catch_unwind(|| support::assert_documented("ResultView", &wrong));
+    assert!(refused.is_err(), "an unknown reason is not documented");
+}

@@ -72,9 +72,15 @@ pub fn openapi() -> OpenApi {
 /// on the variants of tagged enums. Every tagged enum on this API refuses unknown fields
 /// (commands and settings deny them; responses never carry extra ones), so each object
 /// variant says so; the tests check serde refuses an extra field for every command.
+/// An enum flattened into a struct (`allOf` with the struct's own fields, e.g. `ResultView`)
+/// is the exception: its variants share the object with those fields.
 fn deny_unknown_variant_fields(doc: &mut OpenApi) {
     let Some(components) = doc.components.as_mut() else { return };
-    for schema in components.schemas.values_mut() {
+    let flattened = flattened_schemas(components.schemas.values());
+    for (name, schema) in components.schemas.iter_mut() {
+        if flattened.contains(name) {
+            continue;
+        }
         let RefOr::T(Schema::OneOf(one_of)) = schema else { continue };
         for variant in &mut one_of.items {
             if let RefOr::T(Schema::Object(object)) = variant {
@@ -82,6 +88,22 @@ fn deny_unknown_variant_fields(doc: &mut OpenApi) {
             }
         }
     }
+}
+
+/// Names of the component schemas that some `allOf` refers to (flattened into another object).
+fn flattened_schemas<'a>(schemas: impl Iterator<Item = &'a RefOr<Schema>>) -> Vec<String> {
+    const PREFIX: &str = "#/components/schemas/";
+    schemas
+        .filter_map(|schema| match schema {
+            RefOr::T(Schema::AllOf(all_of)) => Some(all_of.items.iter()),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|item| match item {
+            RefOr::Ref(r) => r.ref_location.strip_prefix(PREFIX).map(str::to_owned),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The reusable error answers (types for the document only: their field is never read). The

@@ -152,8 +152,11 @@ impl Player {
         assert_eq!(status, 200, "{body} → {r}");
         r
     }
+    /// The room as this player sees it; checked against the OpenAPI document's `RoomView`.
     pub async fn view(&self, room: i64) -> Value {
-        self.http.get(format!("{}/api/v1/rooms/{room}", self.base)).send().await.unwrap().json().await.unwrap()
+        let v = self.http.get(format!("{}/api/v1/rooms/{room}", self.base)).send().await.unwrap().json().await.unwrap();
+        assert_documented("RoomView", &v);
+        v
     }
     /// Opens the room's stream with this player's session (a player's connection).
     pub async fn stream(&self, room: i64, after: i64) -> Ws {
@@ -167,8 +170,26 @@ impl Player {
     }
 }
 
+/// The room as a spectator sees it; checked against the OpenAPI document's `RoomView`.
 pub async fn view(base: &str, room: i64) -> Value {
-    reqwest::get(format!("{base}/api/v1/rooms/{room}")).await.unwrap().json().await.unwrap()
+    let v = reqwest::get(format!("{base}/api/v1/rooms/{room}")).await.unwrap().json().await.unwrap();
+    assert_documented("RoomView", &v);
+    v
+}
+
+/// Fails unless `value` is valid under the OpenAPI document's component schema `schema`: what
+/// the server answers is what the document promises (the fuzzer checks only what it happens
+/// to reach; every view a test reads is checked here).
+pub fn assert_documented(schema: &str, value: &Value) {
+    let mut doc = serde_json::to_value(server::api::openapi()).unwrap();
+    assert!(doc["components"]["schemas"].get(schema).is_some(), "{schema} is not in the document");
+    doc["$ref"] = json!(format!("#/components/schemas/{schema}"));
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .build(&doc)
+        .unwrap_or_else(|e| panic!("the document's {schema} does not compile: {e}"));
+    let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{schema} is not as documented:\n{}\nvalue: {value}", errors.join("\n"));
 }
 
 pub fn classic_9(colours: ColourAssignment) -> Value {
