@@ -4,8 +4,9 @@
 use sqlx::Row;
 
 use super::{
+    commands::RoomPhase,
     events::{Event, RoomSecrets, StoredEvent},
-    settings::{MatchSettings, Preset},
+    settings::MatchSettings,
     upgrade,
 };
 use crate::data::{internal, Db};
@@ -23,20 +24,17 @@ impl Db {
     ) -> Result<(i64, StoredEvent), AppError> {
         let spec = settings.board;
         let len = |a: engine::Axis| a.end - a.start + 1;
-        let preset = match settings.preset {
-            Preset::Space => "space",
-            Preset::Classic => "classic",
-        };
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms) \
-             VALUES (?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(name)
-        .bind(preset)
+        .bind(settings.preset.as_str())
         .bind(len(spec.x))
         .bind(len(spec.y))
         .bind(len(spec.z))
+        .bind(RoomPhase::Open.as_str())
         .bind(created_by)
         .bind(at_ms)
         .fetch_one(&mut *tx)
@@ -62,8 +60,8 @@ impl Db {
             return Ok(Vec::new());
         }
         let status = events.iter().rev().find_map(|e| match e {
-            Event::Started { .. } => Some("playing"),
-            Event::Ended { .. } => Some("finished"),
+            Event::Started { .. } => Some(RoomPhase::Playing.as_str()),
+            Event::Ended { .. } => Some(RoomPhase::Finished.as_str()),
             _ => None,
         });
         let mut tx = self.pool().begin().await.map_err(internal)?;
@@ -83,26 +81,39 @@ impl Db {
         Ok(stored)
     }
 
-    /// A room's whole log and its secrets (from the `room_created` row); `None` if no such room.
+    /// A room's whole log and its secrets (stored in the `room_created` row); `None` if
+    /// there is no such room.
     pub async fn load_log(&self, room_id: i64) -> Result<Option<(Vec<StoredEvent>, RoomSecrets)>, AppError> {
-        let log = self.load_events(room_id, 0).await?;
-        if log.is_empty() {
-            return Ok(None);
-        }
-        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
-            .bind(room_id)
-            .fetch_one(self.pool())
-            .await
-            .map_err(internal)?;
-        let secrets = serde_json::from_str(&body).map_err(|e| {
-            tracing::error!(room_id, error = %e, "room secrets unreadable");
-            AppError::Internal
-        })?;
-        Ok(Some((log, secrets)))
+        let rows = self.event_rows(room_id, 0).await?;
+        let Some(first) = rows.first() else { return Ok(None) };
+        let secrets = serde_json::from_value(first.body.clone()).map_err(|e| unreadable(room_id, 1, e))?;
+        let method = upgrade::scoring_method(&first.body);
+        Ok(Some((decode_rows(room_id, rows, method)?, secrets)))
     }
 
     /// Events of a room with `seq > after`, in order.
     pub async fn load_events(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, AppError> {
+        let rows = self.event_rows(room_id, after).await?;
+        // Format-1 rows (see `upgrade`) need the room's scoring method, from its first row.
+        let method = match rows.first() {
+            Some(first) if after <= 0 => upgrade::scoring_method(&first.body),
+            _ if rows.iter().any(|r| upgrade::is_format_1(&r.body)) => {
+                let first: Option<String> =
+                    sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+                        .bind(room_id)
+                        .fetch_optional(self.pool())
+                        .await
+                        .map_err(internal)?;
+                let first =
+                    first.map(|b| serde_json::from_str(&b)).transpose().map_err(|e| unreadable(room_id, 1, e))?;
+                first.as_ref().and_then(upgrade::scoring_method)
+            }
+            _ => None,
+        };
+        decode_rows(room_id, rows, method)
+    }
+
+    async fn event_rows(&self, room_id: i64, after: i64) -> Result<Vec<EventRow>, AppError> {
         let rows = sqlx::query(
             "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? AND seq > ? ORDER BY seq",
         )
@@ -111,47 +122,14 @@ impl Db {
         .fetch_all(self.pool())
         .await
         .map_err(internal)?;
-        // A format-1 log (see `upgrade`) needs its room's scoring method: read once, if ever.
-        let mut method = None;
-        let mut events = Vec::with_capacity(rows.len());
-        for r in rows {
-            let body: String = r.get("body");
-            let seq: i64 = r.get("seq");
-            let mut needs_method = false;
-            let parsed = upgrade::parse_body(&body, || {
-                needs_method = true;
-                method
-            });
-            let event = match parsed {
-                Err(_) if needs_method && method.is_none() => {
-                    method = Some(self.scoring_method(room_id).await?);
-                    upgrade::parse_body(&body, || method)
-                }
-                other => other,
-            }
-            .map_err(|e| {
-                tracing::error!(room_id, seq, error = %e, "unreadable event in the log");
-                AppError::Internal
-            })?;
-            if let Event::RoomCreated { settings, .. } = &event {
-                method = method.or_else(|| upgrade::scoring_method(settings));
-            }
-            events.push(StoredEvent { seq, at_ms: r.get("at_ms"), actor: r.get("actor_id"), event });
-        }
-        Ok(events)
-    }
-
-    /// The scoring method of a room's settings (for upgrading format-1 events).
-    async fn scoring_method(&self, room_id: i64) -> Result<engine::ScoringMethod, AppError> {
-        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
-            .bind(room_id)
-            .fetch_one(self.pool())
-            .await
-            .map_err(internal)?;
-        match upgrade::parse_body(&body, || None) {
-            Ok(Event::RoomCreated { settings, .. }) => upgrade::scoring_method(&settings).ok_or(AppError::Internal),
-            _ => Err(AppError::Internal),
-        }
+        rows.into_iter()
+            .map(|r| {
+                let seq: i64 = r.get("seq");
+                let body: String = r.get("body");
+                let body = serde_json::from_str(&body).map_err(|e| unreadable(room_id, seq, e))?;
+                Ok(EventRow { seq, at_ms: r.get("at_ms"), actor: r.get("actor_id"), body })
+            })
+            .collect()
     }
 
     /// Rooms whose match is not finished (their actors are started at boot).
@@ -161,6 +139,32 @@ impl Db {
             .await
             .map_err(internal)
     }
+}
+
+/// A stored row, its body parsed but not yet read as an event.
+struct EventRow {
+    seq: i64,
+    at_ms: i64,
+    actor: Option<i64>,
+    body: serde_json::Value,
+}
+
+fn decode_rows(
+    room_id: i64,
+    rows: Vec<EventRow>,
+    method: Option<engine::ScoringMethod>,
+) -> Result<Vec<StoredEvent>, AppError> {
+    rows.into_iter()
+        .map(|r| {
+            let event = upgrade::decode(r.body, method).map_err(|e| unreadable(room_id, r.seq, e))?;
+            Ok(StoredEvent { seq: r.seq, at_ms: r.at_ms, actor: r.actor, event })
+        })
+        .collect()
+}
+
+fn unreadable(room_id: i64, seq: i64, e: impl std::fmt::Display) -> AppError {
+    tracing::error!(room_id, seq, error = %e, "unreadable event in the log");
+    AppError::Internal
 }
 
 async fn insert_event(

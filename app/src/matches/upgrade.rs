@@ -11,7 +11,7 @@
 use engine::ScoringMethod;
 use serde_json::{json, Map, Value};
 
-use super::events::{Event, RoomSecrets, StoredEvent};
+use super::events::Event;
 use super::settings::MatchSettings;
 
 /// Whether `body` is a format-1 event that `upgrade` changes.
@@ -25,8 +25,9 @@ pub fn is_format_1(body: &Value) -> bool {
     }
 }
 
-/// The scoring method a room's results were counted with, from its settings.
-pub fn scoring_method(settings: &MatchSettings) -> Option<ScoringMethod> {
+/// The scoring method a room's results were counted with, from its `room_created` body.
+pub fn scoring_method(room_created: &Value) -> Option<ScoringMethod> {
+    let settings: MatchSettings = serde_json::from_value(room_created.get("settings")?.clone()).ok()?;
     settings.engine_rules().ok().map(|r| r.scoring)
 }
 
@@ -77,48 +78,44 @@ fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
     score.insert("result".into(), result);
 }
 
-/// Parses a whole stored log (as `StoredEvent` JSON values, oldest first) and the room's
-/// secrets (stored in its `room_created` body), upgrading format-1 events with the method
-/// from its settings.
-pub fn parse_log(values: Vec<Value>) -> Result<(Vec<StoredEvent>, RoomSecrets), String> {
-    let secrets: RoomSecrets = values
-        .first()
-        .and_then(|v| v.get("event"))
-        .map(|body| serde_json::from_value(body.clone()).map_err(|e| e.to_string()))
-        .ok_or("empty log")??;
-    let mut method = None;
-    let events = values
-        .into_iter()
-        .map(|mut v| {
-            if let Some(body) = v.get_mut("event") {
-                if method.is_none() && body.get("type").and_then(Value::as_str) == Some("room_created") {
-                    let settings: MatchSettings =
-                        serde_json::from_value(body["settings"].clone()).map_err(|e| e.to_string())?;
-                    method = scoring_method(&settings);
-                }
-                if is_format_1(body) {
-                    upgrade(body, method.ok_or("format-1 event before room_created")?);
-                }
-            }
-            serde_json::from_value(v).map_err(|e| e.to_string())
-        })
-        .collect::<Result<_, String>>()?;
-    Ok((events, secrets))
-}
-
-/// One stored body, upgraded if needed; `method` is asked for only then.
-pub fn parse_body(body: &str, method: impl FnOnce() -> Option<ScoringMethod>) -> Result<Event, String> {
-    let mut v: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
-    if is_format_1(&v) {
-        upgrade(&mut v, method().ok_or("no scoring method for a format-1 event")?);
+/// One stored body as an event, upgraded first if it is format 1 (which needs the room's
+/// scoring method; see [`scoring_method`]).
+pub fn decode(mut body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {
+    if is_format_1(&body) {
+        upgrade(&mut body, method.ok_or("a format-1 event needs the room's scoring method")?);
     }
-    serde_json::from_value(v).map_err(|e| e.to_string())
+    serde_json::from_value(body).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::state::MatchState;
+    use crate::matches::{
+        events::{RoomSecrets, StoredEvent},
+        state::MatchState,
+    };
+
+    /// A fixture's log (`StoredEvent` values, oldest first) read as the database loader reads
+    /// rows: secrets and the scoring method from the `room_created` body, then `decode`.
+    fn parse_log(values: Vec<Value>) -> Result<(Vec<StoredEvent>, RoomSecrets), String> {
+        let first = values.first().and_then(|v| v.get("event")).ok_or("empty log")?.clone();
+        let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| e.to_string())?;
+        let method = scoring_method(&first);
+        let events = values
+            .into_iter()
+            .map(|v| {
+                let event = decode(v["event"].clone(), method)?;
+                let at = |k: &str| v[k].as_i64();
+                Ok(StoredEvent {
+                    seq: at("seq").ok_or("seq")?,
+                    at_ms: at("at_ms").ok_or("at_ms")?,
+                    actor: at("actor"),
+                    event,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok((events, secrets))
+    }
 
     /// Every log of `tests/fixtures/event-logs-v1` (written by the format-1 version's state
     /// tests) still replays to the same room: version, phase, moves, board and result.
@@ -179,7 +176,7 @@ mod tests {
         assert!(is_format_1(&old));
         upgrade(&mut old, ScoringMethod::Area);
         assert_eq!(old, current);
-        let e = parse_body(&old.to_string(), || None).unwrap();
+        let e = decode(old, None).unwrap();
         assert_eq!(
             e,
             Event::Ended {
@@ -189,6 +186,7 @@ mod tests {
             }
         );
         let bad = json!({"type": "illegal_attempt", "colour": "black", "at": {"x":1,"y":1,"z":1}, "reason": "suicide", "message": "x"});
-        assert!(parse_body(&bad.to_string(), || None).is_err(), "needs no method, but says so when it would");
+        assert!(decode(bad.clone(), None).is_err(), "a format-1 event without the room's method is refused");
+        assert!(decode(bad, Some(ScoringMethod::Area)).is_ok());
     }
 }
