@@ -13,17 +13,12 @@ pub use settings::settings_summary;
 use crate::i18n::Lang;
 
 /// A catalogue entry in `lang`.
-pub fn t(lang: Lang, key: &str) -> String {
-    rust_i18n::t!(key, locale = lang.code()).to_string()
-}
+pub use crate::i18n::text as t;
 
-/// A catalogue entry with `%{name}` parameters.
+/// A catalogue entry with `%{name}` parameters, filled by rust-i18n's own substitution.
 pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
-    let mut s = t(lang, key);
-    for (name, value) in params {
-        s = s.replace(&format!("%{{{name}}}"), value);
-    }
-    s
+    let (names, values): (Vec<&str>, Vec<String>) = params.iter().map(|(n, v)| (*n, v.to_string())).unzip();
+    rust_i18n::replace_patterns(&t(lang, key), &names, &values)
 }
 
 /// 흑 / Black.
