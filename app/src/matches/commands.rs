@@ -22,8 +22,8 @@ pub struct CommandReply {
     pub events: Vec<StoredEvent>,
 }
 
-/// Where a room stands (serde and `as_str`: `open`, `waiting_ready`, `playing`, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+/// Where a room stands (serde, `as_str` and `FromStr`: `open`, `waiting_ready`, `playing`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]

@@ -49,7 +49,7 @@ fn Rooms() -> impl IntoView {
                         <ul class="rooms" data-testid="rooms">
                             {list.into_iter().map(|r| view! {
                                 <li><a href=format!("/rooms/{}", r.id) data-testid="room-link"><strong>{r.name}</strong></a>
-                                    " · "{preset_text(&r.preset)}" · "{r.board}" · "{super::room::phase_text(&r.status)}</li>
+                                    " · "{preset_text(r.preset)}" · "{r.board}" · "{super::room::phase_text(r.status)}</li>
                             }).collect_view()}
                         </ul>
                     }.into_any(),
@@ -84,7 +84,7 @@ fn MyGames() -> impl IntoView {
                         <h3>{move || tr!("home.your_games")}</h3>
                         <ul class="rooms" data-testid="my-games">
                             {list.into_iter().map(|r| view! {
-                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(&r.status)}</li>
+                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(r.status)}</li>
                             }).collect_view()}
                         </ul>
                     }),
@@ -139,10 +139,10 @@ fn role_label(role: crate::Role) -> String {
     }
 }
 
-fn preset_text(preset: &str) -> String {
+fn preset_text(preset: crate::matches::settings::Preset) -> String {
     match preset {
-        "classic" => tr!("new.classic"),
-        _ => tr!("new.space"),
+        crate::matches::settings::Preset::Classic => tr!("new.classic"),
+        crate::matches::settings::Preset::Space => tr!("new.space"),
     }
 }
 

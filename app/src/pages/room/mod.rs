@@ -162,7 +162,7 @@ impl RoomCtx {
         };
         let (phase, to_move) = self.view.with_untracked(|v| (v.phase, v.to_move));
         if phase != RoomPhase::Playing {
-            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(phase.as_str())))));
+            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(phase)))));
             return;
         }
         if self.my_colour() != Some(to_move) {
@@ -276,8 +276,8 @@ pub fn colour_text(c: Colour) -> String {
     }
 }
 
-pub fn phase_text(phase: &str) -> String {
-    tr_dyn(&format!("phase.{phase}"))
+pub fn phase_text(phase: RoomPhase) -> String {
+    tr_dyn(&format!("phase.{}", phase.as_str()))
 }
 
 /// Translates a key built at run time.

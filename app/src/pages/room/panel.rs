@@ -102,7 +102,7 @@ fn StatusBanner() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let text = move || {
         ctx.view.with(|v| {
-            let mut parts = vec![phase_text(v.phase.as_str())];
+            let mut parts = vec![phase_text(v.phase)];
             if v.phase == RoomPhase::Playing {
                 parts.push(tr!("room.to_move", who = colour_text(v.to_move), n = v.move_number + 1));
             }
