@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 mod support;
 use support::*;
+use testclient::{reqwest, tokio_tungstenite};
 
 #[tokio::test]
 async fn a_classic_game_from_invitation_to_resignation() {
