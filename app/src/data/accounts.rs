@@ -164,7 +164,7 @@ impl Db {
         if used.rows_affected() != 1 {
             return Err(AppError::BadSetupToken);
         }
-        let user = insert_user(&mut *tx, username, &hash, Role::Admin).await?;
+        let user = insert_user(&mut tx, username, &hash, Role::Admin).await?;
         tx.commit().await.map_err(internal)?;
         Ok(user)
     }
@@ -175,7 +175,7 @@ impl Db {
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
         let mut conn = self.pool().acquire().await.map_err(internal)?;
-        insert_user(&mut *conn, username, &hash, Role::Player).await
+        insert_user(&mut conn, username, &hash, Role::Player).await
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, AppError> {

@@ -577,7 +577,7 @@ async fn run(args: Args) -> std::process::ExitCode {
 
     // Play.
     let mut games = Vec::new();
-    for (i, ((black, white, room), slot)) in pairs.into_iter().zip(slots.into_iter()).enumerate() {
+    for (i, ((black, white, room), slot)) in pairs.into_iter().zip(slots).enumerate() {
         games.push(tokio::spawn(play(i, black, white, room, args.board, slot, stats.clone())));
     }
     tokio::time::sleep(Duration::from_secs(args.warmup)).await;
