@@ -249,7 +249,7 @@ mod tests {
             AppError::BodyTooLarge { limit_bytes: 65536 },
             AppError::Internal,
             AppError::Match(MatchError::NotYourTurn { to_move: Colour::White }),
-            AppError::Match(MatchError::Illegal { at, reason: "occupied".into(), message: "occupied".into() }),
+            AppError::Match(MatchError::Illegal { at, reason: engine::IllegalKind::Occupied }),
             AppError::Match(MatchError::RoomNotFound),
         ];
         for e in errors {

@@ -13,6 +13,7 @@ pub mod i18n;
 pub mod matches;
 pub mod pages;
 pub mod role;
+pub mod text;
 
 #[cfg(feature = "ssr")]
 pub mod data;

@@ -4,9 +4,8 @@
 //!   head, and the head stores the stone count and the liberty count. All of
 //!   it is maintained incrementally: a move costs time proportional to the
 //!   chains it touches (003 §2.2 captures, merges), never a whole-board scan.
-//! * The Zobrist hash is updated incrementally. Keys are computed on the fly
-//!   from a fixed-seed splitmix64 of (point, colour) — deterministic, no
-//!   table, no `rand`.
+//! * The Zobrist hash is updated incrementally (keys from the `zobrist`
+//!   module, cached per point in the geometry).
 //! * The list of empty points is maintained incrementally too (O(1) per
 //!   change), so legal-point queries and playouts only visit empty points.
 //!
@@ -19,6 +18,7 @@
 //! rows are shared by all boards of one size).
 
 use crate::geometry::{Geometry, Point};
+use crate::zobrist;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -68,13 +68,8 @@ impl Color {
             Color::White => "W",
         }
     }
-    /// 흑 / 백.
-    pub const fn korean(self) -> &'static str {
-        match self {
-            Color::Black => "흑",
-            Color::White => "백",
-        }
-    }
+    /// The English name, for protocol and developer messages (GTP, errors); people read
+    /// colours through the app's i18n catalogue.
     pub const fn english(self) -> &'static str {
         match self {
             Color::Black => "Black",
@@ -91,27 +86,6 @@ pub(crate) const WHITE: u8 = 2;
 /// `WALL & BLACK != 0` and `WALL & WHITE != 0`, so "every neighbour slot is
 /// own stone or wall" is one test per slot.
 pub(crate) const WALL: u8 = 3;
-
-const ZOBRIST_SEED: u64 = 0x5BAD_0C0D_E000_2026;
-
-#[inline(always)]
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// Zobrist key of a stone of colour `cell` (1 or 2) at point index `p`.
-#[inline(always)]
-pub(crate) fn zobrist(p: usize, cell: u8) -> u64 {
-    splitmix64(ZOBRIST_SEED ^ ((p as u64) << 1 | (cell as u64 - 1)))
-}
-
-/// Zobrist key for "`color` to move" (used for situations, 000 §5.3 korean).
-pub(crate) fn side_key(c: Color) -> u64 {
-    splitmix64(ZOBRIST_SEED.rotate_left(17) ^ c.idx() as u64)
-}
 
 /// What a stone move would do, computed without touching the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -787,7 +761,7 @@ impl Board {
                 self.next[i] = i as u16;
                 continue;
             }
-            self.hash ^= zobrist(i, c);
+            self.hash ^= zobrist::stone_key(i, c);
             self.stones[(c - 1) as usize] += 1;
             if visited[i] {
                 continue;
@@ -824,7 +798,7 @@ impl Board {
         let mut h = 0;
         for (i, &c) in self.cells[..self.n()].iter().enumerate() {
             if c != EMPTY {
-                h ^= zobrist(i, c);
+                h ^= zobrist::stone_key(i, c);
             }
         }
         h

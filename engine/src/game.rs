@@ -1,16 +1,23 @@
 //! Game state and history, kept apart from the board (like KataGo's
 //! `boardhistory.h`): turn, phase, prisoners, repetition bookkeeping, undo,
 //! and the action log that becomes the game record.
+//!
+//! This file is the API ([`Game`] and the values it hands out); refusals are
+//! in `errors`, the repetition journal in `history`.
 
-use crate::board::{side_key, BasicIllegal, Board, Color, MoveEffect, EMPTY};
+mod errors;
+mod history;
+
+pub use errors::{IllegalKind, IllegalMove, PhaseError, RepetitionKind, SetupError, UndoError};
+
+use crate::board::{BasicIllegal, Board, Color, MoveEffect};
 use crate::geometry::{Coord, Geometry, Point};
-use crate::labels::{handicap_points, HandicapError};
+use crate::labels::handicap_points;
 use crate::record::{Action, GameRecord, RECORD_VERSION};
 use crate::result::GameResult;
 use crate::rules::{KoRule, Rules};
+use history::{after_move_equals_cells, History, Step};
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A move: place a stone or pass (003 §2.1, §2.7).
@@ -34,107 +41,6 @@ pub enum Phase {
     Over,
 }
 
-/// Which repetition rule rejected a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RepetitionKind {
-    /// 003 §2.3: would restore the arrangement from just before the
-    /// opponent's most recent move.
-    Immediate,
-    /// 000 §5.3: would recreate an arrangement seen earlier in the game.
-    Superko,
-    /// 003 §5.3: would recreate the arrangement that was just undone.
-    AfterUndo,
-}
-
-/// Why a move was rejected. Every board-related variant carries the point
-/// and its actual coordinates (003 §2.5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
-pub enum IllegalMove {
-    #[error("illegal move at {at}: the point is occupied")]
-    Occupied { point: Point, at: Coord },
-    #[error("illegal move at {at}: suicide (the stone would have no liberty and captures nothing)")]
-    Suicide { point: Point, at: Coord },
-    #[error("illegal move at {at}: repetition ({})", match kind {
-        RepetitionKind::Immediate => "restores the arrangement from before the opponent's last move",
-        RepetitionKind::Superko => "recreates an earlier arrangement",
-        RepetitionKind::AfterUndo => "recreates the arrangement that was just undone",
-    })]
-    Repetition { kind: RepetitionKind, point: Point, at: Coord },
-    #[error("illegal move at {at}: ko (a single stone may not be retaken immediately)")]
-    Ko { point: Point, at: Coord },
-    #[error("illegal move: point index {index} is off the board")]
-    OffBoard { index: u32 },
-    #[error("illegal move: it is {}'s turn, not {}'s", to_move.english(), color.english())]
-    NotYourTurn { color: Color, to_move: Color },
-    #[error("illegal move: the game is not in play (phase {phase:?})")]
-    NotInPlay { phase: Phase },
-}
-
-/// Flat list of rejection kinds, with stable words for protocols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum IllegalKind {
-    Occupied,
-    Suicide,
-    Repetition,
-    Superko,
-    UndoRepetition,
-    Ko,
-    OffBoard,
-    NotYourTurn,
-    NotInPlay,
-}
-
-impl IllegalKind {
-    /// A single word: `occupied`, `suicide`, `repetition`, `superko`,
-    /// `undo_repetition`, `ko`, `off_board`, `not_your_turn`, `not_in_play`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            IllegalKind::Occupied => "occupied",
-            IllegalKind::Suicide => "suicide",
-            IllegalKind::Repetition => "repetition",
-            IllegalKind::Superko => "superko",
-            IllegalKind::UndoRepetition => "undo_repetition",
-            IllegalKind::Ko => "ko",
-            IllegalKind::OffBoard => "off_board",
-            IllegalKind::NotYourTurn => "not_your_turn",
-            IllegalKind::NotInPlay => "not_in_play",
-        }
-    }
-}
-
-impl IllegalMove {
-    pub const fn kind(&self) -> IllegalKind {
-        match self {
-            IllegalMove::Occupied { .. } => IllegalKind::Occupied,
-            IllegalMove::Suicide { .. } => IllegalKind::Suicide,
-            IllegalMove::Repetition { kind: RepetitionKind::Immediate, .. } => IllegalKind::Repetition,
-            IllegalMove::Repetition { kind: RepetitionKind::Superko, .. } => IllegalKind::Superko,
-            IllegalMove::Repetition { kind: RepetitionKind::AfterUndo, .. } => IllegalKind::UndoRepetition,
-            IllegalMove::Ko { .. } => IllegalKind::Ko,
-            IllegalMove::OffBoard { .. } => IllegalKind::OffBoard,
-            IllegalMove::NotYourTurn { .. } => IllegalKind::NotYourTurn,
-            IllegalMove::NotInPlay { .. } => IllegalKind::NotInPlay,
-        }
-    }
-    /// The reason word (see [`IllegalKind::as_str`]).
-    pub const fn reason_word(&self) -> &'static str {
-        self.kind().as_str()
-    }
-    /// The point concerned, if any.
-    pub const fn point(&self) -> Option<Point> {
-        match *self {
-            IllegalMove::Occupied { point, .. }
-            | IllegalMove::Suicide { point, .. }
-            | IllegalMove::Repetition { point, .. }
-            | IllegalMove::Ko { point, .. } => Some(point),
-            _ => None,
-        }
-    }
-}
-
 /// What a successful move did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayOutcome {
@@ -151,44 +57,12 @@ pub struct PlayOutcome {
     pub result: Option<GameResult>,
 }
 
-/// Why an undo was refused (003 §5.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "snake_case")]
-pub enum UndoError {
-    #[error("nothing to undo")]
-    NothingToUndo,
-    #[error("a pass cannot be undone (003 §5.1)")]
-    LastWasPass,
-    #[error("undo is not allowed in phase {phase:?} (003 §4.4, §5.1)")]
-    NotInPlay { phase: Phase },
-}
-
 /// What an undo restored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UndoOutcome {
     /// Colour and point of the undone stone move; that colour is to move again.
     pub color: Color,
     pub point: Point,
-}
-
-/// Problems with setup stones or handicap.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-pub enum SetupError {
-    #[error("setup stones can only be placed before the first move")]
-    GameStarted,
-    #[error("setup point index {index} is off the board")]
-    OffBoard { index: u32 },
-    #[error("setup would leave a chain without liberties")]
-    NoLiberties,
-    #[error(transparent)]
-    Handicap(#[from] HandicapError),
-}
-
-/// Phase-changing actions refused in the current phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[error("not allowed in phase {phase:?}")]
-pub struct PhaseError {
-    pub phase: Phase,
 }
 
 /// A chain with one liberty (000 §9 atari warnings).
@@ -199,34 +73,11 @@ pub struct AtariChain {
     pub liberty: Point,
 }
 
-/// One step of the effective history, replayed by undo.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    Move(Color, Move),
-    Resume(Color),
-    EnterScoring,
-}
-
-/// One (arrangement, colour to move) situation for the korean rule, with
-/// the journal length at its most recent occurrence (see [`Game`]'s
-/// `journal`) so that a hash match can be confirmed exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Situation {
-    to_move: Color,
-    mark: u32,
-    count: u32,
-}
-
 /// A game: board + rules + history.
 ///
-/// Repetition (003 §2.3, §5.3; 000 §5.3) is decided exactly: the 64-bit
-/// Zobrist hash is only the fast filter, and every hash match is confirmed
-/// by comparing the arrangements themselves. Earlier arrangements are not
-/// stored; a *mark* (the length of the cell-change `journal` at that time)
-/// identifies one, and the arrangement at a mark is the current one with
-/// the journal's later changes undone — the comparison costs only the
-/// points changed since then. The arrangement an undo removed is kept as a
-/// snapshot (undo is rare).
+/// Repetition (003 §2.3, §5.3; 000 §5.3) is decided exactly (see the
+/// `history` module): the Zobrist hash is only a filter, every match is
+/// confirmed by comparing arrangements.
 #[derive(Clone, Debug)]
 pub struct Game {
     rules: Rules,
@@ -241,22 +92,8 @@ pub struct Game {
     consecutive_passes: u32,
     move_number: u32,
     steps: Vec<Step>,
-    /// Every cell change of the effective history since the last reset, in
-    /// order, as (point, cell value before the change).
-    journal: Vec<(u16, u8)>,
-    /// Arrangement (hash, mark) just before each colour's most recent move (003 §2.3).
-    before_last: [Option<(u64, u32)>; 2],
-    /// Every arrangement so far (000 §5.3 positional superko): hash → mark
-    /// of its newest occurrence.
-    seen: HashMap<u64, u32>,
-    /// Further arrangements whose hash collides with one in `seen` (hash,
-    /// mark); practically always empty.
-    seen_extra: Vec<(u64, u32)>,
-    /// Occurrences of (arrangement, colour to move) (000 §5.3 korean),
-    /// keyed by hash ^ side key.
-    situations: HashMap<u64, Situation>,
-    /// Further situations whose key collides with one in `situations`.
-    situations_extra: Vec<(u64, Situation)>,
+    /// Journal, arrangements and situations since the last reset.
+    history: History,
     /// Korean simple ko: (point, colour that may not play there).
     ko: Option<(Point, Color)>,
     /// 003 §5.3: arrangement (hash, cells) that the next stone move may not recreate.
@@ -277,11 +114,7 @@ impl PartialEq for Game {
             && self.consecutive_passes == o.consecutive_passes
             && self.move_number == o.move_number
             && self.steps == o.steps
-            && self.before_last == o.before_last
-            && self.seen == o.seen
-            && self.seen_extra == o.seen_extra
-            && self.situations == o.situations
-            && self.situations_extra == o.situations_extra
+            && self.history == o.history
             && self.ko == o.ko
             && self.undo_restriction == o.undo_restriction
     }
@@ -310,12 +143,7 @@ impl Game {
             consecutive_passes: 0,
             move_number: 0,
             steps: Vec::new(),
-            journal: Vec::new(),
-            before_last: [None, None],
-            seen: HashMap::new(),
-            seen_extra: Vec::new(),
-            situations: HashMap::new(),
-            situations_extra: Vec::new(),
+            history: History::default(),
             ko: None,
             undo_restriction: None,
             log: Vec::new(),
@@ -331,15 +159,7 @@ impl Game {
     }
 
     fn reset_history(&mut self) {
-        self.journal.clear();
-        self.seen.clear();
-        self.seen_extra.clear();
-        self.situations.clear();
-        self.situations_extra.clear();
-        self.seen.insert(self.board.hash(), 0);
-        self.situations
-            .insert(self.board.hash() ^ side_key(self.to_move), Situation { to_move: self.to_move, mark: 0, count: 1 });
-        self.before_last = [None, None];
+        self.history.reset(self.board.hash(), self.to_move);
         self.ko = None;
     }
 
@@ -512,28 +332,21 @@ impl Game {
         let caps = || self.board.capture_set(p, c);
         // 003 §5.3: the undone arrangement may not be recreated by the next stone move.
         if let Some((h, cells)) = &self.undo_restriction {
-            if *h == eff.hash_after && self.after_move_equals_cells(p, c, &caps(), cells) {
+            if *h == eff.hash_after && after_move_equals_cells(&self.board, p, c, &caps(), cells) {
                 return Err(rep(RepetitionKind::AfterUndo));
             }
         }
         match self.rules.ko {
             KoRule::Immediate => {
                 // 003 §2.3.
-                if let Some((h, mark)) = self.before_last[c.opponent().idx()] {
-                    if h == eff.hash_after && self.matches_mark(mark, Some((p, c, &caps()))) {
-                        return Err(rep(RepetitionKind::Immediate));
-                    }
+                if self.history.restores_before_last(&self.board, c.opponent(), eff.hash_after, (p, c), caps) {
+                    return Err(rep(RepetitionKind::Immediate));
                 }
             }
             KoRule::PositionalSuperko => {
                 // 000 §5.3.
-                let h = eff.hash_after;
-                if let Some(&m) = self.seen.get(&h) {
-                    let caps = caps();
-                    let marks = std::iter::once(m).chain(self.seen_extra.iter().filter(|e| e.0 == h).map(|e| e.1));
-                    if marks.into_iter().any(|m| self.matches_mark(m, Some((p, c, &caps)))) {
-                        return Err(rep(RepetitionKind::Superko));
-                    }
+                if self.history.seen_before(&self.board, eff.hash_after, (p, c), caps) {
+                    return Err(rep(RepetitionKind::Superko));
                 }
             }
             KoRule::Korean => {
@@ -544,29 +357,6 @@ impl Game {
             }
         }
         Ok(eff)
-    }
-
-    /// Whether the arrangement at journal length `mark` equals the current
-    /// arrangement, or — with `mv = Some((p, c, captured))`, `captured`
-    /// sorted — the arrangement after `c` plays at empty `p` capturing
-    /// `captured`. Costs the changes since `mark`, not the board size.
-    fn matches_mark(&self, mark: u32, mv: Option<(Point, Color, &[Point])>) -> bool {
-        matches_mark(&self.journal, &self.board, mark, mv)
-    }
-    /// Whether `c` playing at empty `p` and capturing `captured` (sorted)
-    /// leaves exactly the arrangement `cells`.
-    fn after_move_equals_cells(&self, p: Point, c: Color, captured: &[Point], cells: &[u8]) -> bool {
-        cells.len() == self.board.len()
-            && cells.iter().enumerate().all(|(x, &v)| {
-                let after = if x == p.index() {
-                    c.cell()
-                } else if captured.binary_search(&Point(x as u16)).is_ok() {
-                    EMPTY
-                } else {
-                    self.board.cell(x)
-                };
-                v == after
-            })
     }
 
     /// Why `c` may not play at `p` now, or `None` if the move is legal.
@@ -713,8 +503,7 @@ impl Game {
 
     /// Apply a move known to be structurally possible and update history.
     fn apply_inner(&mut self, c: Color, mv: Move, captured: Option<&mut Vec<Point>>) {
-        let before = self.board.hash();
-        self.before_last[c.idx()] = Some((before, self.journal.len() as u32));
+        self.history.before_move(c, self.board.hash());
         match mv {
             Move::Place(p) => {
                 let mut local = Vec::new();
@@ -725,9 +514,7 @@ impl Game {
                 let start = out.len();
                 let n = self.board.place_unchecked(p, c, Some(out));
                 self.captures[c.idx()] += n;
-                self.journal.push((p.0, EMPTY));
-                let them = c.opponent().cell();
-                self.journal.extend(out[start..].iter().map(|s| (s.0, them)));
+                self.history.journal_place(p, c, &out[start..]);
                 self.ko = None;
                 if self.rules.ko == KoRule::Korean
                     && n == 1
@@ -748,56 +535,15 @@ impl Game {
         self.move_number += 1;
         self.steps.push(Step::Move(c, mv));
         self.to_move = c.opponent();
-        let h = self.board.hash();
-        let mark = self.journal.len() as u32;
-        // Hash matches are confirmed exactly; a confirmed mark moves to the
-        // newest occurrence so that later confirmations stay short.
-        let Game { journal, board, seen, seen_extra, situations, situations_extra, to_move, .. } = self;
-        let same = |m: u32| matches_mark(journal, board, m, None);
-        match seen.entry(h) {
-            Entry::Vacant(v) => {
-                v.insert(mark);
-            }
-            Entry::Occupied(mut o) => {
-                if same(*o.get()) {
-                    *o.get_mut() = mark;
-                } else if let Some(e) = seen_extra.iter_mut().find(|e| e.0 == h && same(e.1)) {
-                    e.1 = mark;
-                } else {
-                    seen_extra.push((h, mark));
-                }
-            }
-        }
-        let key = h ^ side_key(*to_move);
-        let fresh = Situation { to_move: *to_move, mark, count: 0 };
-        // A known situation occurs once more (passes repeat one without
-        // changing the journal, so the mark alone cannot tell).
-        let sit = match situations.entry(key) {
-            Entry::Vacant(v) => v.insert(fresh),
-            Entry::Occupied(o) => {
-                let s = o.into_mut();
-                if s.to_move == *to_move && same(s.mark) {
-                    s
-                } else if let Some(e) =
-                    situations_extra.iter_mut().find(|e| e.0 == key && e.1.to_move == *to_move && same(e.1.mark))
-                {
-                    &mut e.1
-                } else {
-                    situations_extra.push((key, fresh));
-                    &mut situations_extra.last_mut().expect("just pushed").1
-                }
-            }
-        };
-        sit.mark = mark;
-        sit.count += 1;
-        let cnt = sit.count;
-        if self.rules.ko == KoRule::Korean && cnt >= 3 {
-            // 000 §5.3 korean: third occurrence → draw by repetition.
+        let cnt = self.history.record_position(&self.board, self.board.hash(), self.to_move);
+        if self.consecutive_passes >= 2 {
+            // 003 §2.7, 000 §5.4: two consecutive passes → scoring (a second
+            // pass never repeats a situation through a move anyway).
+            self.phase = Phase::Scoring;
+        } else if self.rules.ko == KoRule::Korean && cnt >= 3 {
+            // 000 §5.3 korean: third occurrence through moves → draw by repetition.
             self.phase = Phase::Over;
             self.result = Some(GameResult::repetition());
-        } else if self.consecutive_passes >= 2 {
-            // 003 §2.7, 000 §5.4: two consecutive passes → scoring.
-            self.phase = Phase::Scoring;
         }
     }
 
@@ -925,165 +671,3 @@ impl Game {
 
 #[cfg(test)]
 pub(crate) mod tests;
-
-/// See [`Game::matches_mark`]; a free function so that it can run while a
-/// history map is borrowed mutably.
-fn matches_mark(journal: &[(u16, u8)], board: &Board, mark: u32, mv: Option<(Point, Color, &[Point])>) -> bool {
-    let since = &journal[(mark as usize).min(journal.len())..];
-
-    // Where the arrangement at `mark` differs from now: the first
-    // recorded old value of each point changed since.
-    let mut then: HashMap<u16, u8> = HashMap::with_capacity(since.len());
-    for &(x, old) in since {
-        then.entry(x).or_insert(old);
-    }
-    let (p, me, captured) = match mv {
-        Some((p, c, caps)) => (Some(p.0), c.cell(), caps),
-        None => (None, EMPTY, &[][..]),
-    };
-    // A point the move changes must also have changed since `mark`.
-    if p.is_some_and(|p| !then.contains_key(&p)) || captured.iter().any(|s| !then.contains_key(&s.0)) {
-        return false;
-    }
-    then.iter().all(|(&x, &old)| {
-        let after = if Some(x) == p {
-            me
-        } else if captured.binary_search(&Point(x)).is_ok() {
-            EMPTY
-        } else {
-            board.cell(x as usize)
-        };
-        old == after
-    })
-}
-
-/// Exact repetition: a hash match alone never makes a move illegal (or a
-/// game a draw); the arrangements are compared. Collisions of the 64-bit
-/// hash cannot be found by search, so these tests plant a colliding entry
-/// (the hash of the move's result, attached to a different arrangement)
-/// directly in the history.
-#[cfg(test)]
-mod exact_repetition_tests {
-    use super::*;
-
-    fn flat5() -> Arc<Geometry> {
-        Arc::new(Geometry::flat(5, 5).unwrap())
-    }
-    fn pt(g: &Game, x: usize, y: usize) -> Point {
-        g.geometry().point_from_offsets(x, y, 0).unwrap()
-    }
-    /// A game with B (1,1), W (3,3) played; Black to move.
-    fn opened(rules: Rules) -> Game {
-        let mut g = Game::with_geometry(flat5(), rules).unwrap();
-        g.play(Color::Black, Move::Place(pt(&g, 1, 1))).unwrap();
-        g.play(Color::White, Move::Place(pt(&g, 3, 3))).unwrap();
-        g
-    }
-
-    #[test]
-    fn immediate_rule_needs_the_same_arrangement_not_just_the_hash() {
-        let mut g = opened(Rules::space());
-        let p = pt(&g, 2, 2);
-        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
-        // Plant: "before White's last move the hash was h" — at mark 0, the
-        // empty board, which is not the arrangement after B (2,2).
-        g.before_last[Color::White.idx()] = Some((h, 0));
-        assert_eq!(g.illegal_reason(Color::Black, p), None);
-        assert!(g.legal_points(Color::Black).contains(&p));
-        // Marks compare arrangements, not hashes: after B (2,2) the current
-        // arrangement matches its own mark and not the empty board's.
-        g.play(Color::Black, Move::Place(p)).unwrap();
-        assert!(g.matches_mark(g.journal.len() as u32, None));
-        assert!(!g.matches_mark(0, None));
-    }
-
-    #[test]
-    fn superko_needs_the_same_arrangement_not_just_the_hash() {
-        let mut g = opened(Rules::classic());
-        let p = pt(&g, 2, 2);
-        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
-        g.seen.insert(h, 0); // the empty board…
-        g.seen_extra.push((h, 1)); // …and the board after B (1,1)
-        assert_eq!(g.illegal_reason(Color::Black, p), None);
-        g.play(Color::Black, Move::Place(p)).unwrap();
-        // The colliding hash now holds a third, distinct arrangement.
-        assert_eq!(g.seen[&h], 0);
-        assert_eq!(g.seen_extra, vec![(h, 1), (h, 3)]);
-    }
-
-    #[test]
-    fn korean_count_needs_the_same_arrangement_not_just_the_hash() {
-        let mut r = Rules::classic();
-        r.ko = KoRule::Korean;
-        let mut g = opened(r);
-        let p = pt(&g, 2, 2);
-        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
-        // Two earlier "occurrences" of the situation after B (2,2), White to
-        // move — but with the empty board's arrangement.
-        let key = h ^ side_key(Color::White);
-        g.situations.insert(key, Situation { to_move: Color::White, mark: 0, count: 2 });
-        g.play(Color::Black, Move::Place(p)).unwrap();
-        assert_eq!(g.phase(), Phase::Playing, "a hash collision is not a third occurrence");
-        assert_eq!(g.situations[&key].count, 2);
-        assert_eq!(g.situations_extra, vec![(key, Situation { to_move: Color::White, mark: 3, count: 1 })]);
-    }
-
-    #[test]
-    fn after_undo_restriction_needs_the_same_arrangement_not_just_the_hash() {
-        let mut g = opened(Rules::space());
-        let q = pt(&g, 2, 2);
-        g.play(Color::Black, Move::Place(q)).unwrap();
-        g.undo().unwrap();
-        assert!(g.undo_restriction_active());
-        // The real undone arrangement is refused…
-        assert_eq!(g.illegal_reason(Color::Black, q).map(|e| e.kind()), Some(IllegalKind::UndoRepetition));
-        // …but a different move whose result merely has the restricted hash is not.
-        let p = pt(&g, 0, 4);
-        let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
-        let cells = g.undo_restriction.as_ref().unwrap().1.clone();
-        g.undo_restriction = Some((h, cells));
-        assert_eq!(g.illegal_reason(Color::Black, p), None);
-        g.play(Color::Black, Move::Place(p)).unwrap();
-        assert!(!g.undo_restriction_active());
-    }
-
-    #[test]
-    fn marks_follow_captures_and_recaptures() {
-        // A ko on a 5×5 board: the journal reconstructs earlier arrangements
-        // exactly through captures.
-        //   . X O . .
-        //   X . X O .
-        //   . X O . .
-        let mut g = Game::with_geometry(flat5(), Rules::classic()).unwrap();
-        let stones = [
-            (1, 0, Color::Black),
-            (0, 1, Color::Black),
-            (2, 1, Color::Black),
-            (1, 2, Color::Black),
-            (2, 0, Color::White),
-            (3, 1, Color::White),
-            (2, 2, Color::White),
-        ];
-        let changes: Vec<_> = stones.iter().map(|&(x, y, c)| (pt(&g, x, y), Some(c))).collect();
-        g.set_stones(&changes).unwrap();
-        g.set_first_to_move(Color::White).unwrap();
-        let start_mark = g.journal.len() as u32;
-        g.play(Color::White, Move::Place(pt(&g, 1, 1))).unwrap(); // captures (2,1)
-        assert_eq!(g.captures(Color::White), 1);
-        // Black's immediate retake would recreate the start: superko.
-        let e = g.illegal_reason(Color::Black, pt(&g, 2, 1)).unwrap();
-        assert_eq!(e.kind(), IllegalKind::Superko);
-        assert!(g.matches_mark(start_mark, Some((pt(&g, 2, 1), Color::Black, &[pt(&g, 1, 1)]))));
-        assert!(!g.matches_mark(start_mark, None));
-        // Under the immediate rule the same retake is refused as "repetition".
-        let mut s = Game::with_geometry(flat5(), Rules::space()).unwrap();
-        s.set_stones(&changes).unwrap();
-        s.set_first_to_move(Color::White).unwrap();
-        s.play(Color::White, Move::Place(pt(&s, 1, 1))).unwrap();
-        assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)).map(|e| e.kind()), Some(IllegalKind::Repetition));
-        s.play(Color::Black, Move::Place(pt(&s, 4, 4))).unwrap();
-        s.play(Color::White, Move::Place(pt(&s, 4, 0))).unwrap();
-        // Two moves later the retake is allowed again (003 §2.3).
-        assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)), None);
-    }
-}

@@ -170,7 +170,7 @@ pub struct Geometry {
     /// the count (one 16-byte row per point, one cache access).
     nbr: Vec<[Point; 8]>,
     /// Zobrist keys per point for Black and White (same values as
-    /// `board::zobrist`, cached; shared with every board of this geometry).
+    /// `zobrist::stone_key`, cached; shared with every board of this geometry).
     zob: Vec<[u64; 2]>,
 }
 
@@ -229,7 +229,7 @@ impl Geometry {
                 }
             }
         }
-        let zob = (0..n).map(|i| [crate::board::zobrist(i, 1), crate::board::zobrist(i, 2)]).collect();
+        let zob = (0..n).map(|i| [crate::zobrist::stone_key(i, 1), crate::zobrist::stone_key(i, 2)]).collect();
         Ok(Geometry { spec: BoxSpec { x, y, z }, w, h, d, nbr, zob })
     }
 
@@ -358,11 +358,6 @@ impl Geometry {
     pub(crate) fn zkey(&self, p: usize, cell: u8) -> u64 {
         self.zob[p][(cell as usize - 1) & 1]
     }
-
-    /// Parse plain actual coordinates "x,y,z" (spaces allowed around numbers).
-    pub fn parse_xyz(&self, s: &str) -> Result<Point, crate::labels::CoordError> {
-        crate::labels::parse_numeric_xyz(self, s)
-    }
 }
 
 fn unreachable_geometry() -> Geometry {
@@ -372,7 +367,7 @@ fn unreachable_geometry() -> Geometry {
         h: 1,
         d: 1,
         nbr: vec![[NO_POINT; 8]],
-        zob: vec![[crate::board::zobrist(0, 1), crate::board::zobrist(0, 2)]],
+        zob: vec![[crate::zobrist::stone_key(0, 1), crate::zobrist::stone_key(0, 2)]],
     }
 }
 

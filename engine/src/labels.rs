@@ -192,6 +192,15 @@ pub fn parse_numeric_xyz(geom: &Geometry, s: &str) -> Result<Point, CoordError> 
     })
 }
 
+// Defined here rather than in `geometry` so that `geometry` does not depend
+// on this module (it only names points; parsing text is this module's job).
+impl Geometry {
+    /// Parse plain actual coordinates "x,y,z" (spaces allowed around numbers).
+    pub fn parse_xyz(&self, s: &str) -> Result<Point, CoordError> {
+        parse_numeric_xyz(self, s)
+    }
+}
+
 /// Format actual coordinates `"x,y,z"`.
 pub fn format_numeric_xyz(geom: &Geometry, p: Point) -> Option<String> {
     geom.coords_of(p).map(|c| c.to_string())
@@ -304,6 +313,15 @@ pub fn handicap_points(geom: &Geometry, n: u8) -> Result<Vec<Point>, HandicapErr
 mod tests {
     use super::*;
     use crate::geometry::{Axis, Coord};
+
+    #[test]
+    fn geometry_parse_xyz_is_numeric_parsing() {
+        let g = Geometry::new(Axis::new(-2, 2), Axis::new(0, 2), Axis::new(7, 9)).unwrap();
+        let p = g.parse_xyz(" -2, 0 ,7").unwrap();
+        assert_eq!(g.coords_of(p), Some(Coord::new(-2, 0, 7)));
+        assert_eq!(g.parse_xyz("3,0,7"), parse_numeric_xyz(&g, "3,0,7"));
+        assert!(g.parse_xyz("3,0,7").is_err());
+    }
 
     #[test]
     fn classic_vertices_skip_i_and_count_rows_from_bottom() {

@@ -39,6 +39,7 @@ pub mod record;
 pub mod result;
 pub mod rules;
 pub mod scoring;
+mod zobrist;
 
 pub use analysis::{
     dead_stone_candidates, seki_candidates, Analysis, ChainInfo, ChainSpaces, DeadCandidate, DeadReason,
@@ -55,11 +56,11 @@ pub use labels::{
     CoordError, HandicapError, LabelError, LabelKind, LabelSet,
 };
 pub use record::{replay_json, Action, GameRecord, MarksRecord, RecordError, SetupStone, RECORD_VERSION};
-pub use result::{GameResult, ResultReason};
+pub use result::GameResult;
 pub use rules::{KoRule, Komi, KomiError, Rules, ScoringMethod};
 pub use scoring::{
-    score, score_board, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass, ScoreStatement,
-    ScoringError, ScoringMarks, SideScore,
+    score, score_board, score_simple, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass,
+    ScoreStatement, ScoringError, ScoringMarks, SideScore,
 };
 
 // SGF, GTP and fuzzing entry points (see README "SGF", "GTP").

@@ -177,9 +177,14 @@ impl GameRecord {
         }
         let geom = Geometry::from_spec(self.geometry)?;
         let mut game = Game::new(geom, self.rules)?;
-        let mut changes = Vec::with_capacity(self.setup.len());
+        let mut changes: Vec<(Point, Option<Color>)> = Vec::with_capacity(self.setup.len());
         for s in &self.setup {
             let p = game.geometry().point_at(s.at).ok_or(RecordError::SetupOffBoard(s.at))?;
+            // One entry per point, as the engine writes it (otherwise the
+            // replayed game's record would differ from this one).
+            if changes.iter().any(|&(q, _)| q == p) {
+                return Err(RecordError::Invalid { action: 0, message: format!("setup names {} twice", s.at) });
+            }
             changes.push((p, Some(s.color)));
         }
         for &(p, _) in game.setup_stones().to_vec().iter() {
@@ -273,6 +278,15 @@ impl GameRecord {
                     game.agree_draw().map_err(|e| invalid(e.to_string()))?;
                 }
             }
+            // Each action has one spelling, the one the engine logs (e.g. a
+            // refused pass carries no location): a record that replays is
+            // exactly the record of the game it replays to.
+            if game.log().last() != Some(a) {
+                return Err(invalid(format!(
+                    "not in the engine's form: recorded {a:?}, replay logs {:?}",
+                    game.log().last()
+                )));
+            }
         }
         Ok(game)
     }
@@ -340,6 +354,50 @@ mod tests {
         r.actions =
             vec![Action::Score { marks: MarksRecord { dead: vec![Coord::new(3, 3, 1)], ..Default::default() } }];
         assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 1, .. })));
+    }
+
+    /// Found by the `record_json` fuzz target once it compared round trips:
+    /// records the engine never writes used to replay, and the replayed
+    /// game's record then differed from them. They are refused instead.
+    #[test]
+    fn only_the_engines_own_spelling_replays() {
+        let stone = |x, y| SetupStone { color: Color::Black, at: Coord::new(x, y, 1) };
+        let mut r = base();
+        r.setup = vec![stone(2, 2), stone(4, 4), stone(4, 4)];
+        let e = r.replay().unwrap_err();
+        assert_eq!(e, RecordError::Invalid { action: 0, message: "setup names 4,4,1 twice".into() });
+        r.setup = vec![stone(2, 2), SetupStone { color: Color::White, at: Coord::new(2, 2, 1) }];
+        assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 0, .. })));
+        r.setup = vec![stone(4, 4), stone(2, 2)];
+        assert_eq!(r.replay().unwrap().record(), r, "order is kept");
+
+        // A refused pass has no location; a refused stone move names it once.
+        let pass_attempt = |at: Option<Coord>, index: Option<u32>| Action::Illegal {
+            color: Color::Black,
+            pass: true,
+            at,
+            index,
+            reason: IllegalKind::NotInPlay,
+        };
+        let mut r = base();
+        r.actions = vec![Action::Resign { color: Color::White }, pass_attempt(None, None)];
+        assert_eq!(r.replay().unwrap().record(), r);
+        r.actions[1] = pass_attempt(Some(Coord::new(1, 1, 1)), None);
+        assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 2, .. })));
+        r.actions[1] = pass_attempt(None, Some(30));
+        assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 2, .. })));
+        let mut r = base();
+        let attempt = |index| Action::Illegal {
+            color: Color::Black,
+            pass: false,
+            at: Some(Coord::new(1, 1, 1)),
+            index,
+            reason: IllegalKind::Occupied,
+        };
+        r.actions = vec![play(Color::Black, 1, 1), Action::Pass { color: Color::White }, attempt(None)];
+        assert_eq!(r.replay().unwrap().record(), r);
+        r.actions[2] = attempt(Some(0));
+        assert!(matches!(r.replay(), Err(RecordError::Invalid { action: 3, .. })));
     }
 
     #[test]

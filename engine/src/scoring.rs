@@ -166,7 +166,7 @@ pub struct ScoreStatement {
 impl ScoreStatement {
     /// GTP `final_score` form: `B+3.5`, `W+0.5` or `0`.
     pub fn gtp_result(&self) -> String {
-        match self.result.winner {
+        match self.result.winner() {
             Some(w) => format!("{}+{}", w.letter(), self.margin),
             None => "0".into(),
         }
@@ -184,22 +184,34 @@ pub fn score(game: &Game, marks: &ScoringMarks) -> Result<ScoreStatement, Scorin
     score_with(game, marks, game.rules().scoring)
 }
 
-/// GTP-style quick count: every stone alive, each empty component touching
-/// exactly one colour belongs to it; area counting with the game's komi,
-/// komi recipient, handicap compensation and capture-bonus setting.
-pub fn score_simple_area(game: &Game) -> ScoreStatement {
-    // Empty marks cannot be invalid.
-    score_with(game, &ScoringMarks::default(), ScoringMethod::Area).unwrap_or_else(|_| empty_statement(game))
+/// GTP-style quick count (`final_score`) under the game's own scoring
+/// method: every stone alive, each empty component touching exactly one
+/// colour belongs to it; then territory (000 §6.2: territory + prisoners),
+/// area (000 §6.3: stones + territory, plus prisoners with the capture bonus,
+/// plus handicap compensation) or the Space formula (003 §4.1), with the
+/// game's komi and recipient.
+pub fn score_simple(game: &Game) -> ScoreStatement {
+    score_simple_with(game, game.rules().scoring)
 }
 
-fn empty_statement(game: &Game) -> ScoreStatement {
+/// [`score_simple`] with area counting whatever the game's method.
+pub fn score_simple_area(game: &Game) -> ScoreStatement {
+    score_simple_with(game, ScoringMethod::Area)
+}
+
+fn score_simple_with(game: &Game, method: ScoringMethod) -> ScoreStatement {
+    // Empty marks cannot be invalid.
+    score_with(game, &ScoringMarks::default(), method).unwrap_or_else(|_| empty_statement(game, method))
+}
+
+fn empty_statement(game: &Game, method: ScoringMethod) -> ScoreStatement {
     ScoreStatement {
-        method: ScoringMethod::Area,
-        stones_counted: true,
+        method,
+        stones_counted: method != ScoringMethod::Territory,
         black: SideScore::default(),
         white: SideScore::default(),
         margin: HalfPoints(0),
-        result: GameResult::from_totals(ScoringMethod::Area, 0, 0),
+        result: GameResult::from_totals(method, 0, 0),
         neutral: NeutralCounts::default(),
         ownership: vec![PointClass::NeutralGeneral; game.geometry().len()],
         dead_stones: Vec::new(),

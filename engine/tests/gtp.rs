@@ -219,6 +219,69 @@ fn final_score_area_with_komi_and_recipient() {
     assert_eq!(ok(&r[1]), "0");
 }
 
+/// 5x5: Black wall on C, White wall on D; a Black stone played at E3 was
+/// captured by White E2 + E4. Every stone alive: Black 5 stones + 10 points,
+/// White 7 stones + 3 points (E1, E3, E5), White holds 1 prisoner.
+const WALLS_AND_A_PRISONER: &str = "boardsize 5\nplay b C1\nplay w D1\nplay b C2\nplay w D2\nplay b C3\nplay w D3\n\
+     play b C4\nplay w D4\nplay b C5\nplay w D5\nplay b E3\nplay w E2\nplay w E4\ncaptures w\n";
+
+#[test]
+fn final_score_follows_the_scoring_rule_000_s6_2_s6_3() {
+    let base = run(WALLS_AND_A_PRISONER);
+    assert_eq!(base.len(), 15);
+    for r in &base {
+        ok(r);
+    }
+    assert_eq!(ok(&base[14]), "1", "White captured the stone at E3");
+    let score = |rules: &str| {
+        let r = run(&format!("{WALLS_AND_A_PRISONER}{rules}final_score\n"));
+        for x in &r {
+            ok(x);
+        }
+        ok(r.last().unwrap()).to_string()
+    };
+    // Area (default): B 5 + 10 = 15, W 7 + 3 = 10 (prisoners do not count).
+    assert_eq!(score(""), "B+5");
+    // Territory: B 10 + 0 prisoners = 10, W 3 + 1 prisoner = 4.
+    assert_eq!(score("space_rule scoring territory\n"), "B+6");
+    // Komi 5.5 to White: the two rules name different winners.
+    assert_eq!(score("komi 5.5\n"), "W+0.5", "area: 15 against 15.5");
+    assert_eq!(score("komi 5.5\nspace_rule scoring territory\n"), "B+0.5", "territory: 10 against 9.5");
+    // The capture bonus adds prisoners to area (003 §4.1) and changes nothing under territory, which always counts them.
+    assert_eq!(score("komi 5.5\nspace_rule capture_bonus on\n"), "W+1.5", "area + bonus: 15 against 16.5");
+    assert_eq!(score("komi 5.5\nspace_rule capture_bonus on\nspace_rule scoring territory\n"), "B+0.5");
+    // Komi to Black.
+    assert_eq!(score("komi 1\nspace_rule komi_to black\n"), "B+6");
+    assert_eq!(score("komi 1\nspace_rule komi_to black\nspace_rule scoring territory\n"), "B+7");
+    // Switching back to area counts area again.
+    assert_eq!(score("space_rule scoring territory\nspace_rule scoring area\n"), "B+5");
+}
+
+#[test]
+fn final_score_territory_counts_stones_in_own_area_as_lost_points() {
+    // Filling one's own territory costs a point under territory scoring only
+    // (000 §6.2); a region touching both colours is nobody's under either rule.
+    let setup = "boardsize 5\nplay b C1\nplay w D1\nplay b C2\nplay w D2\nplay b C3\nplay w D3\n\
+                 play b C4\nplay w D4\nplay b C5\nplay w D5\n";
+    let fill = "play b A1\nplay b A2\nplay b B1\n";
+    let both = |rules: &str| -> Vec<String> {
+        let r = run(&format!("{setup}{rules}final_score\n{fill}final_score\n"));
+        for x in &r {
+            ok(x);
+        }
+        vec![ok(&r[r.len() - 5]).to_string(), ok(r.last().unwrap()).to_string()]
+    };
+    // Area: B 5 + 10 → 8 + 7 = 15 either way; W 5 + 5 = 10.
+    assert_eq!(both(""), ["B+5", "B+5"]);
+    // Territory: B 10 → 7; W 5.
+    assert_eq!(both("space_rule scoring territory\n"), ["B+5", "B+2"]);
+    // A White stone in Black's area (alive by this count) makes that area neutral.
+    let r = run(&format!("{setup}play w A3\nfinal_score\nspace_rule scoring territory\nfinal_score\n"));
+    // Area: B 5 + 0, W 6 + 5 → W+6. Territory: B 0, W 5 → W+5.
+    assert_eq!(ok(&r[12]), "W+6");
+    assert_eq!(ok(&r[14]), "W+5");
+}
+
 #[test]
 fn fixed_handicap_follows_the_000_table() {
     let r = run("boardsize 19\nfixed_handicap 3\nlist_stones black\nfixed_handicap 2\n\

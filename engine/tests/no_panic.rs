@@ -1,6 +1,8 @@
-//! No panic on any input: arbitrary strings and bytes, and inputs shaped like
-//! the real formats, thrown at the same three entry points as the cargo-fuzz
-//! targets in `engine/fuzz` (SGF parsing, JSON record parsing, GTP commands).
+//! No panic on any input, and exact round trips: arbitrary strings and bytes,
+//! and inputs shaped like the real formats, thrown at the same three entry
+//! points as the cargo-fuzz targets in `engine/fuzz` (SGF parsing, JSON record
+//! parsing, GTP commands). The SGF and record entry points assert that
+//! whatever they read prints and reads back equal (see `engine::fuzz_entry`).
 
 use engine::fuzz_entry;
 use proptest::prelude::*;

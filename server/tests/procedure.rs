@@ -113,7 +113,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let r = bob.ok(room, json!({"type": "consent", "statement": 2})).await;
     let ended = &r["events"][1]["event"];
     assert_eq!(
-        (ended["type"].as_str(), ended["winner"].as_str(), ended["statement"].as_u64()),
+        (ended["type"].as_str(), ended["result"]["winner"].as_str(), ended["statement"].as_u64()),
         (Some("ended"), Some("black"), Some(2))
     );
 

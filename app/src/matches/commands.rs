@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{Colour, MarkKind, StoredEvent, Xyz};
+use super::events::{Colour, FaultCause, MarkKind, StoredEvent, Xyz};
 
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
@@ -22,9 +22,11 @@ pub struct CommandReply {
     pub events: Vec<StoredEvent>,
 }
 
-/// Where a room stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a room stands (serde and `as_str`: `open`, `waiting_ready`, `playing`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum RoomPhase {
     /// Seats filling and settings being confirmed (003 §1.3).
     Open,
@@ -36,6 +38,12 @@ pub enum RoomPhase {
     /// Held for the administrator (003 §3.6, §6.1); only an administrator resumes it.
     Held,
     Finished,
+}
+
+impl RoomPhase {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// Who sends a command: a signed-in user.
@@ -178,10 +186,10 @@ pub enum MatchError {
     NotAPlayer,
     #[error("only an administrator may do this")]
     AdminOnly,
-    #[error("not possible while the room is {phase:?}; needs {needed}")]
-    WrongPhase { phase: RoomPhase, needed: String },
-    #[error("play is suspended: {reason}")]
-    Suspended { reason: String },
+    #[error("not possible while the room is {phase:?}; needs {needed:?}")]
+    WrongPhase { phase: RoomPhase, needed: PhaseNeeded },
+    #[error("play is suspended: {colour:?}'s connection fault ({cause:?})")]
+    Suspended { colour: Colour, cause: FaultCause },
     #[error("already done")]
     AlreadyDone,
     #[error("it is {to_move:?}'s turn")]
@@ -192,28 +200,105 @@ pub enum MatchError {
     NothingToAcknowledge { move_number: u32 },
     #[error("{at} is off the board; allowed x {x_range}, y {y_range}, z {z_range}")]
     OffBoard { at: Xyz, x_range: String, y_range: String, z_range: String },
-    #[error("illegal move at {at}: {message}")]
-    Illegal { at: Xyz, reason: String, message: String },
+    #[error("illegal move at {at}: {}", reason.as_str())]
+    Illegal { at: Xyz, reason: engine::IllegalKind },
     #[error("{colour:?}'s time ran out; the game is lost on time (003 §5.4)")]
     TimeExpired { colour: Colour },
-    #[error("undo not possible: {why}")]
-    UndoNotAllowed { why: String },
-    #[error("draw offer not possible: {why}")]
-    DrawOfferNotAllowed { why: String },
-    #[error("there is no pending {what} to answer")]
-    NoPendingRequest { what: String },
-    #[error("cannot mark {at}: {why}")]
-    BadMark { at: Xyz, why: String },
+    #[error("undo not possible: {why:?}")]
+    UndoNotAllowed { why: UndoRefusal },
+    #[error("draw offer not possible: {why:?}")]
+    DrawOfferNotAllowed { why: DrawRefusal },
+    #[error("there is no pending {what:?}")]
+    NoPendingRequest { what: PendingKind },
+    #[error("cannot mark {at}: {why:?}")]
+    BadMark { at: Xyz, why: MarkProblem },
     #[error("the mark at {at} is not yours to withdraw (003 §3.5)")]
     NotYourMark { at: Xyz },
     #[error("statement {given} is not the latest; the latest is {latest} (003 §4.5)")]
     StaleStatement { given: u64, latest: u64 },
-    #[error("{field}: {why}")]
-    InvalidInput { field: String, why: String },
+    #[error("{field}: must be {min}–{max} characters, got {got}")]
+    InvalidInput { field: String, min: usize, max: usize, got: usize },
     #[error(
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]
     RecordNotAllowed,
     #[error("internal error")]
     Internal,
+}
+
+/// What a refused command needed the room to be doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum PhaseNeeded {
+    Open,
+    BothSeated,
+    WaitingReady,
+    Started,
+    StartedUnfinished,
+    StartedNotHeld,
+    Playing,
+    Scoring,
+    ScoringOrHeldInScoring,
+    /// Resuming play from scoring exists in Classic only (000 §5.5).
+    ClassicScoring,
+    Held,
+}
+
+/// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum UndoRefusal {
+    InScoring,
+    OffInThisMatch,
+    AllUsed { allowance: u32 },
+    AlreadyPending,
+    NoMove,
+    PassCannotBeUndone,
+    AlreadyRefused,
+}
+
+/// Why a draw offer is refused (000 §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum DrawRefusal {
+    OffInThisMatch,
+    OfferPending { by: Colour },
+    TooSoon { needed: u32, so_far: u32 },
+}
+
+/// The request a command answers or withdraws, when there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum PendingKind {
+    UndoFromOpponent,
+    OwnScoringRequest,
+    DrawFromOpponent,
+    OwnDrawOffer,
+    OwnConsent,
+}
+
+/// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum MarkProblem {
+    /// Dead and unresolved marks name a chain.
+    NoStone,
+    /// Seki marks name an empty region.
+    NotEmpty,
+    /// Space: another mark is there; its maker (`None`: a ruling) must withdraw it first.
+    MarkedOtherwise {
+        kind: MarkKind,
+        by: Option<Colour>,
+    },
+    NothingMarked,
 }

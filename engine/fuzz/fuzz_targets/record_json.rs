@@ -1,5 +1,5 @@
 #![no_main]
-//! JSON game record parsing and replay. Must never panic.
+//! JSON record → game → record → JSON → record: never a panic, always equal.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

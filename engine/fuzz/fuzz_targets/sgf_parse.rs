@@ -1,5 +1,5 @@
 #![no_main]
-//! SGF text → SgfGame → engine replay → SGF text. Must never panic.
+//! SGF text → SgfGame → SGF text → SgfGame, and game → SGF → game: never a panic, always equal.
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

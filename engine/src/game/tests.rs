@@ -2,6 +2,7 @@
 //! top row first; coordinates below are zero-based column/row offsets).
 
 use super::*;
+use crate::labels::HandicapError;
 use crate::scoring::ScoringMarks;
 
 pub(crate) fn game_from(diagram: &str, rules: Rules) -> Game {
@@ -318,8 +319,45 @@ fn korean_third_repetition_is_a_draw_000_s10() {
         }
     }
     assert!(g.is_over());
-    assert_eq!(g.result().unwrap().summary_ko(), "무승부 (반복)");
+    assert_eq!(g.result(), Some(GameResult::Repetition));
     assert_eq!(g.play(Color::Black, Move::Pass).unwrap_err(), IllegalMove::NotInPlay { phase: Phase::Over });
+}
+
+#[test]
+fn korean_passes_alone_never_make_a_repetition_draw_000_s5_3_s5_5() {
+    // 000 §5.5 step 5: after resuming play, two consecutive passes enter
+    // scoring again. The arrangement is unchanged, so the situation (board,
+    // player to move) recurs — but only through passes, and 000 §5.3 counts
+    // repetitions made by moves (a cycle of captures), not by passing.
+    let mut r = Rules::classic();
+    r.ko = KoRule::Korean;
+    let mut g = game_from(
+        "
+        . . . . .
+        . X . O .
+        . . . . .
+        . . . . .
+        . . . . .",
+        r,
+    );
+    place(&mut g, Color::Black, 2, 2).unwrap();
+    for round in 0..4 {
+        let to_move = g.to_move();
+        assert_eq!(g.play(to_move, Move::Pass).unwrap().phase, Phase::Playing, "round {round}");
+        let out = g.play(to_move.opponent(), Move::Pass).unwrap();
+        assert_eq!((out.phase, out.result), (Phase::Scoring, None), "round {round}: scoring, not a draw");
+        // Alternate who asks to resume, so both players-to-move recur.
+        g.resume(if round % 2 == 0 { Color::Black } else { Color::White }).unwrap();
+    }
+    // A stone move after all that still plays normally, and scoring still works.
+    let c = g.to_move();
+    place(&mut g, c, 4, 4).unwrap();
+    g.play(c.opponent(), Move::Pass).unwrap();
+    assert_eq!(g.play(c, Move::Pass).unwrap().phase, Phase::Scoring);
+    g.finish_by_score(&ScoringMarks::default()).unwrap();
+    // The record replays to the same state (same counts, same phase).
+    let back = crate::record::replay_json(&g.record().to_json()).unwrap();
+    assert_eq!(back, g);
 }
 
 #[test]
@@ -366,7 +404,7 @@ fn two_passes_enter_scoring_000_s10() {
     g.play(Color::Black, Move::Pass).unwrap();
     assert_eq!(g.phase(), Phase::Scoring);
     let st = g.finish_by_score(&ScoringMarks::default()).unwrap();
-    assert_eq!(st.result.winner, Some(Color::White)); // 1 stone + 8 territory
+    assert_eq!(st.result.winner(), Some(Color::White)); // 1 stone + 8 territory
     assert!(g.is_over());
 }
 
@@ -601,4 +639,135 @@ fn handicap_record_with_cleared_point_replays() {
     let back = crate::record::replay_json(&g.record().to_json()).unwrap();
     assert_eq!(back, g);
     assert_eq!(back.stone_at(hp[0]), None);
+}
+
+// ---------------------------------------------------------------------------
+// Exact repetition: a hash match alone never makes a move illegal (or a game
+// a draw); the arrangements are compared. Collisions of the 64-bit hash
+// cannot be found by search, so these tests plant a colliding entry (the hash
+// of the move's result, attached to a different arrangement) directly in the
+// history.
+
+fn flat5() -> Arc<Geometry> {
+    Arc::new(Geometry::flat(5, 5).unwrap())
+}
+fn pt(g: &Game, x: usize, y: usize) -> Point {
+    g.geometry().point_from_offsets(x, y, 0).unwrap()
+}
+/// A game with B (1,1), W (3,3) played; Black to move.
+fn opened(rules: Rules) -> Game {
+    let mut g = Game::with_geometry(flat5(), rules).unwrap();
+    g.play(Color::Black, Move::Place(pt(&g, 1, 1))).unwrap();
+    g.play(Color::White, Move::Place(pt(&g, 3, 3))).unwrap();
+    g
+}
+
+#[test]
+fn immediate_rule_needs_the_same_arrangement_not_just_the_hash() {
+    let mut g = opened(Rules::space());
+    let p = pt(&g, 2, 2);
+    let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+    // Plant: "before White's last move the hash was h" — at mark 0, the
+    // empty board, which is not the arrangement after B (2,2).
+    g.history.before_last[Color::White.idx()] = Some((h, 0));
+    assert_eq!(g.illegal_reason(Color::Black, p), None);
+    assert!(g.legal_points(Color::Black).contains(&p));
+    // Marks compare arrangements, not hashes: after B (2,2) the current
+    // arrangement matches its own mark and not the empty board's.
+    g.play(Color::Black, Move::Place(p)).unwrap();
+    assert!(g.history.matches_mark(&g.board, g.history.mark(), None));
+    assert!(!g.history.matches_mark(&g.board, 0, None));
+}
+
+#[test]
+fn superko_needs_the_same_arrangement_not_just_the_hash() {
+    let mut g = opened(Rules::classic());
+    let p = pt(&g, 2, 2);
+    let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+    g.history.seen.insert(h, 0); // the empty board…
+    g.history.seen_extra.push((h, 1)); // …and the board after B (1,1)
+    assert_eq!(g.illegal_reason(Color::Black, p), None);
+    g.play(Color::Black, Move::Place(p)).unwrap();
+    // The colliding hash now holds a third, distinct arrangement.
+    assert_eq!(g.history.seen[&h], 0);
+    assert_eq!(g.history.seen_extra, vec![(h, 1), (h, 3)]);
+}
+
+#[test]
+fn korean_count_needs_the_same_arrangement_not_just_the_hash() {
+    let mut r = Rules::classic();
+    r.ko = KoRule::Korean;
+    let mut g = opened(r);
+    let p = pt(&g, 2, 2);
+    let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+    // Two earlier "occurrences" of the situation after B (2,2), White to
+    // move — but with the empty board's arrangement.
+    let key = h ^ crate::zobrist::side_key(Color::White.idx());
+    g.history.situations.insert(key, history::Situation { to_move: Color::White, mark: 0, count: 2 });
+    g.play(Color::Black, Move::Place(p)).unwrap();
+    assert_eq!(g.phase(), Phase::Playing, "a hash collision is not a third occurrence");
+    assert_eq!(g.history.situations[&key].count, 2);
+    assert_eq!(
+        g.history.situations_extra,
+        vec![(key, history::Situation { to_move: Color::White, mark: 3, count: 1 })]
+    );
+}
+
+#[test]
+fn after_undo_restriction_needs_the_same_arrangement_not_just_the_hash() {
+    let mut g = opened(Rules::space());
+    let q = pt(&g, 2, 2);
+    g.play(Color::Black, Move::Place(q)).unwrap();
+    g.undo().unwrap();
+    assert!(g.undo_restriction_active());
+    // The real undone arrangement is refused…
+    assert_eq!(g.illegal_reason(Color::Black, q).map(|e| e.kind()), Some(IllegalKind::UndoRepetition));
+    // …but a different move whose result merely has the restricted hash is not.
+    let p = pt(&g, 0, 4);
+    let h = g.board.move_effect(p, Color::Black).unwrap().hash_after;
+    let cells = g.undo_restriction.as_ref().unwrap().1.clone();
+    g.undo_restriction = Some((h, cells));
+    assert_eq!(g.illegal_reason(Color::Black, p), None);
+    g.play(Color::Black, Move::Place(p)).unwrap();
+    assert!(!g.undo_restriction_active());
+}
+
+#[test]
+fn marks_follow_captures_and_recaptures() {
+    // A ko on a 5×5 board: the journal reconstructs earlier arrangements
+    // exactly through captures.
+    //   . X O . .
+    //   X . X O .
+    //   . X O . .
+    let mut g = Game::with_geometry(flat5(), Rules::classic()).unwrap();
+    let stones = [
+        (1, 0, Color::Black),
+        (0, 1, Color::Black),
+        (2, 1, Color::Black),
+        (1, 2, Color::Black),
+        (2, 0, Color::White),
+        (3, 1, Color::White),
+        (2, 2, Color::White),
+    ];
+    let changes: Vec<_> = stones.iter().map(|&(x, y, c)| (pt(&g, x, y), Some(c))).collect();
+    g.set_stones(&changes).unwrap();
+    g.set_first_to_move(Color::White).unwrap();
+    let start_mark = g.history.mark();
+    g.play(Color::White, Move::Place(pt(&g, 1, 1))).unwrap(); // captures (2,1)
+    assert_eq!(g.captures(Color::White), 1);
+    // Black's immediate retake would recreate the start: superko.
+    let e = g.illegal_reason(Color::Black, pt(&g, 2, 1)).unwrap();
+    assert_eq!(e.kind(), IllegalKind::Superko);
+    assert!(g.history.matches_mark(&g.board, start_mark, Some((pt(&g, 2, 1), Color::Black, &[pt(&g, 1, 1)]))));
+    assert!(!g.history.matches_mark(&g.board, start_mark, None));
+    // Under the immediate rule the same retake is refused as "repetition".
+    let mut s = Game::with_geometry(flat5(), Rules::space()).unwrap();
+    s.set_stones(&changes).unwrap();
+    s.set_first_to_move(Color::White).unwrap();
+    s.play(Color::White, Move::Place(pt(&s, 1, 1))).unwrap();
+    assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)).map(|e| e.kind()), Some(IllegalKind::Repetition));
+    s.play(Color::Black, Move::Place(pt(&s, 4, 4))).unwrap();
+    s.play(Color::White, Move::Place(pt(&s, 4, 0))).unwrap();
+    // Two moves later the retake is allowed again (003 §2.3).
+    assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)), None);
 }

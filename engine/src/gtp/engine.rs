@@ -12,7 +12,7 @@ use crate::geometry::{Axis, Geometry, Point};
 use crate::labels::{classic_vertex, format_numeric_xyz, handicap_points, star_points};
 use crate::playout::Rng;
 use crate::rules::{KoRule, Komi, Rules, ScoringMethod};
-use crate::scoring::score_simple_area;
+use crate::scoring::score_simple;
 use crate::sgf::{export_sgf, import_sgf, SgfInfo};
 
 /// Reads a file for `loadsgf` (the library itself does no I/O).
@@ -242,7 +242,8 @@ impl GtpEngine {
             }
             "final_score" => {
                 args::<0>(&a)?;
-                Ok(score_simple_area(&self.game).gtp_result())
+                // Under the rules set with `space_rule scoring` / `capture_bonus` / `komi_to`.
+                Ok(score_simple(&self.game).gtp_result())
             }
             "final_status_list" => {
                 let [s] = args::<1>(&a)?;
