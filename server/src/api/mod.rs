@@ -395,7 +395,7 @@ async fn pump(
         }
     } else {
         for e in &gap {
-            if let Ok(m) = send(&StreamMessage::Event { event: &e }) {
+            if let Ok(m) = send(&StreamMessage::Event { event: e }) {
                 if socket.send(m).await.is_err() {
                     return;
                 }
@@ -412,7 +412,6 @@ async fn pump(
             ev = live.recv() => match ev {
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
-
                     last = e.seq;
                     match send(&StreamMessage::Event { event: &e }) {
                         Ok(m) => if socket.send(m).await.is_err() { return },
