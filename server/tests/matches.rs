@@ -478,6 +478,21 @@ fn openapi_command_types_match_the_command_enum() {
     assert_eq!(documented, actual);
 }
 
+/// An enum flattened into a struct (`allOf`, e.g. the result in a room's view) must not
+/// close its variants: the struct's own fields sit beside them (found by the API fuzzer).
+#[test]
+fn openapi_flattened_enums_stay_open_to_their_structs_fields() {
+    let doc = server::api::openapi();
+    let flattened = server::api::flattened_schemas(&doc);
+    assert!(flattened.contains("GameResult"), "the room view's result is flattened: {flattened:?}");
+    let doc = serde_json::to_value(&doc).unwrap();
+    for name in &flattened {
+        for variant in doc["components"]["schemas"][name]["oneOf"].as_array().into_iter().flatten() {
+            assert_ne!(variant["additionalProperties"], false, "{name}: {variant}");
+        }
+    }
+}
+
 /// The settings' tagged enums are documented as refusing unknown fields, and they do.
 #[test]
 fn openapi_settings_variants_refuse_what_they_do_not_document() {

@@ -40,7 +40,7 @@ use tower_sessions::Session;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub use extract::{After, Body, RoomId};
-pub use openapi::openapi;
+pub use openapi::{flattened_schemas, openapi};
 
 /// Requests larger than this are refused before parsing.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
