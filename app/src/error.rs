@@ -50,6 +50,11 @@ pub enum AppError {
     UnsupportedMediaType { expected: String },
     #[error("SGF exists only for flat boards (depth 1); use the JSON record")]
     NoSgf,
+    /// No route of the participant API has this path.
+    #[error("no such API route: {path}; the routes are in /api/openapi.json")]
+    NoRoute { path: String },
+    #[error("{method} is not a method of this route; the routes are in /api/openapi.json")]
+    MethodNotAllowed { method: String },
     #[error("too many sign-in attempts; try again in {retry_after_s} s")]
     Throttled { retry_after_s: u64 },
     /// A match command refused by the rules of the match procedure.
@@ -94,6 +99,8 @@ impl AppError {
             Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
+            NoRoute { .. } => 404,
+            MethodNotAllowed { .. } => 405,
             NoSgf => 422,
             Throttled { .. } => 429,
             Match(m) => match_status(m),

@@ -19,18 +19,15 @@
 //! Checked to catch the fault it is about: with the room actor changed to answer before
 //! committing, the first cycle fails ("acknowledgement of move 30 lost in the crash").
 
-use std::{
-    collections::BTreeSet,
-    os::unix::process::ExitStatusExt,
-    path::Path,
-    process::{Child, Command, Stdio},
-    sync::Arc,
-    time::Duration,
-};
+use std::{collections::BTreeSet, os::unix::process::ExitStatusExt, path::Path, time::Duration};
 
-use app::matches::settings::{ColourAssignment, MatchSettings};
-use futures_util::StreamExt;
+use app::matches::{
+    commands::Command,
+    events::Xyz,
+    settings::{ColourAssignment, MatchSettings},
+};
 use serde_json::{json, Value};
+use testclient::{futures_util::StreamExt, tokio_tungstenite::tungstenite::Message, Client, ServerProcess};
 use tokio::sync::watch;
 
 /// The board: classic 19×19, so a fixed walk gives 190 legal moves without any capture.
@@ -70,117 +67,24 @@ fn colour_of(n: u32) -> &'static str {
     }
 }
 
-/// The real binary as a child process on a port of its own.
-struct ServerProcess {
-    child: Child,
-    base: String,
+/// The real binary on `data_dir` (a port of its own each time).
+async fn start(data_dir: &Path) -> ServerProcess {
+    ServerProcess::start(Path::new(env!("CARGO_BIN_EXE_space-baduk")), data_dir).await
 }
 
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    l.local_addr().unwrap().port()
-}
-
-impl ServerProcess {
-    async fn start(data_dir: &Path, site_root: &Path) -> ServerProcess {
-        let probe = reqwest::Client::new();
-        // The port is picked by binding and releasing it, so another process could take it
-        // before the server binds: then the server exits and we try another port.
-        for _attempt in 0..5 {
-            let port = free_port();
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_space-baduk"));
-            for (k, _) in std::env::vars() {
-                if k.starts_with("SPACE_BADUK_") {
-                    cmd.env_remove(k); // flags only: nothing from the caller's environment
-                }
-            }
-            let mut child = cmd
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
-                .arg("--data-dir")
-                .arg(data_dir)
-                .arg("--site-root")
-                .arg(site_root)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null()) // the one-time setup link is printed there
-                .stderr(Stdio::inherit())
-                .spawn()
-                .expect("the server binary starts");
-            let base = format!("http://127.0.0.1:{port}");
-            // Bounded wait for the server to come up (migrations, boot of unfinished rooms).
-            for _ in 0..600 {
-                if child.try_wait().unwrap().is_some() {
-                    break; // exited (port taken?): next attempt
-                }
-                if let Ok(r) = probe.get(format!("{base}/healthz")).send().await {
-                    if r.status() == 200 {
-                        return ServerProcess { child, base };
-                    }
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        panic!("the server did not come up");
-    }
-
-    /// SIGKILL: no shutdown code runs, nothing is flushed by the server.
-    /// (`Child::kill` is SIGKILL on Unix.)
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL sent");
-        let status = self.child.wait().unwrap();
-        assert_eq!(status.signal(), Some(9), "the server died of SIGKILL, not otherwise: {status:?}");
-    }
-}
-
-impl Drop for ServerProcess {
-    /// A failing test leaves no server behind.
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-struct Player {
-    name: &'static str,
-    http: reqwest::Client,
-}
-
-impl Player {
-    fn new(name: &'static str) -> Player {
-        // Cookies are kept per host, not per port: the session follows across restarts.
-        Player { name, http: reqwest::Client::builder().cookie_store(true).build().unwrap() }
-    }
-    async fn sign_up(&self, base: &str) {
-        let r = self
-            .http
-            .post(format!("{base}/api/sign_up"))
-            .form(&[
-                ("username", self.name),
-                ("password", "correct horse battery"),
-                ("password_again", "correct horse battery"),
-            ])
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200, "sign up {}", self.name);
-    }
-    /// `Err` when the request or its reply did not complete (the server was killed).
-    async fn try_post(&self, base: &str, path: &str, body: &Value) -> Result<(u16, Value), reqwest::Error> {
-        let r = self.http.post(format!("{base}{path}")).json(body).send().await?;
-        let status = r.status().as_u16();
-        let bytes = r.bytes().await?;
-        Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
-    }
-    async fn cmd(&self, base: &str, room: i64, body: Value) -> (u16, Value) {
-        self.try_post(base, &format!("/api/v1/rooms/{room}/commands"), &body).await.expect("server answers")
-    }
+/// SIGKILL, and a check that it is what ended the server.
+fn sigkill(server: ServerProcess) {
+    let status = server.kill();
+    assert_eq!(status.signal(), Some(9), "the server died of SIGKILL, not otherwise: {status:?}");
 }
 
 async fn get(base: &str, path: &str) -> Value {
-    let r = reqwest::get(format!("{base}{path}")).await.expect("server answers");
-    assert_eq!(r.status(), 200, "GET {path}");
-    r.json().await.unwrap()
+    Client::new(base).get_json(path).await
+}
+
+fn move_to(n: u32) -> Command {
+    let (x, y) = point_of(n);
+    Command::Move { at: Xyz { x, y, z: 1 } }
 }
 
 /// What the players saw acknowledged (200 received) in one cycle.
@@ -206,9 +110,8 @@ struct Position {
 /// `stop_after` actions were acknowledged. Reports the count of acknowledged actions on
 /// `progress` after each 200.
 async fn drive(
-    black: Arc<Player>,
-    white: Arc<Player>,
-    base: String,
+    black: Client,
+    white: Client,
     room: i64,
     mut at: Position,
     stop_after: Option<usize>,
@@ -216,15 +119,14 @@ async fn drive(
 ) -> Record {
     let mut rec = Record::default();
     let mut done = 0usize;
-    let player = |colour: &str| if colour == "black" { black.clone() } else { white.clone() };
-    let path = format!("/api/v1/rooms/{room}/commands");
+    let player = |colour: &str| if colour == "black" { &black } else { &white };
     loop {
         if stop_after.is_some_and(|n| done >= n) {
             return rec;
         }
         if let Some((colour, n)) = at.pending_ack.clone() {
             // 003 §5.5: the opponent's device acknowledges before anyone moves again.
-            match player(&colour).try_post(&base, &path, &json!({"type": "acknowledge", "move_number": n})).await {
+            match player(&colour).try_cmd(room, &Command::Acknowledge { move_number: n }).await {
                 Err(_) => return rec, // killed with the request in flight
                 Ok((200, _)) => {
                     rec.acks.push(n);
@@ -243,8 +145,7 @@ async fn drive(
             }
             let (x, y) = point_of(n);
             let colour = colour_of(n);
-            match player(colour).try_post(&base, &path, &json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})).await
-            {
+            match player(colour).try_cmd(room, &move_to(n)).await {
                 Err(_) => return rec,
                 Ok((200, body)) => {
                     let e = &body["events"][0]["event"];
@@ -271,28 +172,15 @@ async fn drive(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready() {
     let data = tempfile::tempdir().unwrap();
-    let site = tempfile::tempdir().unwrap();
-    let mut server = ServerProcess::start(data.path(), site.path()).await;
-    let black = Arc::new(Player::new("alice"));
-    let white = Arc::new(Player::new("bob"));
-    black.sign_up(&server.base).await;
-    white.sign_up(&server.base).await;
+    let mut server = start(data.path()).await;
+    let mut black = Client::sign_up(&server.base, "alice").await;
+    let mut white = Client::sign_up(&server.base, "bob").await;
 
     // Alice hosts and plays Black, so who moves is known without reading the draw.
     let mut settings = MatchSettings::classic_default(SIZE as u16);
     settings.colours = ColourAssignment::HostBlack;
-    let (status, created) =
-        black.try_post(&server.base, "/api/v1/rooms", &json!({"name": "crash", "settings": settings})).await.unwrap();
-    assert_eq!(status, 201, "{created}");
-    let room = created["room_id"].as_i64().unwrap();
-    let base = server.base.clone();
-    assert_eq!(black.cmd(&base, room, json!({"type": "join", "code": created["invite_codes"][0]})).await.0, 200);
-    assert_eq!(white.cmd(&base, room, json!({"type": "join", "code": created["invite_codes"][1]})).await.0, 200);
-    assert_eq!(black.cmd(&base, room, json!({"type": "confirm"})).await.0, 200);
-    assert_eq!(white.cmd(&base, room, json!({"type": "confirm"})).await.0, 200);
-    assert_eq!(black.cmd(&base, room, json!({"type": "ready"})).await.0, 200);
-    let (_, r) = white.cmd(&base, room, json!({"type": "ready"})).await;
-    assert_eq!(r["events"][1]["event"]["type"], "play_resumed", "{r}");
+    let room = testclient::started_room(&black, &white, "crash", &settings).await.expect("room set up");
+    assert_eq!(get(&server.base, &format!("/api/v1/rooms/{room}")).await["phase"], "playing");
 
     let mut position = Position { next: 1, pending_ack: None };
     // Everything acknowledged so far, across all cycles.
@@ -302,25 +190,16 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
     for (cycle, &kill) in CYCLES.iter().enumerate() {
         // A spectator follows from the room's current version (for `Kill::Seen`).
         let version = get(&server.base, &format!("/api/v1/rooms/{room}")).await["version"].as_i64().unwrap();
-        let ws_url = format!("{}/api/v1/rooms/{room}/stream?after={version}", server.base.replace("http://", "ws://"));
-        let (mut spectator, _) = tokio_tungstenite::connect_async(&ws_url).await.expect("spectator connects");
+        let mut spectator = testclient::spectate(&server.base, room, version).await.expect("spectator connects");
         let (progress, mut seen) = watch::channel(0usize);
-        let driver = tokio::spawn(drive(
-            black.clone(),
-            white.clone(),
-            server.base.clone(),
-            room,
-            position.clone(),
-            None,
-            progress,
-        ));
+        let driver = tokio::spawn(drive(black.clone(), white.clone(), room, position.clone(), None, progress));
         let reached = tokio::time::timeout(Duration::from_secs(300), async {
             match kill {
                 Kill::Replies(n) => seen.wait_for(|done| *done >= n).await.is_ok(),
                 Kill::Seen(kind, n) => {
                     let mut count = 0;
                     while let Some(Ok(msg)) = spectator.next().await {
-                        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
+                        if let Message::Text(t) = msg {
                             let v: Value = serde_json::from_str(&t).unwrap();
                             if v["event"]["event"]["type"] == kind {
                                 count += 1;
@@ -336,7 +215,7 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
         })
         .await
         .expect("play makes progress");
-        server.kill();
+        sigkill(server);
         drop(spectator);
         let rec = driver.await.unwrap();
         assert!(reached && rec.unexpected.is_empty(), "cycle {cycle}: play failed before the kill: {rec:?}");
@@ -344,13 +223,14 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
         acknowledged_acks.extend(rec.acks.iter().copied());
 
         // Restart on the same data directory (and another port).
-        server = ServerProcess::start(data.path(), site.path()).await;
+        server = start(data.path()).await;
         let base = server.base.clone();
+        (black, white) = (black.at(&base), white.at(&base));
 
         // The sessions were committed too: both players are still signed in.
         for p in [&black, &white] {
-            let r = p.http.get(format!("{base}/api/v1/session")).send().await.unwrap();
-            assert_eq!(r.status(), 200, "{} still signed in after the crash", p.name);
+            let (status, me) = p.get("/api/v1/session").await;
+            assert_eq!(status, 200, "still signed in after the crash: {me}");
         }
 
         // 003 §6.1 / issue 4 point 10: every acknowledged move is in the log, same number,
@@ -442,14 +322,13 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
         assert_eq!(view["to_move"], colour_of(next));
 
         // 003 §6.3: no move until both players are ready again.
-        let (x, y) = point_of(next);
         let mover = if colour_of(next) == "black" { &black } else { &white };
-        let (status, body) = mover.cmd(&base, room, json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})).await;
+        let (status, body) = mover.cmd(room, move_to(next)).await;
         assert_eq!((status, body["error"].as_str()), (409, Some("wrong_phase")), "cycle {cycle}: {body}");
         // Ready in a different order each time.
         let (first, second) = if cycle % 2 == 0 { (&black, &white) } else { (&white, &black) };
-        assert_eq!(first.cmd(&base, room, json!({"type": "ready"})).await.0, 200);
-        let (status, r) = second.cmd(&base, room, json!({"type": "ready"})).await;
+        assert_eq!(first.cmd(room, Command::Ready).await.0, 200);
+        let (status, r) = second.cmd(room, Command::Ready).await;
         assert_eq!(status, 200, "{r}");
         assert_eq!(r["events"][1]["event"]["type"], "play_resumed", "{r}");
 
@@ -467,14 +346,12 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
 
     // Play goes on after the last restart.
     let (progress, _seen) = watch::channel(0usize);
-    let rec =
-        drive(black.clone(), white.clone(), server.base.clone(), room, position.clone(), Some(FINAL_ACTIONS), progress)
-            .await;
+    let rec = drive(black.clone(), white.clone(), room, position.clone(), Some(FINAL_ACTIONS), progress).await;
     assert!(rec.unexpected.is_empty(), "play after the last restart: {rec:?}");
     assert_eq!(rec.moves.len() + rec.acks.len(), FINAL_ACTIONS);
     let view = get(&server.base, &format!("/api/v1/rooms/{room}")).await;
     let expected_moves = position.next - 1 + rec.moves.len() as u32;
     assert_eq!(view["move_number"].as_u64(), Some(u64::from(expected_moves)));
     assert_eq!(view["stones"].as_array().unwrap().len() as u32, expected_moves);
-    server.kill();
+    sigkill(server);
 }

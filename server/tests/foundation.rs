@@ -7,6 +7,7 @@ use app::matches::settings::ColourAssignment;
 use server::{Config, Server};
 
 mod support;
+use testclient::reqwest;
 
 fn config(data_dir: &Path) -> Config {
     Config {

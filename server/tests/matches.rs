@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 mod support;
 use support::*;
+use testclient::{reqwest, tokio_tungstenite};
 
 #[tokio::test]
 async fn a_classic_game_from_invitation_to_resignation() {
@@ -292,6 +293,13 @@ async fn bad_requests_get_clear_errors() {
     let r = r.send().await.unwrap();
     assert_eq!(r.status(), 401);
     assert_eq!(error_of(r).await, ("not_signed_in".into(), json!({})));
+    // Unknown routes and methods of the API are JSON refusals too (not the HTML 404 page).
+    let r = alice.http.get(format!("{base}/api/v1/roomz")).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+    assert_eq!(error_of(r).await, ("no_route".into(), json!({"path": "/api/v1/roomz"})));
+    let r = alice.http.put(format!("{base}/api/v1/rooms/{room}")).send().await.unwrap();
+    assert_eq!(r.status(), 405);
+    assert_eq!(error_of(r).await, ("method_not_allowed".into(), json!({"method": "PUT"})));
     // The stream is a WebSocket: a plain GET is a 400 too, not plain text.
     let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/stream")).send().await.unwrap();
     assert_eq!(r.status(), 400);

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 mod support;
 use support::*;
+use testclient::{reqwest, tokio_tungstenite};
 
 fn mv(x: i64, y: i64, z: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": z}})
@@ -17,7 +18,7 @@ fn mv(x: i64, y: i64, z: i64) -> Value {
 async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_it() {
     // 003 §5.5–5.6, §6.1, §6.3; issue 4 points 3, 4, 8.
     let Table { clock, srv, base, alice, bob, _dir, .. } = Table::new().await;
-    let admin = Player::admin(&srv, "referee").await;
+    let admin = admin(&srv, "referee").await;
     let room = started_room(&alice, &bob, space_box(5)).await;
     let mut spectator =
         tokio_tungstenite::connect_async(format!("{}/api/v1/rooms/{room}/stream", base.replace("http://", "ws://")))

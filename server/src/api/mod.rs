@@ -90,6 +90,17 @@ pub fn router(state: ApiState) -> Router {
         tracing::error!(error = %e, "the OpenAPI document does not serialise");
         "{}".into()
     }));
+    // Wrong methods and unknown paths under /api/v1 get the API's JSON refusal too.
+    let api = api
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            AppError::MethodNotAllowed { method: method.to_string() }
+        })
+        .route(
+            "/api/v1/{*rest}",
+            axum::routing::any(
+                |uri: axum::http::Uri| async move { AppError::NoRoute { path: uri.path().to_string() } },
+            ),
+        );
     api.route(
         "/api/openapi.json",
         get(move || {
@@ -412,7 +423,6 @@ async fn pump(
             ev = live.recv() => match ev {
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
-
                     last = e.seq;
                     match send(&StreamMessage::Event { event: &e }) {
                         Ok(m) => if socket.send(m).await.is_err() { return },

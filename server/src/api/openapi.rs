@@ -71,17 +71,17 @@ pub fn openapi() -> OpenApi {
 /// utoipa marks `additionalProperties: false` on structs that deny unknown fields, but not
 /// on the variants of tagged enums. Every tagged enum on this API refuses unknown fields
 /// (commands and settings deny them; responses never carry extra ones), so each object
-/// variant says so; the tests check serde refuses an extra field for every command.
-/// An enum flattened into a struct (`allOf` with the struct's own fields, e.g. `ResultView`)
-/// is the exception: its variants share the object with those fields.
+/// variant says so; the tests check serde refuses an extra field for every command. Not so
+/// for an enum flattened into a struct (an `allOf` member): the struct's own fields sit
+/// beside the variant's, so there the variants stay open.
 fn deny_unknown_variant_fields(doc: &mut OpenApi) {
+    let flattened = flattened_schemas(doc);
     let Some(components) = doc.components.as_mut() else { return };
-    let flattened = flattened_schemas(components.schemas.values());
     for (name, schema) in components.schemas.iter_mut() {
+        let RefOr::T(Schema::OneOf(one_of)) = schema else { continue };
         if flattened.contains(name) {
             continue;
         }
-        let RefOr::T(Schema::OneOf(one_of)) = schema else { continue };
         for variant in &mut one_of.items {
             if let RefOr::T(Schema::Object(object)) = variant {
                 object.additional_properties.get_or_insert_with(|| Box::new(AdditionalProperties::FreeForm(false)));
@@ -90,20 +90,29 @@ fn deny_unknown_variant_fields(doc: &mut OpenApi) {
     }
 }
 
-/// Names of the component schemas that some `allOf` refers to (flattened into another object).
-fn flattened_schemas<'a>(schemas: impl Iterator<Item = &'a RefOr<Schema>>) -> Vec<String> {
-    const PREFIX: &str = "#/components/schemas/";
-    schemas
-        .filter_map(|schema| match schema {
-            RefOr::T(Schema::AllOf(all_of)) => Some(all_of.items.iter()),
-            _ => None,
-        })
-        .flatten()
-        .filter_map(|item| match item {
-            RefOr::Ref(r) => r.ref_location.strip_prefix(PREFIX).map(str::to_owned),
-            _ => None,
-        })
-        .collect()
+/// Names of the component schemas some `allOf` refers to (`#[serde(flatten)]` fields).
+fn flattened_schemas(doc: &OpenApi) -> std::collections::HashSet<String> {
+    fn walk(v: &serde_json::Value, in_all_of: bool, found: &mut std::collections::HashSet<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let (true, Some(serde_json::Value::String(r))) = (in_all_of, map.get("$ref")) {
+                    if let Some(name) = r.strip_prefix("#/components/schemas/") {
+                        found.insert(name.to_string());
+                    }
+                }
+                for (key, value) in map {
+                    walk(value, key == "allOf", found);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| walk(item, in_all_of, found)),
+            _ => {}
+        }
+    }
+    let mut found = std::collections::HashSet::new();
+    if let Ok(v) = serde_json::to_value(doc) {
+        walk(&v, false, &mut found);
+    }
+    found
 }
 
 /// The reusable error answers (types for the document only: their field is never read). The

@@ -21,7 +21,6 @@
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
     sync::{
         atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed},
         Arc, Mutex,
@@ -29,12 +28,18 @@ use std::{
     time::{Duration, Instant},
 };
 
-use app::matches::settings::{ColourAssignment, MatchSettings};
+use app::matches::{
+    commands::Command,
+    events::Xyz,
+    settings::{ColourAssignment, MatchSettings},
+};
 use clap::{Parser, ValueEnum};
-use futures_util::StreamExt;
-use serde_json::{json, Value};
+use serde_json::Value;
+use testclient::{
+    futures_util::StreamExt, reqwest, started_room, tokio_tungstenite::tungstenite::Message, Answer, Client,
+    ServerProcess,
+};
 use tokio::sync::{watch, Semaphore};
-use tokio_tungstenite::tungstenite::{protocol::WebSocketConfig, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Board {
@@ -107,24 +112,22 @@ fn main() -> std::process::ExitCode {
 // -------------------------------------------------------------------------------------------
 
 enum Target {
-    Spawned { child: Child, _dir: Option<tempfile::TempDir> },
-    InProcess { _stop: tokio::sync::oneshot::Sender<()>, _dir: Option<tempfile::TempDir> },
+    /// Stopped when dropped.
+    Spawned {
+        server: ServerProcess,
+        _dir: Option<tempfile::TempDir>,
+    },
+    InProcess {
+        _stop: tokio::sync::oneshot::Sender<()>,
+        _dir: Option<tempfile::TempDir>,
+    },
     External,
-}
-
-impl Drop for Target {
-    fn drop(&mut self) {
-        if let Target::Spawned { child, .. } = self {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
 }
 
 impl Target {
     fn pid(&self) -> Option<u32> {
         match self {
-            Target::Spawned { child, .. } => Some(child.id()),
+            Target::Spawned { server, .. } => Some(server.pid()),
             _ => None,
         }
     }
@@ -150,22 +153,8 @@ async fn start_target(args: &Args) -> (String, Target) {
                 .server_bin
                 .clone()
                 .unwrap_or_else(|| std::env::current_exe().expect("own path").with_file_name("space-baduk"));
-            let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-            let site = dir.join("site");
-            std::fs::create_dir_all(&site).unwrap();
-            let child = Command::new(&bin)
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
-                .arg("--data-dir")
-                .arg(&dir)
-                .arg("--site-root")
-                .arg(&site)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::inherit())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e} (build it with --bins)", bin.display()));
-            let base = format!("http://127.0.0.1:{port}");
-            (base, Target::Spawned { child, _dir: tmp })
+            let server = ServerProcess::start(&bin, &dir).await;
+            (server.base.clone(), Target::Spawned { server, _dir: tmp })
         }
         "in-process" => {
             let (dir, tmp) = data_dir(args);
@@ -196,19 +185,6 @@ async fn start_target(args: &Args) -> (String, Target) {
     }
 }
 
-async fn wait_healthy(base: &str) {
-    let c = reqwest::Client::new();
-    for _ in 0..600 {
-        if let Ok(r) = c.get(format!("{base}/healthz")).send().await {
-            if r.status() == 200 {
-                return;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("server at {base} did not become healthy");
-}
-
 /// User + system CPU seconds of a process so far (Linux /proc).
 fn cpu_seconds(pid: &str) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -236,7 +212,7 @@ fn rss_mib(pid: &str) -> Option<u64> {
 }
 
 fn clock_ticks() -> f64 {
-    Command::new("getconf")
+    std::process::Command::new("getconf")
         .arg("CLK_TCK")
         .output()
         .ok()
@@ -296,90 +272,16 @@ impl Stats {
     }
 }
 
-struct Client {
-    http: reqwest::Client,
-    base: String,
-}
-
-impl Client {
-    fn new(base: &str) -> Client {
-        Client {
-            http: reqwest::Client::builder().cookie_store(true).pool_max_idle_per_host(4).build().unwrap(),
-            base: base.to_string(),
-        }
-    }
-    async fn post(&self, path: &str, body: &Value) -> Result<(u16, Value), String> {
-        let r = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .json(body)
-            .send()
-            .await
-            .map_err(|e| format!("transport: {}", short(&e)))?;
-        let status = r.status().as_u16();
-        let bytes = r.bytes().await.map_err(|e| format!("transport: {}", short(&e)))?;
-        Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
-    }
-    async fn cmd(&self, room: i64, body: Value) -> Result<(u16, Value), String> {
-        self.post(&format!("/api/v1/rooms/{room}/commands"), &body).await
-    }
-    async fn sign_up(&self, name: &str) {
-        let r = self
-            .http
-            .post(format!("{}/api/sign_up", self.base))
-            .form(&[
-                ("username", name),
-                ("password", "correct horse battery"),
-                ("password_again", "correct horse battery"),
-            ])
-            .send()
-            .await
-            .expect("sign up");
-        assert_eq!(r.status(), 200, "sign up {name}: {}", r.text().await.unwrap_or_default());
-    }
-}
-
-fn short(e: &reqwest::Error) -> String {
-    let s = if e.is_connect() {
-        "connect"
-    } else if e.is_timeout() {
-        "timeout"
-    } else if e.is_body() || e.is_decode() {
-        "body"
-    } else {
-        "request"
-    };
-    s.to_string()
-}
-
-fn error_kind(what: &str, r: &Result<(u16, Value), String>) -> String {
+fn error_kind(what: &str, r: &Result<Answer, reqwest::Error>) -> String {
     match r {
         Ok((status, body)) => format!("{what} {status} {}", body["error"].as_str().unwrap_or("?")),
-        Err(e) => format!("{what} {e}"),
+        Err(e) => format!("{what} transport: {}", testclient::error_kind(e)),
     }
 }
 
 /// A new room for the pair, both seated, confirmed and ready. Returns its id.
 async fn new_room(black: &Client, white: &Client, board: Board, name: &str) -> Result<i64, String> {
-    let (status, created) = black.post("/api/v1/rooms", &json!({"name": name, "settings": settings(board)})).await?;
-    if status != 201 {
-        return Err(format!("create room: {status} {created}"));
-    }
-    let room = created["room_id"].as_i64().ok_or("no room id")?;
-    for (c, body) in [
-        (black, json!({"type": "join", "code": created["invite_codes"][0]})),
-        (white, json!({"type": "join", "code": created["invite_codes"][1]})),
-        (black, json!({"type": "confirm"})),
-        (white, json!({"type": "confirm"})),
-        (black, json!({"type": "ready"})),
-        (white, json!({"type": "ready"})),
-    ] {
-        let r = c.cmd(room, body.clone()).await?;
-        if r.0 != 200 {
-            return Err(format!("setting up room {room}: {body} → {} {}", r.0, r.1));
-        }
-    }
-    Ok(room)
+    started_room(black, white, name, &settings(board)).await
 }
 
 struct Position {
@@ -395,8 +297,8 @@ async fn resync(black: &Client, white: &Client, room: i64) -> Option<Position> {
     match view["phase"].as_str()? {
         "playing" => {}
         "waiting_ready" => {
-            let _ = black.cmd(room, json!({"type": "ready"})).await;
-            let _ = white.cmd(room, json!({"type": "ready"})).await;
+            let _ = black.try_cmd(room, &Command::Ready).await;
+            let _ = white.try_cmd(room, &Command::Ready).await;
             return None; // look again next time
         }
         _ => return None,
@@ -428,7 +330,7 @@ async fn play(
         if let Some((black_acks, n)) = at.pending_ack {
             let who = if black_acks { &black } else { &white };
             let t = Instant::now();
-            let r = who.cmd(room, json!({"type": "acknowledge", "move_number": n})).await;
+            let r = who.try_cmd(room, &Command::Acknowledge { move_number: n }).await;
             let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
             if stats.stop.load(Relaxed) {
                 break;
@@ -454,7 +356,7 @@ async fn play(
         let n = at.next;
         let Some((x, y, z)) = point_of(board, n) else {
             // Walk used up: end this game and start another for the same pair.
-            let _ = black.cmd(room, json!({"type": "resign"})).await;
+            let _ = black.try_cmd(room, &Command::Resign).await;
             generation += 1;
             match new_room(&black, &white, board, &format!("load {idx}.{generation}")).await {
                 Ok(r) => {
@@ -472,7 +374,7 @@ async fn play(
         };
         let (mover, black_moves) = if n % 2 == 1 { (&black, true) } else { (&white, false) };
         let t = Instant::now();
-        let r = mover.cmd(room, json!({"type": "move", "at": {"x": x, "y": y, "z": z}})).await;
+        let r = mover.try_cmd(room, &Command::Move { at: Xyz { x, y, z } }).await;
         let us = t.elapsed().as_micros().min(u32::MAX as u128) as u32;
         if stats.stop.load(Relaxed) {
             break;
@@ -509,20 +411,16 @@ fn seq_of(text: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-async fn spectate(ws_base: String, mut slot: watch::Receiver<i64>, stats: Arc<Stats>, gate: Arc<Semaphore>) {
+async fn spectate(base: String, mut slot: watch::Receiver<i64>, stats: Arc<Stats>, gate: Arc<Semaphore>) {
     let mut room = *slot.borrow_and_update();
     let mut after = 0i64;
     loop {
-        let url = format!("{ws_base}/api/v1/rooms/{room}/stream?after={after}");
         let connected = {
             let _permit = gate.acquire().await.expect("gate open");
-            // tungstenite's default 128 KiB read buffer is zero-filled on every read poll
-            // (snapview/tungstenite-rs#547): costly for 10,000 sockets. Viewers get small frames.
-            let config = WebSocketConfig::default().read_buffer_size(8 * 1024);
-            tokio_tungstenite::connect_async_with_config(&url, Some(config), false).await
+            testclient::spectate(&base, room, after).await
         };
         let mut ws = match connected {
-            Ok((ws, _)) => ws,
+            Ok(ws) => ws,
             Err(e) => {
                 stats.error(format!("ws connect: {}", ws_error_kind(&e)));
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -576,8 +474,8 @@ async fn spectate(ws_base: String, mut slot: watch::Receiver<i64>, stats: Arc<St
     }
 }
 
-fn ws_error_kind(e: &tokio_tungstenite::tungstenite::Error) -> String {
-    use tokio_tungstenite::tungstenite::Error as E;
+fn ws_error_kind(e: &testclient::tokio_tungstenite::tungstenite::Error) -> String {
+    use testclient::tokio_tungstenite::tungstenite::Error as E;
     match e {
         E::Io(io) => format!("io {:?}", io.kind()),
         E::Http(r) => format!("http {}", r.status()),
@@ -606,7 +504,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         return std::process::ExitCode::SUCCESS;
     }
     let (base, target) = start_target(&args).await;
-    wait_healthy(&base).await;
+    testclient::wait_healthy(&base).await;
     let server_pid = target.pid().map(|p| p.to_string());
     eprintln!(
         "server {base} ({}), {} games on {:?}, {} spectators, {} s measured after {} s warm-up",
@@ -631,10 +529,8 @@ async fn run(args: Args) -> std::process::ExitCode {
         let (base, gate, board) = (base.clone(), gate.clone(), args.board);
         setups.push(tokio::spawn(async move {
             let _p = gate.acquire().await.unwrap();
-            let black = Client::new(&base);
-            let white = Client::new(&base);
-            black.sign_up(&format!("b{run_id}-{g}")).await;
-            white.sign_up(&format!("w{run_id}-{g}")).await;
+            let black = Client::sign_up(&base, &format!("b{run_id}-{g}")).await;
+            let white = Client::sign_up(&base, &format!("w{run_id}-{g}")).await;
             let room = new_room(&black, &white, board, &format!("load {g}")).await.expect("room set up");
             (black, white, room)
         }));
@@ -650,13 +546,11 @@ async fn run(args: Args) -> std::process::ExitCode {
 
     // Spectators, spread over the rooms, connected before play starts.
     let t = Instant::now();
-    let ws_base = base.replace("http://", "ws://");
     let connect_gate = Arc::new(Semaphore::new(args.connect_concurrency.max(1)));
     // An idle room: seated and ready, never played in.
     let idle = if args.spectate == Spectate::Idle {
-        let (black, white) = (Client::new(&base), Client::new(&base));
-        black.sign_up(&format!("ib{run_id}")).await;
-        white.sign_up(&format!("iw{run_id}")).await;
+        let black = Client::sign_up(&base, &format!("ib{run_id}")).await;
+        let white = Client::sign_up(&base, &format!("iw{run_id}")).await;
         let room = new_room(&black, &white, args.board, "idle").await.expect("idle room");
         Some(watch::channel(room).0)
     } else {
@@ -667,7 +561,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             Some(idle) => idle.subscribe(),
             None => slots[s % slots.len()].subscribe(),
         };
-        tokio::spawn(spectate(ws_base.clone(), rx, stats.clone(), connect_gate.clone()));
+        tokio::spawn(spectate(base.clone(), rx, stats.clone(), connect_gate.clone()));
     }
     let wanted = args.spectators as i64;
     let connect_deadline = Instant::now() + Duration::from_secs(180);

@@ -1,20 +1,19 @@
 //! Shared by the server's integration tests: a real server on a temp SQLite file (optionally
-//! with a manual clock), signed-in participants with their own cookie jars, and stream
-//! readers.
-#![allow(dead_code)]
+//! with a manual clock) and the participant API's client (`testclient`): signed-in players
+//! with their own cookie jars, typed commands, stream readers.
+#![allow(dead_code, unused_imports)] // each test file uses part of it
 
 use std::{path::Path, sync::Arc};
 
 use app::{
     clock::{Clock, ManualClock},
-    matches::settings::{ColourAssignment, MatchSettings},
+    matches::{
+        commands::Command,
+        settings::{ColourAssignment, MatchSettings},
+    },
 };
-use futures_util::StreamExt;
-use reqwest::cookie::CookieStore;
-use serde_json::{json, Value};
 use server::{Config, Server};
-
-pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub use testclient::{event_type, read_until, Client as Player};
 
 pub struct Running {
     pub base: String,
@@ -86,10 +85,16 @@ impl Table {
     }
 }
 
+/// The first administrator, through the one-time setup link.
+pub async fn admin(srv: &Running, name: &str) -> Player {
+    let token = srv.setup_url.as_ref().expect("setup link").split("token=").nth(1).unwrap().to_string();
+    Player::complete_setup(&srv.base, &token, name).await
+}
+
 /// `mover` sends `command` (a move or pass numbered `n`); `other`'s device acknowledges it.
-pub async fn played(mover: &Player, other: &Player, room: i64, command: Value, n: u32) {
+pub async fn played(mover: &Player, other: &Player, room: i64, command: impl serde::Serialize, n: u32) {
     mover.ok(room, command).await;
-    other.ok(room, json!({"type": "acknowledge", "move_number": n})).await;
+    other.ok(room, Command::Acknowledge { move_number: n }).await;
 }
 
 /// A manual clock at a fixed start, shared with the server.
@@ -98,162 +103,53 @@ pub fn manual_clock() -> (ManualClock, Arc<dyn Clock>) {
     (c.clone(), Arc::new(c))
 }
 
-pub struct Player {
-    pub http: reqwest::Client,
-    pub jar: Arc<reqwest::cookie::Jar>,
-    pub base: String,
-}
-
-impl Player {
-    fn client(base: &str) -> Player {
-        let jar = Arc::new(reqwest::cookie::Jar::default());
-        let http = reqwest::Client::builder().cookie_provider(jar.clone()).build().unwrap();
-        Player { http, jar, base: base.to_string() }
-    }
-
-    /// Posts a form (the server functions' encoding) and returns the status.
-    async fn post_form(&self, path: &str, fields: &[(&str, &str)]) -> u16 {
-        let r = self.http.post(format!("{}{path}", self.base)).form(fields).send().await.unwrap();
-        r.status().as_u16()
-    }
-
-    pub async fn sign_up(base: &str, name: &str) -> Player {
-        let p = Player::client(base);
-        let pw = "correct horse battery";
-        let status = p.post_form("/api/sign_up", &[("username", name), ("password", pw), ("password_again", pw)]).await;
-        assert_eq!(status, 200, "sign up {name}");
-        p
-    }
-
-    /// The first administrator, through the one-time setup link.
-    pub async fn admin(srv: &Running, name: &str) -> Player {
-        let token = srv.setup_url.as_ref().expect("setup link").split("token=").nth(1).unwrap().to_string();
-        let p = Player::client(&srv.base);
-        let pw = "correct horse battery";
-        let fields = [("token", token.as_str()), ("username", name), ("password", pw), ("password_again", pw)];
-        assert_eq!(p.post_form("/api/complete_setup", &fields).await, 200, "admin setup");
-        p
-    }
-
-    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self.http.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
-        let status = r.status().as_u16();
-        (status, r.json().await.unwrap_or(Value::Null))
-    }
-    pub async fn get(&self, path: &str) -> (u16, String) {
-        let r = self.http.get(format!("{}{path}", self.base)).send().await.unwrap();
-        (r.status().as_u16(), r.text().await.unwrap())
-    }
-    pub async fn cmd(&self, room: i64, body: Value) -> (u16, Value) {
-        self.post(&format!("/api/v1/rooms/{room}/commands"), body).await
-    }
-    pub async fn ok(&self, room: i64, body: Value) -> Value {
-        let (status, r) = self.cmd(room, body.clone()).await;
-        assert_eq!(status, 200, "{body} → {r}");
-        r
-    }
-    /// The room as this player sees it; checked against the OpenAPI document's `RoomView`.
-    pub async fn view(&self, room: i64) -> Value {
-        let v = self.http.get(format!("{}/api/v1/rooms/{room}", self.base)).send().await.unwrap().json().await.unwrap();
-        assert_documented("RoomView", &v);
-        v
-    }
-    /// Opens the room's stream with this player's session (a player's connection).
-    pub async fn stream(&self, room: i64, after: i64) -> Ws {
-        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-        let url = format!("{}/api/v1/rooms/{room}/stream?after={after}", self.base.replace("http://", "ws://"));
-        let mut req = url.as_str().into_client_request().unwrap();
-        if let Some(c) = self.jar.cookies(&self.base.parse().unwrap()) {
-            req.headers_mut().insert("cookie", c);
-        }
-        tokio_tungstenite::connect_async(req).await.expect("stream connects").0
-    }
-}
-
-/// The room as a spectator sees it; checked against the OpenAPI document's `RoomView`.
-pub async fn view(base: &str, room: i64) -> Value {
-    let v = reqwest::get(format!("{base}/api/v1/rooms/{room}")).await.unwrap().json().await.unwrap();
+/// The room as an anonymous visitor sees it; checked against the OpenAPI document's `RoomView`.
+pub async fn view(base: &str, room: i64) -> serde_json::Value {
+    let v = Player::new(base).view(room).await;
     assert_documented("RoomView", &v);
     v
 }
 
 /// Fails unless `value` is valid under the OpenAPI document's component schema `schema`: what
 /// the server answers is what the document promises (the fuzzer checks only what it happens
-/// to reach; every view a test reads is checked here).
-pub fn assert_documented(schema: &str, value: &Value) {
+/// to reach; the views the tests wait for are checked here).
+pub fn assert_documented(schema: &str, value: &serde_json::Value) {
     let mut doc = serde_json::to_value(server::api::openapi()).unwrap();
     assert!(doc["components"]["schemas"].get(schema).is_some(), "{schema} is not in the document");
-    doc["$ref"] = json!(format!("#/components/schemas/{schema}"));
+    doc["$ref"] = serde_json::json!(format!("#/components/schemas/{schema}"));
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .build(&doc)
         .unwrap_or_else(|e| panic!("the document's {schema} does not compile: {e}"));
-    let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{schema} is not as documented:\n{}\nvalue: {value}", errors.join("\n"));
 }
 
-pub fn classic_9(colours: ColourAssignment) -> Value {
+pub fn classic_9(colours: ColourAssignment) -> MatchSettings {
     let mut s = MatchSettings::classic_default(9);
     s.colours = colours;
-    serde_json::to_value(&s).unwrap()
+    s
 }
 
 /// A Space box `n`×`n`×`n`, host Black.
-pub fn space_box(n: i64) -> Value {
+pub fn space_box(n: i64) -> MatchSettings {
     let mut s = MatchSettings::space_default();
     s.board = engine::BoxSpec { x: engine::Axis::one_to(n), y: engine::Axis::one_to(n), z: engine::Axis::one_to(n) };
     s.colours = ColourAssignment::HostBlack;
-    serde_json::to_value(&s).unwrap()
+    s
 }
 
 /// A room with `host` (first seat) and `guest` seated, confirmed and both ready.
-pub async fn started_room(host: &Player, guest: &Player, settings: Value) -> i64 {
-    let (status, created) = host.post("/api/v1/rooms", json!({ "name": "match", "settings": settings })).await;
-    assert_eq!(status, 201, "{created}");
-    let room = created["room_id"].as_i64().unwrap();
-    host.ok(room, json!({"type": "join", "code": created["invite_codes"][0]})).await;
-    guest.ok(room, json!({"type": "join", "code": created["invite_codes"][1]})).await;
-    host.ok(room, json!({"type": "confirm"})).await;
-    guest.ok(room, json!({"type": "confirm"})).await;
-    host.ok(room, json!({"type": "ready"})).await;
-    guest.ok(room, json!({"type": "ready"})).await;
-    room
-}
-
-/// Reads stream messages until one satisfies `pred`; returns all read.
-pub async fn read_until<S>(ws: &mut S, pred: impl Fn(&Value) -> bool) -> Vec<Value>
-where
-    S: futures_util::Stream<
-            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
-        > + Unpin,
-{
-    let mut got = Vec::new();
-    loop {
-        let msg = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
-            .await
-            .expect("stream message within 10 s")
-            .expect("stream open")
-            .expect("valid frame");
-        if let tokio_tungstenite::tungstenite::Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(&t).unwrap();
-            let done = pred(&v);
-            got.push(v);
-            if done {
-                return got;
-            }
-        }
-    }
-}
-
-pub fn event_type(v: &Value) -> &str {
-    v["event"]["event"]["type"].as_str().unwrap_or("")
+pub async fn started_room(host: &Player, guest: &Player, settings: MatchSettings) -> i64 {
+    testclient::started_room(host, guest, "match", &settings).await.expect("room set up")
 }
 
 /// Waits until the room's view satisfies `pred` (timers run in the room's task).
-pub async fn until_view(p: &Player, room: i64, pred: impl Fn(&Value) -> bool) -> Value {
+pub async fn until_view(p: &Player, room: i64, pred: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
     for _ in 0..500 {
         let v = p.view(room).await;
         if pred(&v) {
+            assert_documented("RoomView", &v);
             return v;
         }
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
