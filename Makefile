@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
 
-.PHONY: run test setup build unit e2e dev bench bench-ui
+.PHONY: run test setup build lint unit e2e dev bench bench-ui api-fuzz
 
 ## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
 run:
@@ -13,18 +13,30 @@ run:
 	cargo leptos build --release
 	target/release/space-baduk
 
-## Every test: unit and integration (cargo), then browser end-to-end tests (Playwright).
+## Every test: the lint gate, unit and integration (cargo), then the release build, the
+## schema-driven API fuzzer against it and the browser end-to-end tests (Playwright).
 test:
 	scripts/setup.sh test
+	$(MAKE) lint
 	$(MAKE) unit
 	cargo leptos build --release
+	$(MAKE) api-fuzz
 	$(MAKE) e2e
+
+## fmt --check, clippy with warnings denied for every crate and feature, side crates built.
+lint:
+	scripts/lint.sh
 
 unit:
 	cargo test --workspace --exclude frontend
 
 e2e:
 	node end2end/run.mjs
+
+## Schema-driven fuzzing of the participant API against its OpenAPI document (schemathesis,
+## pinned in .tools/venv): the release server if built, else the debug one. About a minute.
+api-fuzz:
+	scripts/api-fuzz.sh
 
 ## Watch mode for development (debug build, live reload).
 dev:

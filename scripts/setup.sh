@@ -25,6 +25,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+for component in clippy rustfmt; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    say "adding the $component component (the lint gate)"
+    rustup component add "$component"
+  fi
+done
+
 if ! cargo leptos --version 2>/dev/null | grep -q "$CARGO_LEPTOS_VERSION"; then
   say "installing cargo-leptos $CARGO_LEPTOS_VERSION (takes 12–20 minutes on 2 cores, once)"
   cargo install cargo-leptos --version "$CARGO_LEPTOS_VERSION" --locked
@@ -60,7 +67,7 @@ fi
 if [ "$MODE" = "test" ]; then
   # Chromium for the browser tests; real professional games and GNU Go as references for
   # the engine tests.
-  apt_install chromium chromium-driver fonts-nanum goban-original-games gnugo
+  apt_install chromium chromium-driver fonts-nanum goban-original-games gnugo python3-venv
   if [ ! -d end2end/node_modules/playwright-core ] || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
     say "installing end-to-end test packages (npm ci)"
     (cd end2end && npm ci --no-audit --no-fund --silent)

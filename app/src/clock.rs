@@ -46,7 +46,11 @@ pub struct ManualClock {
 
 impl ManualClock {
     pub fn new(start_ms: i64) -> Self {
-        ManualClock { now: Arc::new(AtomicI64::new(start_ms)), ..Default::default() }
+        ManualClock {
+            now: Arc::new(AtomicI64::new(start_ms)),
+            #[cfg(feature = "ssr")]
+            moved: Default::default(),
+        }
     }
     pub fn advance_ms(&self, ms: i64) {
         self.now.fetch_add(ms, Ordering::SeqCst);

@@ -1,5 +1,10 @@
-//! The one error type every server function returns, so the UI can tell a user's mistake
-//! (bad input, wrong password) from an internal fault or a lost connection.
+//! The one error type of every server function and of the participant API, so the UI and
+//! programs can tell a caller's mistake (bad input, wrong password, not your turn) from an
+//! internal fault or a lost connection.
+//!
+//! On the wire every error is `{"error": code, "message": text, "detail": {fields}}` with the
+//! status of [`AppError::status`]: 4xx for the caller's mistakes, 500 only for faults (their
+//! `detail` carries the `correlation_id` that the server log shows with the fault).
 
 use leptos::server_fn::{
     codec::JsonEncoding,
@@ -7,42 +12,298 @@ use leptos::server_fn::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::matches::commands::MatchError;
+
+// `remote = "Self"` derives `AppError::serialize`/`AppError::deserialize` as *inherent*
+// functions giving the tagged form `{"error": code, ..fields}`; the `Serialize`/`Deserialize`
+// trait impls below wrap it into [`ErrorBody`]. Outside this file use the traits (serde_json).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(remote = "Self", tag = "error", rename_all = "snake_case")]
 pub enum AppError {
-    /// A field was missing or out of range; `message` names the allowed range.
-    #[error("{field}: {message}")]
-    InvalidInput { field: String, message: String },
+    /// A field was missing or out of range; `why` names the allowed range.
+    #[error("{field}: {why}")]
+    InvalidInput { field: String, why: String },
+    /// The request body is not JSON at all.
+    #[error("malformed JSON: {why}")]
+    MalformedJson { why: String },
+    /// The body is JSON but not of the expected shape (unknown or missing field, wrong type).
+    #[error("unexpected JSON: {why}")]
+    InvalidJson { why: String },
+    /// A form, path or query the endpoint cannot read.
+    #[error("malformed request: {why}")]
+    BadRequest { why: String },
     #[error("wrong user name or password")]
     BadCredentials,
-    #[error("too many sign-in attempts; try again in {retry_after_s} s")]
-    Throttled { retry_after_s: u64 },
-    #[error("the setup link is invalid or has already been used")]
-    BadSetupToken,
     #[error("you must be signed in to do this")]
     NotSignedIn,
     #[error("you are not allowed to do this")]
     Forbidden,
+    #[error("the setup link is invalid or has already been used")]
+    BadSetupToken,
+    /// A browser request that another site started (Origin / Sec-Fetch-Site).
+    #[error("{why}")]
+    CrossSiteRequest { why: String },
+    #[error("the request body is larger than {limit_bytes} bytes")]
+    BodyTooLarge { limit_bytes: u64 },
+    #[serde(rename = "content_type")]
+    #[error("send Content-Type: {expected}")]
+    UnsupportedMediaType { expected: String },
+    #[error("SGF exists only for flat boards (depth 1); use the JSON record")]
+    NoSgf,
+    #[error("too many sign-in attempts; try again in {retry_after_s} s")]
+    Throttled { retry_after_s: u64 },
     /// A match command refused by the rules of the match procedure.
+    #[serde(skip)]
     #[error(transparent)]
-    Match(#[from] crate::matches::commands::MatchError),
+    Match(#[from] MatchError),
     /// Something failed on the server; details are in the server log, never sent out.
     #[error("internal server error")]
     Internal,
-    /// The request never got a proper answer (network, encoding).
+    /// The request never got a proper answer (network, encoding). Made by the browser only.
+    #[serde(skip)]
     #[error("request failed: {0}")]
     Transport(String),
 }
 
+/// The JSON body of every error answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// Stable machine-readable code, e.g. `not_your_turn`, `invalid_input`.
+    pub error: String,
+    /// What went wrong, for people.
+    pub message: String,
+    /// The error's fields (e.g. `field`/`why`, `retry_after_s`, `correlation_id`); maybe empty.
+    #[serde(default)]
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
+    pub detail: serde_json::Map<String, serde_json::Value>,
+}
+
 impl AppError {
-    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
-        AppError::InvalidInput { field: field.to_string(), message: message.into() }
+    pub fn invalid(field: &str, why: impl Into<String>) -> Self {
+        AppError::InvalidInput { field: field.to_string(), why: why.into() }
+    }
+
+    /// The HTTP status of this error's answer.
+    pub fn status(&self) -> u16 {
+        use AppError::*;
+        match self {
+            InvalidInput { .. } | MalformedJson { .. } | InvalidJson { .. } | BadRequest { .. } => 400,
+            BadCredentials | NotSignedIn => 401,
+            Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
+            BodyTooLarge { .. } => 413,
+            UnsupportedMediaType { .. } => 415,
+            NoSgf => 422,
+            Throttled { .. } => 429,
+            Match(m) => match_status(m),
+            Internal | Transport(_) => 500,
+        }
+    }
+
+    /// The wire form (without a correlation id; the HTTP layer adds it to 500s).
+    pub fn body(&self) -> ErrorBody {
+        let tagged = match self {
+            AppError::Match(m) => serde_json::to_value(m),
+            AppError::Transport(_) => Ok(serde_json::json!({ "error": "transport" })),
+            other => AppError::serialize(other, serde_json::value::Serializer),
+        };
+        let mut detail = match tagged {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => serde_json::Map::new(),
+        };
+        let error = match detail.remove("error") {
+            Some(serde_json::Value::String(code)) => code,
+            _ => "internal".to_string(),
+        };
+        ErrorBody { error, message: self.to_string(), detail }
+    }
+
+    /// Reads an error answer back (the browser's side of [`AppError::body`]).
+    pub fn from_body(body: ErrorBody) -> Self {
+        let mut tagged = body.detail;
+        tagged.insert("error".into(), serde_json::Value::String(body.error.clone()));
+        let tagged = serde_json::Value::Object(tagged);
+        AppError::deserialize(&tagged)
+            .or_else(|_| MatchError::deserialize(&tagged).map(AppError::Match))
+            .unwrap_or_else(|_| AppError::Transport(format!("{}: {}", body.error, body.message)))
+    }
+}
+
+/// Which status each refusal of the match procedure gets.
+fn match_status(e: &MatchError) -> u16 {
+    use MatchError::*;
+    match e {
+        RoomNotFound => 404,
+        NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => 403,
+        SeatTaken
+        | AlreadySeated
+        | AlreadyDone
+        | WrongPhase { .. }
+        | NotYourTurn { .. }
+        | AwaitingAcknowledgement { .. }
+        | NothingToAcknowledge { .. }
+        | Suspended { .. }
+        | TimeExpired { .. }
+        | UndoNotAllowed { .. }
+        | DrawOfferNotAllowed { .. }
+        | NoPendingRequest { .. }
+        | StaleStatement { .. } => 409,
+        OffBoard { .. } | InvalidInput { .. } => 400,
+        Illegal { .. } | BadMark { .. } => 422,
+        Internal => 500,
+    }
+}
+
+impl Serialize for AppError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.body().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for AppError {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ErrorBody::deserialize(d).map(AppError::from_body)
     }
 }
 
 impl FromServerFnError for AppError {
     type Encoder = JsonEncoding;
 
+    /// On the server these are the caller's unreadable arguments or a framework fault; in
+    /// the browser, a request that failed on the way.
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
-        AppError::Transport(value.to_string())
+        #[cfg(feature = "ssr")]
+        {
+            match value {
+                ServerFnErrorErr::Args(why) | ServerFnErrorErr::Deserialization(why) => AppError::BadRequest { why },
+                ServerFnErrorErr::MissingArg(name) => AppError::BadRequest { why: format!("missing {name}") },
+                other => {
+                    tracing::error!(error = %other, "server function failed");
+                    AppError::Internal
+                }
+            }
+        }
+        #[cfg(not(feature = "ssr"))]
+        {
+            AppError::Transport(value.to_string())
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+pub use response::{correlation_id, CORRELATION_ID};
+
+#[cfg(feature = "ssr")]
+mod response {
+    use axum::{
+        http::{header, HeaderValue, StatusCode},
+        response::{IntoResponse, Response},
+        Json,
+    };
+
+    use super::AppError;
+
+    tokio::task_local! {
+        /// The id of the request being answered, set by the server for each request; logged
+        /// with faults and sent in their answers so the two can be matched.
+        pub static CORRELATION_ID: String;
+    }
+
+    /// The current request's id, or a fresh one outside a request.
+    pub fn correlation_id() -> String {
+        CORRELATION_ID.try_with(Clone::clone).unwrap_or_else(|_| format!("{:016x}", crate::data::secrets::random_u64()))
+    }
+
+    impl IntoResponse for AppError {
+        fn into_response(self) -> Response {
+            let status = StatusCode::from_u16(self.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            let mut body = self.body();
+            if status.is_server_error() {
+                let id = correlation_id();
+                tracing::error!(correlation_id = %id, error = ?self, "answered with a server error");
+                body.detail.insert("correlation_id".into(), id.into());
+            }
+            let mut response = (status, Json(body)).into_response();
+            if let AppError::Throttled { retry_after_s } = self {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+            }
+            response
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::events::{Colour, Xyz};
+
+    #[test]
+    fn every_kind_of_error_round_trips_through_its_body() {
+        let at = Xyz { x: 3, y: 3, z: 1 };
+        let errors = [
+            AppError::invalid("username", "must be 3–32 characters, got 2"),
+            AppError::MalformedJson { why: "EOF".into() },
+            AppError::BadCredentials,
+            AppError::Throttled { retry_after_s: 4 },
+            AppError::BodyTooLarge { limit_bytes: 65536 },
+            AppError::Internal,
+            AppError::Match(MatchError::NotYourTurn { to_move: Colour::White }),
+            AppError::Match(MatchError::Illegal { at, reason: engine::IllegalKind::Occupied }),
+            AppError::Match(MatchError::RoomNotFound),
+        ];
+        for e in errors {
+            let json = serde_json::to_value(&e).unwrap();
+            assert!(json["detail"].is_object(), "{json}");
+            assert_eq!(json["message"], e.to_string());
+            assert_eq!(serde_json::from_value::<AppError>(json).unwrap(), e);
+        }
+    }
+
+    #[test]
+    fn bodies_carry_the_code_and_the_fields_apart() {
+        let body = AppError::Match(MatchError::NotYourTurn { to_move: Colour::White }).body();
+        assert_eq!(body.error, "not_your_turn");
+        assert_eq!(serde_json::Value::Object(body.detail), serde_json::json!({ "to_move": "white" }));
+        let body = AppError::NotSignedIn.body();
+        assert_eq!((body.error.as_str(), body.detail.len()), ("not_signed_in", 0));
+    }
+
+    #[test]
+    fn statuses_separate_mistakes_from_faults() {
+        assert_eq!(AppError::BadCredentials.status(), 401);
+        assert_eq!(AppError::invalid("x", "y").status(), 400);
+        assert_eq!(AppError::Match(MatchError::RoomNotFound).status(), 404);
+        assert_eq!(AppError::Match(MatchError::SeatTaken).status(), 409);
+        assert_eq!(AppError::Throttled { retry_after_s: 1 }.status(), 429);
+        assert_eq!(AppError::Internal.status(), 500);
+    }
+
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn faults_answer_500_with_the_requests_correlation_id_and_throttling_names_the_wait() {
+        use axum::response::IntoResponse;
+        let answer = CORRELATION_ID.scope("0123abcd".into(), async { AppError::Internal.into_response() }).await;
+        assert_eq!(answer.status(), 500);
+        let body = axum::body::to_bytes(answer.into_body(), 1 << 16).await.unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(body["error"], "internal");
+        assert_eq!(body["detail"]["correlation_id"], "0123abcd");
+        let answer = AppError::Throttled { retry_after_s: 7 }.into_response();
+        assert_eq!((answer.status().as_u16(), answer.headers()["retry-after"].to_str().unwrap()), (429, "7"));
+        // A refusal is no fault: nothing to correlate.
+        let answer = AppError::NotSignedIn.into_response();
+        let body = axum::body::to_bytes(answer.into_body(), 1 << 16).await.unwrap();
+        assert_eq!(serde_json::from_slice::<serde_json::Value>(&body).unwrap()["detail"], serde_json::json!({}));
+    }
+
+    #[test]
+    fn an_unknown_code_is_kept_as_a_transport_error() {
+        let e = AppError::from_body(ErrorBody {
+            error: "teapot".into(),
+            message: "short and stout".into(),
+            detail: Default::default(),
+        });
+        assert_eq!(e, AppError::Transport("teapot: short and stout".into()));
     }
 }

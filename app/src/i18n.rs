@@ -16,6 +16,9 @@ pub enum Lang {
 pub const LANG_COOKIE: &str = "sb_lang";
 
 impl Lang {
+    /// Every language of the catalogue.
+    pub const ALL: [Lang; 2] = [Lang::Ko, Lang::En];
+
     pub fn code(self) -> &'static str {
         match self {
             Lang::Ko => "ko",

@@ -12,6 +12,8 @@ pub mod error;
 pub mod i18n;
 pub mod matches;
 pub mod pages;
+pub mod role;
+pub mod text;
 
 #[cfg(feature = "ssr")]
 pub mod data;
@@ -23,7 +25,8 @@ use leptos_router::{
     ParamSegment, SsrMode, StaticSegment,
 };
 
-pub use error::AppError;
+pub use error::{AppError, ErrorBody};
+pub use role::Role;
 
 // Translations (app/locales/app.yml), compiled in; see `i18n`.
 rust_i18n::i18n!("locales", fallback = "en");

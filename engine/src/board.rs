@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// A player colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     Black,
@@ -67,13 +68,8 @@ impl Color {
             Color::White => "W",
         }
     }
-    /// 흑 / 백.
-    pub const fn korean(self) -> &'static str {
-        match self {
-            Color::Black => "흑",
-            Color::White => "백",
-        }
-    }
+    /// The English name, for protocol and developer messages (GTP, errors); people read
+    /// colours through the app's i18n catalogue.
     pub const fn english(self) -> &'static str {
         match self {
             Color::Black => "Black",

@@ -25,6 +25,7 @@ pub const MAX_POINTS: usize = 15_625;
 /// One axis as given by the user: raw integers, not yet validated.
 /// [`Geometry::new`] validates three of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Axis {
     pub start: i64,
     pub end: i64,
@@ -76,6 +77,7 @@ impl fmt::Display for AxisName {
 /// Raw, unvalidated description of a box (like shakmaty's `Setup`).
 /// Turn it into a [`Geometry`] with [`Geometry::from_spec`] / `TryFrom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct BoxSpec {
     pub x: Axis,
     pub y: Axis,

@@ -42,6 +42,7 @@ pub enum LabelError {
 
 /// Built-in label kinds (003 §7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum LabelKind {
     /// The actual coordinate numbers, e.g. `-2`, `0`, `7`.

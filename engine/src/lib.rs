@@ -56,7 +56,7 @@ pub use labels::{
     CoordError, HandicapError, LabelError, LabelKind, LabelSet,
 };
 pub use record::{replay_json, Action, GameRecord, MarksRecord, RecordError, SetupStone, RECORD_VERSION};
-pub use result::{GameResult, ResultReason};
+pub use result::GameResult;
 pub use rules::{KoRule, Komi, KomiError, Rules, ScoringMethod};
 pub use scoring::{
     score, score_board, score_simple, score_simple_area, score_with, HalfPoints, NeutralCounts, PointClass,

@@ -1,134 +1,107 @@
-//! Game results and their summaries (000 §6.5, §8.6; 003 §4.1).
+//! Game results (000 §6.5, §8.6; 003 §4.1, §6.5): one variant per way a game ends, each with
+//! exactly the data that ending has — a resignation always has a winner, a draw never does.
+//! No sentences here: people read results through the app's i18n catalogue.
 
 use crate::board::Color;
 use crate::rules::ScoringMethod;
 use serde::{Deserialize, Serialize};
 
-/// Why the game ended (000 §8.6 `reason`).
+/// A finished game's result. The serde tag `reason` and its names are those of the stored
+/// event logs (000 §8.6 `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultReason {
-    /// Decided by counting.
-    Score,
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum GameResult {
+    /// Decided by counting; `margin_half` > 0 (half points).
+    Score { winner: Color, margin_half: u32, method: ScoringMethod },
     /// Counting gave equal totals (빅/무승부; 003 §4.1, 000 §6.5).
-    Jigo,
+    Jigo { method: ScoringMethod },
     /// The loser resigned (불계).
-    Resign,
-    /// The loser ran out of time.
-    Time,
-    /// Both players agreed to a draw.
+    Resign { winner: Color },
+    /// The loser ran out of time (003 §5.4; 000 §8.5).
+    Time { winner: Color },
+    /// Both players agreed to a draw (000 §8.2).
     DrawAgreed,
-    /// Draw by repetition (000 §5.3 korean: third occurrence).
+    /// Draw by repetition (000 §5.3 Korean ko: the third occurrence).
     Repetition,
-}
-
-/// A finished game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct GameResult {
-    /// `None` for every kind of draw.
-    pub winner: Option<Color>,
-    pub reason: ResultReason,
-    /// Winning margin in half points (score results only).
-    pub margin_half: Option<u32>,
-    /// Scoring method (score and jigo results only).
-    pub method: Option<ScoringMethod>,
+    /// An administrator decided the match (003 §1.5, §6.3); `None`: no winner.
+    #[serde(rename = "administrator")]
+    Decision { winner: Option<Color> },
+    /// The match is void: it does not count for either player (003 §6.5).
+    Void,
 }
 
 impl GameResult {
     /// Result of counting, from both totals in half points.
     pub fn from_totals(method: ScoringMethod, black_half: i64, white_half: i64) -> GameResult {
         let diff = black_half - white_half;
-        let margin = u32::try_from(diff.unsigned_abs()).unwrap_or(u32::MAX);
         if diff == 0 {
-            GameResult { winner: None, reason: ResultReason::Jigo, margin_half: Some(0), method: Some(method) }
-        } else {
-            GameResult {
-                winner: Some(if diff > 0 { Color::Black } else { Color::White }),
-                reason: ResultReason::Score,
-                margin_half: Some(margin),
-                method: Some(method),
-            }
+            return GameResult::Jigo { method };
+        }
+        GameResult::Score {
+            winner: if diff > 0 { Color::Black } else { Color::White },
+            margin_half: u32::try_from(diff.unsigned_abs()).unwrap_or(u32::MAX),
+            method,
         }
     }
     pub fn resignation(loser: Color) -> GameResult {
-        GameResult { winner: Some(loser.opponent()), reason: ResultReason::Resign, margin_half: None, method: None }
+        GameResult::Resign { winner: loser.opponent() }
     }
     pub fn time_loss(loser: Color) -> GameResult {
-        GameResult { winner: Some(loser.opponent()), reason: ResultReason::Time, margin_half: None, method: None }
+        GameResult::Time { winner: loser.opponent() }
     }
-    pub fn draw_agreed() -> GameResult {
-        GameResult { winner: None, reason: ResultReason::DrawAgreed, margin_half: None, method: None }
+    pub const fn draw_agreed() -> GameResult {
+        GameResult::DrawAgreed
     }
-    pub fn repetition() -> GameResult {
-        GameResult { winner: None, reason: ResultReason::Repetition, margin_half: None, method: None }
+    pub const fn repetition() -> GameResult {
+        GameResult::Repetition
+    }
+
+    /// The winner; `None` for every kind of draw, a decision without winner and a void match.
+    pub fn winner(&self) -> Option<Color> {
+        match *self {
+            GameResult::Score { winner, .. } | GameResult::Resign { winner } | GameResult::Time { winner } => {
+                Some(winner)
+            }
+            GameResult::Decision { winner } => winner,
+            GameResult::Jigo { .. } | GameResult::DrawAgreed | GameResult::Repetition | GameResult::Void => None,
+        }
     }
 
     pub fn is_draw(&self) -> bool {
-        self.winner.is_none()
+        matches!(self, GameResult::Jigo { .. } | GameResult::DrawAgreed | GameResult::Repetition)
+    }
+
+    /// Winning margin in half points (counted results only; 0 for jigo).
+    pub fn margin_half(&self) -> Option<u32> {
+        match *self {
+            GameResult::Score { margin_half, .. } => Some(margin_half),
+            GameResult::Jigo { .. } => Some(0),
+            _ => None,
+        }
     }
 
     /// Margin in points (e.g. 2.5).
     pub fn margin(&self) -> Option<f64> {
-        self.margin_half.map(|h| h as f64 / 2.0)
+        self.margin_half().map(|h| f64::from(h) / 2.0)
     }
 
-    /// Korean summary as in 000 §6.5 / §8.6: "흑 2집 반 승" (territory),
-    /// "흑 1.5점 승" (area / Space formula), "백 불계승", "흑 시간승",
-    /// "무승부", "무승부 (합의)", "무승부 (반복)".
-    pub fn summary_ko(&self) -> String {
-        match (self.reason, self.winner) {
-            (ResultReason::Score, Some(w)) => {
-                let h = self.margin_half.unwrap_or(0);
-                let m = match self.method {
-                    Some(ScoringMethod::Territory) => match (h / 2, h % 2) {
-                        (0, _) => "반집".to_string(),
-                        (n, 0) => format!("{n}집"),
-                        (n, _) => format!("{n}집 반"),
-                    },
-                    _ => format!("{}점", fmt_half(h)),
-                };
-                format!("{} {} 승", w.korean(), m)
-            }
-            (ResultReason::Resign, Some(w)) => format!("{} 불계승", w.korean()),
-            (ResultReason::Time, Some(w)) => format!("{} 시간승", w.korean()),
-            (ResultReason::DrawAgreed, _) => "무승부 (합의)".to_string(),
-            (ResultReason::Repetition, _) => "무승부 (반복)".to_string(),
-            _ => "무승부".to_string(),
-        }
-    }
-
-    /// English summary: "Black wins by 2.5 points", "White wins by
-    /// resignation", "Black wins on time", "Draw (jigo)", ...
-    pub fn summary_en(&self) -> String {
-        match (self.reason, self.winner) {
-            (ResultReason::Score, Some(w)) => {
-                let h = self.margin_half.unwrap_or(0);
-                let unit = if h == 2 { "point" } else { "points" };
-                format!("{} wins by {} {}", w.english(), fmt_half(h), unit)
-            }
-            (ResultReason::Resign, Some(w)) => format!("{} wins by resignation", w.english()),
-            (ResultReason::Time, Some(w)) => format!("{} wins on time", w.english()),
-            (ResultReason::DrawAgreed, _) => "Draw by agreement".to_string(),
-            (ResultReason::Repetition, _) => "Draw by repetition".to_string(),
-            _ => "Draw (jigo)".to_string(),
-        }
-    }
-
-    /// SGF `RE` value: `B+2.5`, `W+R`, `B+T`, `0` for any draw.
+    /// SGF `RE` value (FF[4]): `B+2.5`, `W+R`, `B+T`, `0` for a draw, `B+F`/`W+F` for a
+    /// decision with a winner (forfeit), `Void` for no result.
     pub fn sgf(&self) -> String {
-        match (self.reason, self.winner) {
-            (ResultReason::Score, Some(w)) => {
-                format!("{}+{}", w.letter(), fmt_half(self.margin_half.unwrap_or(0)))
-            }
-            (ResultReason::Resign, Some(w)) => format!("{}+R", w.letter()),
-            (ResultReason::Time, Some(w)) => format!("{}+T", w.letter()),
-            _ => "0".to_string(),
+        match *self {
+            GameResult::Score { winner, margin_half, .. } => format!("{}+{}", winner.letter(), fmt_half(margin_half)),
+            GameResult::Resign { winner } => format!("{}+R", winner.letter()),
+            GameResult::Time { winner } => format!("{}+T", winner.letter()),
+            GameResult::Decision { winner: Some(w) } => format!("{}+F", w.letter()),
+            GameResult::Jigo { .. } | GameResult::DrawAgreed | GameResult::Repetition => "0".to_string(),
+            GameResult::Decision { winner: None } | GameResult::Void => "Void".to_string(),
         }
     }
 }
 
 /// "2.5", "3", "0.5".
-pub(crate) fn fmt_half(h: u32) -> String {
+pub fn fmt_half(h: u32) -> String {
     if h.is_multiple_of(2) {
         format!("{}", h / 2)
     } else {
@@ -141,28 +114,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn korean_and_english_summaries_000_s8_6() {
-        // 000 §6.5 / §8.6: "흑 2집 반 승" (territory), "흑 1.5점 승" (area), "백 불계승".
+    fn counted_results_carry_winner_margin_and_method_000_s6_5() {
         let t = GameResult::from_totals(ScoringMethod::Territory, 78, 73);
-        assert_eq!(t.summary_ko(), "흑 2집 반 승");
-        assert_eq!(t.summary_en(), "Black wins by 2.5 points");
-        assert_eq!(t.sgf(), "B+2.5");
-        let a = GameResult::from_totals(ScoringMethod::Area, 90, 87);
-        assert_eq!(a.summary_ko(), "흑 1.5점 승");
-        let half = GameResult::from_totals(ScoringMethod::Territory, 10, 11);
-        assert_eq!(half.summary_ko(), "백 반집 승");
-        assert_eq!(GameResult::from_totals(ScoringMethod::Territory, 10, 14).summary_ko(), "백 2집 승");
-        assert_eq!(GameResult::resignation(Color::Black).summary_ko(), "백 불계승");
-        assert_eq!(GameResult::resignation(Color::Black).sgf(), "W+R");
-        assert_eq!(GameResult::time_loss(Color::White).summary_ko(), "흑 시간승");
-        assert_eq!(GameResult::time_loss(Color::White).summary_en(), "Black wins on time");
+        assert_eq!(t, GameResult::Score { winner: Color::Black, margin_half: 5, method: ScoringMethod::Territory });
+        assert_eq!((t.sgf(), t.margin(), t.is_draw()), ("B+2.5".to_string(), Some(2.5), false));
         let j = GameResult::from_totals(ScoringMethod::Space, 20, 20);
         assert_eq!(
-            (j.reason, j.winner, j.summary_ko(), j.sgf()),
-            (ResultReason::Jigo, None, "무승부".to_string(), "0".to_string())
+            (j, j.winner(), j.sgf(), j.is_draw()),
+            (GameResult::Jigo { method: ScoringMethod::Space }, None, "0".into(), true)
         );
-        assert_eq!(GameResult::repetition().summary_en(), "Draw by repetition");
-        assert_eq!(GameResult::draw_agreed().summary_ko(), "무승부 (합의)");
-        assert_eq!(GameResult::from_totals(ScoringMethod::Area, 2, 0).summary_en(), "Black wins by 1 point");
+        assert_eq!(GameResult::from_totals(ScoringMethod::Area, 0, 1).winner(), Some(Color::White));
+    }
+
+    #[test]
+    fn other_endings_and_their_sgf() {
+        assert_eq!(GameResult::resignation(Color::Black).sgf(), "W+R");
+        assert_eq!(GameResult::time_loss(Color::White).winner(), Some(Color::Black));
+        assert_eq!(GameResult::time_loss(Color::White).sgf(), "B+T");
+        assert_eq!(GameResult::Decision { winner: Some(Color::White) }.sgf(), "W+F");
+        assert_eq!(GameResult::Decision { winner: None }.winner(), None);
+        assert!(!GameResult::Void.is_draw());
+        assert_eq!(GameResult::Void.sgf(), "Void");
+        assert!(GameResult::Repetition.is_draw() && GameResult::DrawAgreed.is_draw());
+    }
+
+    #[test]
+    fn wire_names_are_the_stored_reason_codes() {
+        let j = |r: GameResult| serde_json::to_value(r).unwrap();
+        assert_eq!(
+            j(GameResult::resignation(Color::White)),
+            serde_json::json!({"reason": "resign", "winner": "black"})
+        );
+        assert_eq!(
+            j(GameResult::Decision { winner: None }),
+            serde_json::json!({"reason": "administrator", "winner": null})
+        );
+        assert_eq!(j(GameResult::DrawAgreed), serde_json::json!({"reason": "draw_agreed"}));
+        let s = j(GameResult::from_totals(ScoringMethod::Area, 3, 0));
+        assert_eq!(s, serde_json::json!({"reason": "score", "winner": "black", "margin_half": 3, "method": "area"}));
+        assert_eq!(serde_json::from_value::<GameResult>(s).unwrap().margin_half(), Some(3));
     }
 }

@@ -7,6 +7,7 @@ use std::fmt;
 
 /// Repetition rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum KoRule {
     /// 003 §2.3 (Space default): a stone move may not recreate the
@@ -24,6 +25,7 @@ pub enum KoRule {
 
 /// Scoring method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ScoringMethod {
     /// 000 §6.3: stones + territory + komi (+ handicap compensation to White);

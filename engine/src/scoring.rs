@@ -166,7 +166,7 @@ pub struct ScoreStatement {
 impl ScoreStatement {
     /// GTP `final_score` form: `B+3.5`, `W+0.5` or `0`.
     pub fn gtp_result(&self) -> String {
-        match self.result.winner {
+        match self.result.winner() {
             Some(w) => format!("{}+{}", w.letter(), self.margin),
             None => "0".into(),
         }
@@ -186,10 +186,10 @@ pub fn score(game: &Game, marks: &ScoringMarks) -> Result<ScoreStatement, Scorin
 
 /// GTP-style quick count (`final_score`) under the game's own scoring
 /// method: every stone alive, each empty component touching exactly one
-/// colour belongs to it; then territory (000 §6.2: territory plus
-/// prisoners), area (000 §6.3: stones plus territory, plus prisoners with
-/// the capture bonus, plus handicap compensation) or the Space formula
-/// (003 §4.1), with the game's komi and recipient.
+/// colour belongs to it; then territory (000 §6.2: territory + prisoners),
+/// area (000 §6.3: stones + territory, plus prisoners with the capture bonus,
+/// plus handicap compensation) or the Space formula (003 §4.1), with the
+/// game's komi and recipient.
 pub fn score_simple(game: &Game) -> ScoreStatement {
     score_simple_with(game, game.rules().scoring)
 }

@@ -21,10 +21,15 @@ fn readme_json_record_example_replays() {
     // The example ends with a score action: the game is over, scored by the Space formula.
     assert_eq!(g.phase(), Phase::Over);
     let r = g.result().unwrap();
-    assert_eq!(r.method, Some(engine::ScoringMethod::Space));
     // Black's stone at 5,5 holds the whole empty board: 81 points to 0.
-    assert_eq!(r.winner, Some(engine::Color::Black));
-    assert_eq!(r.margin_half, Some(162));
+    assert_eq!(
+        r,
+        engine::GameResult::Score {
+            winner: engine::Color::Black,
+            margin_half: 162,
+            method: engine::ScoringMethod::Space
+        }
+    );
     // Replay is deterministic: the record of the replayed game is the record itself.
     assert_eq!(g.record(), rec);
     assert_eq!(replay_json(&g.record().to_json()).unwrap(), g);

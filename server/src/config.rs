@@ -31,6 +31,10 @@ pub struct Config {
     /// Public base URL used in the printed setup link (defaults to http://BIND:PORT).
     #[arg(long, env = "SPACE_BADUK_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Start even when the site root lacks the browser bundle: the API and server-rendered
+    /// pages work, the pages never become interactive. For tests and benchmarks.
+    #[arg(long, env = "SPACE_BADUK_NO_BROWSER_BUNDLE", default_value_t = false)]
+    pub no_browser_bundle: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

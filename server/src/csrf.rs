@@ -8,10 +8,9 @@
 
 use axum::{
     extract::Request,
-    http::{header, HeaderMap, Method, StatusCode},
+    http::{header, HeaderMap, Method},
     middleware::Next,
     response::{IntoResponse, Response},
-    Json,
 };
 
 pub async fn guard(req: Request, next: Next) -> Response {
@@ -22,8 +21,7 @@ pub async fn guard(req: Request, next: Next) -> Response {
         Ok(()) => next.run(req).await,
         Err(reason) => {
             tracing::warn!(reason, path = %req.uri().path(), "cross-site request refused");
-            (StatusCode::FORBIDDEN, Json(serde_json::json!({ "error": "cross_site_request", "message": reason })))
-                .into_response()
+            app::AppError::CrossSiteRequest { why: reason.into() }.into_response()
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod api;
 pub mod config;
 mod csrf;
+pub mod middleware;
 mod routes;
 
 use std::net::SocketAddr;
@@ -31,6 +32,33 @@ pub enum StartError {
     Bind { addr: SocketAddr, source: std::io::Error },
     #[error("start-up: {0}")]
     Setup(app::AppError),
+    #[error(
+        "{site_root} lacks the browser bundle the pages load ({missing}). Build the site with \
+         `cargo leptos build --release` (or `make build`) and point --site-root at its target/site; \
+         a plain `cargo build -p server` builds no bundle. To serve the API and unhydrated pages \
+         anyway, pass --no-browser-bundle."
+    )]
+    MissingBundle { site_root: String, missing: String },
+}
+
+/// The files under the site root that every page asks for: `pkg/<name>.js`, the wasm, and
+/// `pkg/<name>.css`. Leptos names the wasm `<name>.wasm` when built by cargo-leptos (which
+/// sets `LEPTOS_OUTPUT_NAME`) and `<name>_bg.wasm` otherwise; this build asks for the same.
+pub fn bundle_files() -> [String; 3] {
+    let name = app::OUTPUT_NAME;
+    let wasm =
+        if option_env!("LEPTOS_OUTPUT_NAME").is_some() { format!("{name}.wasm") } else { format!("{name}_bg.wasm") };
+    [format!("pkg/{name}.js"), format!("pkg/{wasm}"), format!("pkg/{name}.css")]
+}
+
+/// Refuses a site root without the bundle this build's pages reference: they would never
+/// hydrate (issue 10 point 9).
+pub fn check_bundle(site_root: &std::path::Path) -> Result<(), StartError> {
+    let missing: Vec<String> = bundle_files().into_iter().filter(|f| !site_root.join(f).is_file()).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(StartError::MissingBundle { site_root: site_root.display().to_string(), missing: missing.join(", ") })
 }
 
 /// A bound, ready server: `addr` is where it listens; `setup_url` is set when no
@@ -43,14 +71,18 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the database (running migrations), prepares the setup token if needed, and
-    /// binds the port. Nothing is served until [`Server::run`].
+    /// Checks the browser bundle (unless `no_browser_bundle`), opens the database (running
+    /// migrations), prepares the setup token if needed, and binds the port. Nothing is served
+    /// until [`Server::run`].
     pub async fn prepare(config: &Config) -> Result<Server, StartError> {
         Self::prepare_with_clock(config, Arc::new(SystemClock)).await
     }
 
     /// As [`Server::prepare`], with the clock that time rules use (tests pass a manual one).
     pub async fn prepare_with_clock(config: &Config, clock: Arc<dyn Clock>) -> Result<Server, StartError> {
+        if !config.no_browser_bundle {
+            check_bundle(&config.site_root)?;
+        }
         let db = Db::open(&config.data_dir).await?;
         let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
             None

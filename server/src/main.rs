@@ -20,6 +20,7 @@ async fn main() -> std::process::ExitCode {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(error = %e, "cannot start");
+            eprintln!("space-baduk cannot start: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };

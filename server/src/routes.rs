@@ -14,7 +14,7 @@ use tower_http::compression::CompressionLayer;
 use tower_sessions::{cookie::SameSite, Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::SqliteStore;
 
-use crate::{Config, StartError};
+use crate::{api::MAX_BODY_BYTES, Config, StartError};
 
 /// Sessions idle this long expire.
 const SESSION_IDLE_DAYS: i64 = 30;
@@ -52,8 +52,8 @@ pub async fn router(
         matches: matches.clone(),
         throttle: throttle.clone(),
     });
-    let router = Router::new()
-        .route("/healthz", get(move || healthz(health_db.clone())))
+    // Pages and server functions; the participant API is merged in below.
+    let pages = Router::new()
         .leptos_routes_with_context(
             &options,
             routes,
@@ -72,9 +72,15 @@ pub async fn router(
         )
         .fallback(leptos_axum::file_and_error_handler(shell))
         .with_state(options)
+        .layer(middleware::from_fn(crate::middleware::server_fn_status))
+        .layer(middleware::from_fn(|req, next| crate::middleware::limit_body(MAX_BODY_BYTES, req, next)));
+    let router = Router::new()
+        .route("/healthz", get(move || healthz(health_db.clone())))
+        .merge(pages)
         .merge(api)
         .layer(sessions)
         .layer(middleware::from_fn(crate::csrf::guard))
+        .layer(middleware::from_fn(crate::middleware::correlate))
         .layer(CompressionLayer::new());
     Ok(router)
 }

@@ -95,7 +95,7 @@ impl ServerProcess {
                 }
             }
             let mut child = cmd
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn"])
+                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
                 .arg("--data-dir")
                 .arg(data_dir)
                 .arg("--site-root")

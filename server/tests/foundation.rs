@@ -3,7 +3,10 @@
 
 use std::path::Path;
 
+use app::matches::settings::ColourAssignment;
 use server::{Config, Server};
+
+mod support;
 
 fn config(data_dir: &Path) -> Config {
     Config {
@@ -15,6 +18,7 @@ fn config(data_dir: &Path) -> Config {
         site_root: "target/site".into(),
         secure_cookies: false,
         public_url: None,
+        no_browser_bundle: true,
     }
 }
 
@@ -54,6 +58,14 @@ async fn call(c: &reqwest::Client, base: &str, name: &str, form: &[(&str, &str)]
     (r.status().as_u16(), r.text().await.unwrap())
 }
 
+/// The status and the error code of a refused call, after checking the body has the API's
+/// error shape: `error`, `message` and an object `detail`.
+fn refusal(status: u16, body: &str) -> (u16, String) {
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|_| panic!("JSON error body: {body}"));
+    assert!(v["message"].is_string() && v["detail"].is_object(), "{body}");
+    (status, v["error"].as_str().unwrap_or_default().to_string())
+}
+
 #[tokio::test]
 async fn health_ssr_setup_signin_and_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -73,6 +85,10 @@ async fn health_ssr_setup_signin_and_restart() {
     assert!(html.contains("No rooms yet"), "room list rendered on the server");
     assert!(html.contains("board-canvas"));
     assert!(html.contains("/manifest.webmanifest"));
+    // The bundle the start-up check requires is exactly what the pages load.
+    for file in server::bundle_files() {
+        assert!(html.contains(&format!("\"/{file}")), "the page loads /{file}");
+    }
 
     // No administrator yet: a one-time setup link was issued.
     let setup = setup.expect("setup link on first start");
@@ -92,8 +108,7 @@ async fn health_ssr_setup_signin_and_restart() {
         ],
     )
     .await;
-    assert_eq!(status, 500);
-    assert!(body.contains("BadSetupToken"), "{body}");
+    assert_eq!(refusal(status, &body), (403, "bad_setup_token".into()));
 
     let (status, body) = call(
         &c,
@@ -107,7 +122,7 @@ async fn health_ssr_setup_signin_and_restart() {
         ],
     )
     .await;
-    assert_eq!(status, 500);
+    assert_eq!(refusal(status, &body), (400, "invalid_input".into()));
     assert!(body.contains("3–32 characters"), "error names the allowed range: {body}");
 
     let (status, body) = call(
@@ -138,8 +153,7 @@ async fn health_ssr_setup_signin_and_restart() {
         ],
     )
     .await;
-    assert_eq!(status, 500);
-    assert!(body.contains("BadSetupToken"), "{body}");
+    assert_eq!(refusal(status, &body), (403, "bad_setup_token".into()));
 
     // The session made by setup is signed in; sign out ends it.
     let (_, me) = call(&c, &base, "current_user", &[]).await;
@@ -151,8 +165,7 @@ async fn health_ssr_setup_signin_and_restart() {
 
     // Sign-in: wrong password refused, right one accepted; the cookie is HttpOnly.
     let (status, body) = call(&c, &base, "sign_in", &[("username", "admin"), ("password", "wrong password!")]).await;
-    assert_eq!(status, 500);
-    assert!(body.contains("BadCredentials"), "{body}");
+    assert_eq!(refusal(status, &body), (401, "bad_credentials".into()));
     let r = c
         .post(format!("{base}/api/sign_in"))
         .form(&[("username", "admin"), ("password", "correct horse battery")])
@@ -208,8 +221,7 @@ async fn restart_without_admin_revokes_the_old_link() {
         ],
     )
     .await;
-    assert_eq!(status, 500, "only the newest link works");
-    assert!(body.contains("BadSetupToken"));
+    assert_eq!(refusal(status, &body), (403, "bad_setup_token".into()), "only the newest link works");
     let _ = stop.send(());
     task.await.unwrap();
 }
@@ -266,12 +278,12 @@ async fn sign_up_makes_players_with_case_insensitive_unique_names() {
         &[("username", "kim"), ("password", "another long password"), ("password_again", "another long password")],
     )
     .await;
-    assert_eq!(status, 500);
+    assert_eq!(refusal(status, &body), (400, "invalid_input".into()));
     assert!(body.contains("this name is taken"), "{body}");
     let (status, body) =
         call(&client(), &base, "sign_up", &[("username", "lee"), ("password", "short"), ("password_again", "short")])
             .await;
-    assert_eq!(status, 500);
+    assert_eq!(refusal(status, &body), (400, "invalid_input".into()));
     assert!(body.contains("10–128 characters"), "{body}");
     let _ = stop.send(());
     task.await.unwrap();
@@ -291,19 +303,118 @@ async fn sign_in_is_throttled_after_repeated_failures() {
     )
     .await;
     for _ in 0..app::data::throttle::FREE_FAILURES {
-        let (_, body) =
+        let (status, body) =
             call(&client(), &base, "sign_in", &[("username", "park"), ("password", "wrong password!")]).await;
-        assert!(body.contains("BadCredentials"), "{body}");
+        assert_eq!(refusal(status, &body), (401, "bad_credentials".into()));
     }
     // Now even the right password waits: the check comes before the password is tried.
-    let (status, body) =
-        call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
-    assert_eq!(status, 500);
-    assert!(body.contains("Throttled") && body.contains("\"retry_after_s\":1"), "{body}");
+    let r = client()
+        .post(format!("{base}/api/sign_in"))
+        .form(&[("username", "park"), ("password", "correct horse battery")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers().get("retry-after").map(|v| v.to_str().unwrap()), Some("1"), "429 names the wait");
+    let (status, body) = (r.status().as_u16(), r.text().await.unwrap());
+    assert_eq!(refusal(status, &body), (429, "throttled".into()));
+    assert!(body.contains("\"retry_after_s\":1"), "{body}");
+    // The participant API's sign-in shares the throttle, and its answer.
+    let r = client()
+        .post(format!("{base}/api/v1/session"))
+        .json(&serde_json::json!({"username": "park", "password": "correct horse battery"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers().get("retry-after").map(|v| v.to_str().unwrap()), Some("1"));
+    assert_eq!(refusal(r.status().as_u16(), &r.text().await.unwrap()), (429, "throttled".into()));
     clock.advance_ms(1_000);
     let (status, body) =
         call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
     assert_eq!(status, 200, "{body}");
     let _ = stop.send(());
     task.await.unwrap();
+}
+
+/// Server functions answer the caller's mistakes with 4xx and the participant API's error
+/// body, not 500: unreadable forms, oversized bodies, no session, no room, not your turn.
+#[tokio::test]
+async fn server_function_refusals_have_their_own_status() {
+    use serde_json::json;
+    let support::Table { _dir, srv, alice, bob, .. } = support::Table::new().await;
+    let base = srv.base.clone();
+
+    // A form without the password field.
+    let (status, body) = call(&client(), &base, "sign_in", &[("username", "alice")]).await;
+    assert_eq!(refusal(status, &body), (400, "bad_request".into()), "{body}");
+    assert!(body.contains("password"), "names the missing field: {body}");
+
+    // 10 MB of form: refused before anything reads it.
+    let huge = "x".repeat(10 * 1024 * 1024);
+    let r = client().post(format!("{base}/api/sign_in")).form(&[("username", "a"), ("password", &huge)]).send().await;
+    let r = r.expect("the refusal arrives");
+    let status = r.status().as_u16();
+    let body = r.text().await.unwrap();
+    assert_eq!(refusal(status, &body), (413, "body_too_large".into()), "{body}");
+    assert!(body.contains(&server::api::MAX_BODY_BYTES.to_string()), "names the limit: {body}");
+
+    // Match commands through the server function: no session, no room, not your turn.
+    let command = |room: i64| json!({"room_id": room, "command": {"type": "move", "at": {"x": 5, "y": 5, "z": 1}}});
+    let r = client().post(format!("{base}/api/match_command")).json(&command(1)).send().await.unwrap();
+    let status = r.status().as_u16();
+    assert_eq!(refusal(status, &r.text().await.unwrap()), (401, "not_signed_in".into()));
+    let r = alice.http.post(format!("{base}/api/match_command")).json(&command(999)).send().await.unwrap();
+    let status = r.status().as_u16();
+    assert_eq!(refusal(status, &r.text().await.unwrap()), (404, "room_not_found".into()));
+    let room = support::started_room(&alice, &bob, support::classic_9(ColourAssignment::HostBlack)).await;
+    let r = bob.http.post(format!("{base}/api/match_command")).json(&command(room)).send().await.unwrap();
+    let status = r.status().as_u16();
+    let body = r.text().await.unwrap();
+    assert_eq!(refusal(status, &body), (409, "not_your_turn".into()));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&body).unwrap()["detail"]["to_move"], "black");
+    // The browser reads the same body back into the same typed error.
+    assert_eq!(
+        serde_json::from_str::<app::AppError>(&body).unwrap(),
+        app::AppError::Match(app::matches::commands::MatchError::NotYourTurn {
+            to_move: app::matches::events::Colour::Black
+        })
+    );
+    let r = alice.http.post(format!("{base}/api/match_command")).json(&command(room)).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    // Every answer names its request, for matching a 500 with the server log.
+    assert_eq!(r.headers().get("x-request-id").map(|v| v.len()), Some(16));
+    srv.stop().await;
+}
+
+/// A server whose site root lacks the browser bundle its pages load refuses to start, naming
+/// the command that builds it (issue 10 point 9); with the bundle in place it starts.
+#[tokio::test]
+async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
+    let (data, site) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut config = config(data.path());
+    config.site_root = site.path().to_path_buf();
+    config.no_browser_bundle = false;
+    let refusal = Server::prepare(&config).await.err().expect("refused without a bundle").to_string();
+    assert!(refusal.contains("cargo leptos build --release") && refusal.contains("make build"), "{refusal}");
+    assert!(refusal.contains(&server::bundle_files()[1]), "names the missing wasm: {refusal}");
+
+    // The binary says so on stderr and exits with a failure.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_space-baduk"))
+        .args(["--port", "0", "--log", "off"])
+        .arg("--data-dir")
+        .arg(data.path())
+        .arg("--site-root")
+        .arg(site.path())
+        .env_remove("SPACE_BADUK_NO_BROWSER_BUNDLE")
+        .output()
+        .expect("the binary runs");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cargo leptos build --release"), "{stderr}");
+
+    for file in server::bundle_files() {
+        let path = site.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, b"").unwrap();
+    }
+    Server::prepare(&config).await.expect("starts once the bundle is there");
 }

@@ -54,7 +54,8 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let history =
         read_until(&mut spectator, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob").await;
     assert_eq!(event_type(&history[0]), "room_created");
-    assert_eq!(history[0]["event"]["event"]["invite_sha256"][0], "", "invitation digests never leave the server");
+    let created = history[0]["event"]["event"].as_object().unwrap();
+    assert!(!created.contains_key("invite_sha256") && !created.contains_key("nigiri_seed"), "no secrets: {created:?}");
 
     // Both confirm → started; moves before Ready are refused.
     assert_eq!(alice.cmd(room, json!({"type": "confirm"})).await.0, 200);
@@ -128,11 +129,11 @@ async fn a_classic_game_from_invitation_to_resignation() {
     assert_eq!(r["events"][1]["event"]["type"], "scoring_entered", "{r}");
     assert_eq!(view(&base, room).await["phase"], "scoring");
 
-    // Resignation ends the game with the 000 §8.6 summary.
+    // Resignation ends the game: a typed result, no sentences in the log (000 §8.6).
     let (_, r) = bob.cmd(room, json!({"type": "resign"})).await;
     let ended = &r["events"][1]["event"];
-    assert_eq!((ended["type"].as_str(), ended["winner"].as_str()), (Some("ended"), Some("black")));
-    assert_eq!(ended["summary_ko"], "흑 불계승");
+    assert_eq!(ended["type"], "ended");
+    assert_eq!(ended["result"], json!({"reason": "resign", "winner": "black"}));
     let (status, _) = alice.cmd(room, json!({"type": "pass"})).await;
     assert_eq!(status, 409, "nothing after the end");
 
@@ -168,19 +169,26 @@ async fn nigiri_is_recorded_and_a_restart_holds_the_game_until_both_are_ready() 
     assert_eq!(black.cmd(room, json!({"type": "move", "at": {"x": 5, "y": 5, "z": 1}})).await.0, 200);
     srv.stop().await;
 
-    // The seed is in the stored log (auditable), and the draw replays from it.
+    // The seed is in the stored log (the room_created row, beside the public event: auditable),
+    // and the draw replays from it.
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join(app::data::DB_FILE).display()))
         .await
         .unwrap();
-    let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND kind = 'started'")
-        .bind(room)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    let stored: Value = serde_json::from_str(&body).unwrap();
-    let seed = stored["nigiri_seed"].as_u64().expect("seed recorded");
+    let body = |kind: &'static str| {
+        let pool = pool.clone();
+        async move {
+            let b: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND kind = ?")
+                .bind(room)
+                .bind(kind)
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            serde_json::from_str::<Value>(&b).unwrap()
+        }
+    };
+    let seed = body("room_created").await["nigiri_seed"].as_u64().expect("seed recorded");
     let replayed = app::matches::state::nigiri(seed);
-    assert_eq!(serde_json::to_value(replayed).unwrap(), stored["black"]);
+    assert_eq!(serde_json::to_value(replayed).unwrap(), body("started").await["black"]);
     pool.close().await;
 
     // Restart: the move is intact and play waits for both players' Ready (003 §6.1–6.3).
@@ -233,9 +241,70 @@ async fn bad_requests_get_clear_errors() {
         .await
         .unwrap();
     assert_eq!(r.status(), 413);
+    assert_eq!(error_of(r).await, ("body_too_large".into(), json!({"limit_bytes": server::api::MAX_BODY_BYTES})));
     let r = alice.http.post(format!("{base}/api/v1/rooms")).body("{}").send().await.unwrap();
     assert_eq!(r.status(), 415);
+    assert_eq!(error_of(r).await, ("content_type".into(), json!({"expected": "application/json"})));
+
+    // What axum's extractors refuse is the same typed error: room ids are 1..=i64::MAX.
+    for id in ["abc", "9223372036854775808", "1.5", "0", "-3"] {
+        for path in [format!("/api/v1/rooms/{id}"), format!("/api/v1/rooms/{id}/events")] {
+            let r = alice.http.get(format!("{base}{path}")).send().await.unwrap();
+            assert_eq!(r.status(), 400, "{path}");
+            let (code, detail) = error_of(r).await;
+            assert_eq!((code.as_str(), &detail["field"]), ("invalid_input", &json!("id")), "{path}");
+            assert!(detail["why"].as_str().unwrap().contains("9223372036854775807"), "names the range: {detail}");
+        }
+    }
+    let (status, created) =
+        alice.post("/api/v1/rooms", json!({ "name": "r", "settings": classic_9(ColourAssignment::HostBlack) })).await;
+    assert_eq!(status, 201);
+    let room = created["room_id"].as_i64().unwrap();
+    for after in ["x", "-1", "1.5", "99999999999999999999"] {
+        let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after={after}")).send().await.unwrap();
+        assert_eq!(r.status(), 400, "after={after}");
+        assert_eq!(error_of(r).await.1["field"], "after");
+    }
+    // A room that does not exist is 404 whatever `after` says; a real one past its end is [].
+    for after in [0, 1, 50] {
+        let r = alice.http.get(format!("{base}/api/v1/rooms/9999/events?after={after}")).send().await.unwrap();
+        assert_eq!(r.status(), 404, "after={after}");
+        assert_eq!(error_of(r).await.0, "room_not_found");
+    }
+    let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after=50")).send().await.unwrap();
+    assert_eq!((r.status().as_u16(), r.text().await.unwrap()), (200, "[]".to_string()));
+
+    // Commands: unknown fields are refused for commands without fields too; a point is an
+    // object, never an array.
+    let code = created["invite_codes"][0].clone();
+    for bad in [
+        json!({"type": "pass", "foo": 1}),
+        json!({"type": "confirm", "code": code}),
+        json!({"type": "join", "code": code, "foo": 1}),
+        json!({"type": "move", "at": [9, 9, 9]}),
+        json!({"type": "move", "at": {"x": 1, "y": 1, "z": 1, "w": 1}}),
+    ] {
+        let (status, body) = alice.cmd(room, bad.clone()).await;
+        assert_eq!((status, body["error"].as_str()), (400, Some("invalid_json")), "{bad} → {body}");
+    }
+    // Refusals always carry an object `detail`, even those without fields.
+    let r = reqwest::Client::new().post(format!("{base}/api/v1/rooms/{room}/commands")).json(&json!({"type": "pass"}));
+    let r = r.send().await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(error_of(r).await, ("not_signed_in".into(), json!({})));
+    // The stream is a WebSocket: a plain GET is a 400 too, not plain text.
+    let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/stream")).send().await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(error_of(r).await.0, "bad_request");
     srv.stop().await;
+}
+
+/// The code and detail of an error answer, checking its shape on the way.
+async fn error_of(r: reqwest::Response) -> (String, Value) {
+    assert_eq!(r.headers().get("content-type").unwrap(), "application/json");
+    let v: Value = r.json().await.unwrap();
+    assert!(v["message"].is_string() && v["detail"].is_object(), "{v}");
+    (v["error"].as_str().unwrap().to_string(), v["detail"].clone())
 }
 
 /// The OpenAPI document lists exactly the API's routes, and every documented route answers
@@ -368,20 +437,74 @@ fn openapi_command_types_match_the_command_enum() {
     seen.sort();
     seen.dedup();
     assert_eq!(seen.len(), samples.len(), "one sample per command");
-    let doc: Value = serde_json::from_str(server::api::OPENAPI).unwrap();
-    let schema = &doc["components"]["schemas"]["Command"]["properties"];
-    let mut documented: Vec<&str> =
-        schema["type"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let doc = serde_json::to_value(server::api::openapi()).unwrap();
+    let variants = doc["components"]["schemas"]["Command"]["oneOf"].as_array().expect("Command is a oneOf");
+    let documented: std::collections::BTreeMap<&str, &Value> = variants
+        .iter()
+        .map(|v| (v["properties"]["type"]["enum"][0].as_str().expect("each variant names its type"), v))
+        .collect();
+    assert_eq!(documented.len(), variants.len(), "one variant per type");
     let mut actual = Vec::new();
     for c in &samples {
         let v = serde_json::to_value(c).unwrap();
-        for field in v.as_object().unwrap().keys() {
-            assert!(schema.get(field).is_some(), "{v}: field {field} is not documented");
+        let kind = v["type"].as_str().unwrap();
+        let schema = documented.get(kind).unwrap_or_else(|| panic!("{kind} is not documented"));
+        let fields = v.as_object().unwrap();
+        for field in fields.keys() {
+            assert!(schema["properties"].get(field).is_some(), "{v}: field {field} is not documented");
         }
-        actual.push(v["type"].as_str().unwrap().to_string());
+        // Required means required: without any one of them the server refuses the command.
+        for required in schema["required"].as_array().unwrap() {
+            let required = required.as_str().unwrap();
+            assert!(fields.contains_key(required), "{kind}: {required} is documented as required");
+            if required != "type" {
+                let mut without = v.clone();
+                without.as_object_mut().unwrap().remove(required);
+                assert!(serde_json::from_value::<Command>(without).is_err(), "{kind} without {required}");
+            }
+        }
+        // `additionalProperties: false` holds: an extra field is refused.
+        assert_eq!(schema["additionalProperties"], false, "{kind}");
+        let mut extra = v.clone();
+        extra.as_object_mut().unwrap().insert("unexpected".into(), json!(1));
+        assert!(serde_json::from_value::<Command>(extra).is_err(), "{kind} with an unknown field is refused");
+        actual.push(kind.to_string());
     }
+    let mut documented: Vec<&str> = documented.keys().copied().collect();
     let mut actual: Vec<&str> = actual.iter().map(String::as_str).collect();
     documented.sort();
     actual.sort();
     assert_eq!(documented, actual);
+}
+
+/// The settings' tagged enums are documented as refusing unknown fields, and they do.
+#[test]
+fn openapi_settings_variants_refuse_what_they_do_not_document() {
+    use app::matches::settings::{AssistanceScope, CoordLabels, TimeControl, UndoAllowance};
+    fn check<T: serde::Serialize + serde::de::DeserializeOwned>(schema: &str, samples: &[T]) {
+        let doc = serde_json::to_value(server::api::openapi()).unwrap();
+        let variants = doc["components"]["schemas"][schema]["oneOf"].as_array().unwrap().clone();
+        for sample in samples {
+            let mut v = serde_json::to_value(sample).unwrap();
+            let Some(fields) = v.as_object_mut() else { continue }; // a plain string variant
+            assert!(
+                variants.iter().any(|s| s["additionalProperties"] == false),
+                "{schema}: object variants deny unknown fields"
+            );
+            fields.insert("unexpected".into(), json!(1));
+            assert!(serde_json::from_value::<T>(v.clone()).is_err(), "{schema}: {v} is refused");
+        }
+    }
+    check(
+        "TimeControl",
+        &[
+            TimeControl::SpaceHours { black: 1, white: 2 },
+            TimeControl::None { idle_limit_s: 300 },
+            TimeControl::Byoyomi { main_s: 0, period_s: 30, periods: 3 },
+            TimeControl::Fischer { main_s: 60, increment_s: 5 },
+        ],
+    );
+    check("AssistanceScope", &[AssistanceScope::None, AssistanceScope::Agreed { assistants: vec![] }]);
+    check("CoordLabels", &[CoordLabels::default()]);
+    check("UndoAllowance", &[UndoAllowance::Off, UndoAllowance::Limited(1), UndoAllowance::Unlimited]);
 }

@@ -112,7 +112,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let r = bob.ok(room, json!({"type": "consent", "statement": 2})).await;
     let ended = &r["events"][1]["event"];
     assert_eq!(
-        (ended["type"].as_str(), ended["winner"].as_str(), ended["statement"].as_u64()),
+        (ended["type"].as_str(), ended["result"]["winner"].as_str(), ended["statement"].as_u64()),
         (Some("ended"), Some("black"), Some(2))
     );
 
@@ -203,9 +203,8 @@ async fn the_ui_server_functions_are_a_second_adapter_over_the_same_rooms() {
     bob.ok(room, json!({"type": "acknowledge", "move_number": 1})).await;
     // Typed refusals come through the server function too.
     let (status, body) = fn_cmd(&bob, mv(3, 3, 1)).await;
-    assert_eq!(status, 500, "server functions report errors with their own status");
-    assert_eq!(body["Match"]["error"], "illegal", "{body}");
-    assert_eq!(body["Match"]["reason"], "occupied", "{body}");
+    assert_eq!((status, body["error"].as_str()), (422, Some("illegal")), "the participant API's status and body");
+    assert_eq!(body["detail"]["reason"], "occupied", "{body}");
     // Anonymous callers cannot act.
     let (status, body) = {
         let r = reqwest::Client::new()
@@ -216,7 +215,7 @@ async fn the_ui_server_functions_are_a_second_adapter_over_the_same_rooms() {
             .unwrap();
         (r.status().as_u16(), r.json::<Value>().await.unwrap())
     };
-    assert_eq!((status, body.as_str()), (500, Some("NotSignedIn")), "{body}");
+    assert_eq!((status, body["error"].as_str()), (401, Some("not_signed_in")), "{body}");
     srv.stop().await;
 }
 

@@ -1,14 +1,22 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::AppError;
+use crate::{AppError, Role};
 
+/// A user as the signed-in person and the participant API see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct UserView {
     pub id: i64,
     pub username: String,
-    /// "admin" or "player".
-    pub role: String,
+    pub role: Role,
+}
+
+#[cfg(feature = "ssr")]
+impl From<crate::data::User> for UserView {
+    fn from(u: crate::data::User) -> Self {
+        UserView { id: u.id, username: u.username, role: u.role }
+    }
 }
 
 #[cfg(feature = "ssr")]
@@ -20,14 +28,15 @@ pub(crate) async fn session() -> Result<tower_sessions::Session, AppError> {
 }
 
 #[cfg(feature = "ssr")]
-async fn sign_session_in(user: &UserView) -> Result<(), AppError> {
-    crate::data::sessions::establish(&session().await?, user).await
+async fn sign_session_in(user: crate::data::User) -> Result<UserView, AppError> {
+    crate::data::sessions::establish(&session().await?, &user).await?;
+    Ok(user.into())
 }
 
 /// Who is signed in on this session, if anyone.
 #[server(endpoint = "current_user")]
 pub async fn current_user() -> Result<Option<UserView>, AppError> {
-    crate::data::sessions::current(&super::db()?, &session().await?).await
+    Ok(crate::data::sessions::current(&super::db()?, &session().await?).await?.map(UserView::from))
 }
 
 #[cfg(feature = "ssr")]
@@ -43,8 +52,7 @@ pub async fn sign_in(username: String, password: String) -> Result<UserView, App
     let throttle = leptos::prelude::use_context::<std::sync::Arc<SignInThrottle>>().ok_or(AppError::Internal)?;
     let user =
         crate::data::sessions::authenticate(&super::db()?, &throttle, &username, &password, client_ip().await).await?;
-    sign_session_in(&user).await?;
-    Ok(user)
+    sign_session_in(user).await
 }
 
 /// Creates a player account and signs it in.
@@ -54,8 +62,7 @@ pub async fn sign_up(username: String, password: String, password_again: String)
         return Err(AppError::invalid("password_again", "the two passwords differ"));
     }
     let user = super::db()?.create_player(&username, &password).await?;
-    sign_session_in(&user).await?;
-    Ok(user)
+    sign_session_in(user).await
 }
 
 #[server(endpoint = "sign_out")]
@@ -75,6 +82,5 @@ pub async fn complete_setup(
         return Err(AppError::invalid("password_again", "the two passwords differ"));
     }
     let user = super::db()?.create_first_admin(&token, &username, &password).await?;
-    sign_session_in(&user).await?;
-    Ok(user)
+    sign_session_in(user).await
 }

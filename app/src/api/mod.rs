@@ -18,3 +18,15 @@ pub(crate) fn db() -> Result<crate::data::Db, crate::AppError> {
         crate::AppError::Internal
     })
 }
+
+/// The signed-in user as the sender of match commands.
+#[cfg(feature = "ssr")]
+pub fn caller(u: crate::data::User) -> crate::matches::commands::Caller {
+    crate::matches::commands::Caller { user_id: u.id, is_admin: u.role.is_admin(), username: u.username }
+}
+
+/// The signed-in user as a viewer of a room.
+#[cfg(feature = "ssr")]
+pub fn viewer(u: crate::data::User) -> crate::matches::actor::Viewer {
+    crate::matches::actor::Viewer { user_id: u.id, is_admin: u.role.is_admin(), username: u.username }
+}

@@ -23,31 +23,27 @@ fn service() -> Result<crate::matches::service::MatchService, AppError> {
 }
 
 #[cfg(feature = "ssr")]
-async fn signed_in() -> Result<crate::api::UserView, AppError> {
-    crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?.ok_or(AppError::NotSignedIn)
+async fn signed_in() -> Result<crate::matches::commands::Caller, AppError> {
+    let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
+    user.map(super::caller).ok_or(AppError::NotSignedIn)
 }
 
 /// Creates a room with agreed settings; the creator receives both invitation codes.
 #[server(endpoint = "create_match", input = server_fn::codec::Json)]
 pub async fn create_match(name: String, settings: MatchSettings) -> Result<CreatedRoom, AppError> {
-    let u = signed_in().await?;
-    let caller = crate::matches::commands::Caller { user_id: u.id, is_admin: u.role == "admin", username: u.username };
-    service()?.create_room(&caller, &name, settings).await
+    service()?.create_room(&signed_in().await?, &name, settings).await
 }
 
 /// Sends one command to a room as the signed-in user.
 #[server(endpoint = "match_command", input = server_fn::codec::Json)]
 pub async fn match_command(room_id: i64, command: Command) -> Result<CommandReply, AppError> {
-    let u = signed_in().await?;
-    let caller = crate::matches::commands::Caller { user_id: u.id, is_admin: u.role == "admin", username: u.username };
-    Ok(service()?.command(room_id, caller, command).await?)
+    Ok(service()?.command(room_id, signed_in().await?, command).await?)
 }
 
 /// The room as the asking viewer may see it (anonymous visitors watch; 003 §8.1).
 #[server(endpoint = "match_view", input = server_fn::codec::Json)]
 pub async fn match_view(room_id: i64) -> Result<RoomView, AppError> {
-    let viewer = crate::data::sessions::current(&super::db()?, &super::auth::session().await?)
-        .await?
-        .map(|u| crate::matches::actor::Viewer { user_id: u.id, is_admin: u.role == "admin", username: u.username });
+    let viewer =
+        crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?.map(super::viewer);
     Ok(service()?.view(room_id, viewer).await?)
 }

@@ -1,4 +1,6 @@
-//! Grid lines of an empty box, as segments in world space.
+//! The box in world space: where its points are, its grid lines as segments (and the points
+//! each passes through), the three reference axes, the enclosing radius, and the point a
+//! tap's ray hits (`pick`).
 //!
 //! World axes follow the board's (003 §7.1): X runs left→right (+x), Y top→bottom (−y in
 //! world, since world y points up), Z back→front (+z, towards the default viewer). Points

@@ -1,7 +1,10 @@
-//! The 3D board. `lattice`, `orbit` and `region` are plain maths (tested natively);
-//! `renderer` turns them into three-d draw calls on a WebGL2 canvas and exists only in the
-//! browser build.
+//! The 3D board. `lattice` (the box in world space, ray picking), `orbit` (the camera),
+//! `region` (the region view's box and a drag's reference point) and `gesture` (taps, drags,
+//! pinches and the region-selection drag as a state machine) are plain Rust, compiled and
+//! tested natively; `renderer` draws with three-d on a WebGL2 canvas and feeds the canvas'
+//! events to `gesture`, and exists only in the browser build.
 
+pub mod gesture;
 pub mod lattice;
 pub mod orbit;
 pub mod region;
@@ -87,9 +90,11 @@ impl Default for ViewTurn {
     }
 }
 
-/// A canvas showing a box in 3D: drag to rotate, wheel or pinch to zoom, arrow keys and
-/// ± on the keyboard; a tap (not a drag) on a point calls `on_pick` with its actual
-/// coordinates. Server-rendered as a plain canvas with a text fallback; after hydration
+/// A canvas showing a box in 3D: drag (any button) to rotate, wheel or pinch to zoom, arrow
+/// keys and ± on the keyboard; a tap (a press that moves at most `gesture::TAP_SLOP` px, not
+/// a drag) on a point calls `on_pick` with its actual coordinates. In the scene's
+/// region-selection mode a drag draws a rectangle instead and its reference point goes to
+/// `on_region`. Server-rendered as a plain canvas with a text fallback; after hydration
 /// the WASM renderer takes it over.
 #[component]
 pub fn BoardCanvas(

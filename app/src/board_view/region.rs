@@ -124,7 +124,7 @@ pub fn local_window(board: Window, cx: i64, cy: i64, empty: impl Fn(i64, i64) ->
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Seen {
     pub at: [i64; 3],
-    /// Screen position (CSS px).
+    /// Position on the canvas (CSS px from its top left, as the dragged rectangle).
     pub screen: [f32; 2],
     /// Apparent radius on screen (px).
     pub size: f32,

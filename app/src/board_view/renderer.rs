@@ -1,10 +1,17 @@
-//! Draws the box with three-d on the canvas' own WebGL2 context (no winit): grid lines, the
-//! reference axes, stones as instanced spheres (one draw call for a full 25×25×25 board),
-//! the last-move marker, the translucent preview and the active layer's frame. Pointer and
-//! wheel input become orbit changes; a tap without movement picks a point (a rotation drag
-//! never does, 003 §7.5). Frames are drawn only when something changed.
+//! Draws the box with three-d on the canvas' own WebGL2 context (no winit): the surface
+//! grid lines as thin instanced cylinders and the inner ones as GL lines, the three reference
+//! arrows (their X/Y/Z letters are HTML placed over the tips), stones as sphere impostors
+//! (camera-facing squares shaded as spheres: one draw call per colour and shade), markers on
+//! the last move and on dead stones, the translucent preview, captured stones fading out and
+//! the active layer's frame. Stones that cannot be seen (inside a full 3×3×3 block) and inner
+//! lines through only such stones are not drawn.
+//!
+//! Input: the canvas' pointer, wheel and key events are translated into `gesture` inputs,
+//! and its intents applied here: orbit and zoom, a tap picked with `lattice::pick`, a
+//! region-selection rectangle judged by `region::drag_reference`. Frames are drawn only when
+//! something changed (every frame while spinning or while a capture fades).
 
-use std::{cell::RefCell, collections::HashMap, rc::Rc, sync::Arc};
+use std::{cell::RefCell, rc::Rc, sync::Arc};
 
 use leptos::prelude::{Callable, Callback};
 use three_d::{
@@ -16,6 +23,7 @@ use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEvent};
 
 use super::{
+    gesture::{self, Gesture, Input, Intent},
     lattice::{axes, bounding_radius, pick, points_on, segments, world_pos, LineKind, Segment},
     orbit::Orbit,
     BoardScene,
@@ -35,8 +43,6 @@ const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
 const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
 /// Stone radius in point spacings.
 const STONE_R: f32 = 0.36;
-/// A tap further than this (CSS px) from where it started is a drag.
-const TAP_SLOP: f32 = 6.0;
 
 struct Scene {
     canvas: HtmlCanvasElement,
@@ -59,23 +65,26 @@ struct Scene {
     on_region: Option<Callback<[i64; 3]>>,
     /// Told the orientation (yaw, pitch) after every frame drawn.
     on_turn: Option<Callback<[f32; 2]>>,
-    /// Where a region-selection drag started (canvas CSS px).
-    region_from: Option<(f32, f32)>,
-    /// Where the current single-pointer press started and how far it has moved.
-    press: Option<(f32, f32, f32)>,
+    /// Taps, drags, pinches and the region-selection drag.
+    gesture: Gesture,
+    /// The region-selection rectangle on screen now (canvas CSS px).
+    shown_rect: Option<[f32; 4]>,
     spin: bool,
     orbit: Orbit,
-    /// Active pointers by id, with their last position (CSS px), for drag and pinch.
-    pointers: HashMap<i32, (f32, f32)>,
     dirty: bool,
     frames: u32,
     alive: bool,
 }
 
+/// A DOM event listener kept alive in Rust.
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+/// The frame loop's `requestAnimationFrame` callback.
+type FrameCallback = Closure<dyn FnMut()>;
+
 /// Keeps the renderer alive; `stop` ends the frame loop and detaches the listeners.
 pub struct Handle {
     scene: Rc<RefCell<Scene>>,
-    listeners: Vec<(&'static str, Closure<dyn FnMut(web_sys::Event)>)>,
+    listeners: Vec<(&'static str, Listener)>,
 }
 
 impl Handle {
@@ -96,6 +105,8 @@ impl Handle {
             .ok_or("WebGL2 is not available")?
             .dyn_into::<WebGl2RenderingContext>()
             .map_err(|_| "not a WebGL2 context")?;
+        // three-d wants an `Arc` even though a WebGL context never leaves its thread (the
+        // lint is allowed once, in the workspace table).
         let context = Context::from_gl_context(Arc::new(three_d::context::Context::from_webgl2_context(gl)))
             .map_err(|e| format!("three-d context: {e}"))?;
         let dims = scene.dims();
@@ -123,11 +134,10 @@ impl Handle {
             on_pick,
             on_region,
             on_turn,
-            region_from: None,
-            press: None,
+            gesture: Gesture::new(scene.region_select),
+            shown_rect: None,
             spin,
             orbit: Orbit::for_radius(bounding_radius(dims)),
-            pointers: HashMap::new(),
             dirty: true,
             frames: 0,
             alive: true,
@@ -135,69 +145,37 @@ impl Handle {
         first.rebuild();
         let scene = Rc::new(RefCell::new(first));
         let mut handle = Handle { scene: scene.clone(), listeners: Vec::new() };
-        handle.listen(&canvas, "pointerdown", |s, e| {
-            let e: &PointerEvent = e.unchecked_ref();
-            let _ = s.canvas.set_pointer_capture(e.pointer_id());
-            s.pointers.insert(e.pointer_id(), (e.client_x() as f32, e.client_y() as f32));
-            s.press = (s.pointers.len() == 1).then_some((e.client_x() as f32, e.client_y() as f32, 0.0));
-            s.region_from =
-                (s.scene.region_select && s.pointers.len() == 1).then_some((e.offset_x() as f32, e.offset_y() as f32));
-        });
-        handle.listen(&canvas, "pointerup", |s, e| {
-            let e: &PointerEvent = e.unchecked_ref();
-            let to = (e.offset_x() as f32, e.offset_y() as f32);
-            let from = s.region_from.take();
-            s.show_rect(None);
-            if let Some((_, _, moved)) = s.press.take() {
-                if moved <= TAP_SLOP && s.pointers.len() == 1 {
-                    s.tap(to.0, to.1);
-                } else if let Some(from) = from {
-                    s.select_region([from.0, from.1, to.0, to.1]);
-                }
-            }
-        });
-        // The context menu would hide a right-drag rotation (003 §7.3: both drags rotate).
-        handle.listen(&canvas, "contextmenu", |_, e| e.prevent_default());
-        handle.listen(&canvas, "pointermove", |s, e| {
-            let e: &PointerEvent = e.unchecked_ref();
-            if let Some(from) = s.region_from {
-                // Region-selection mode: the drag draws a rectangle and never rotates.
-                if let Some((sx, sy, moved)) = &mut s.press {
-                    let (x, y) = (e.client_x() as f32, e.client_y() as f32);
-                    *moved = moved.max(((x - *sx).powi(2) + (y - *sy).powi(2)).sqrt());
-                }
-                s.show_rect(Some([from.0, from.1, e.offset_x() as f32, e.offset_y() as f32]));
-                return;
-            }
-            s.pointer_moved(e.pointer_id(), e.client_x() as f32, e.client_y() as f32);
-        });
-        for name in ["pointerup", "pointercancel", "pointerleave"] {
-            handle.listen(&canvas, name, |s, e| {
+        // One listener per pointer event, each only translating it for the gesture machine.
+        for name in ["pointerdown", "pointermove", "pointerup", "pointercancel", "pointerleave"] {
+            handle.listen(&canvas, name, move |s, e| {
                 let e: &PointerEvent = e.unchecked_ref();
-                s.pointers.remove(&e.pointer_id());
+                let (id, x, y) = (e.pointer_id(), e.offset_x() as f32, e.offset_y() as f32);
+                let input = match name {
+                    "pointerdown" => {
+                        // Moves and the release outside the canvas still come here.
+                        let _ = s.canvas.set_pointer_capture(id);
+                        Input::Down { id, button: e.button(), x, y }
+                    }
+                    "pointermove" => Input::Move { id, x, y },
+                    "pointerup" => Input::Up { id, x, y },
+                    _ => Input::Cancel { id },
+                };
+                s.input(input);
             });
         }
+        // The context menu would hide a right-drag rotation (003 §7.3: both drags rotate).
+        handle.listen(&canvas, "contextmenu", |_, e| e.prevent_default());
         handle.listen(&canvas, "wheel", |s, e| {
             let e: &WheelEvent = e.unchecked_ref();
             e.prevent_default();
-            s.orbit.zoom(Orbit::wheel_factor(e.delta_y() as f32));
-            s.dirty = true;
+            s.input(Input::Wheel { dy: e.delta_y() as f32 });
         });
-        // Keyboard: arrows rotate, +/- zoom, so the view is usable without a pointer.
         handle.listen(&canvas, "keydown", |s, e| {
             let e: &web_sys::KeyboardEvent = e.unchecked_ref();
-            let step = 12.0;
-            match e.key().as_str() {
-                "ArrowLeft" => s.orbit.drag(-step, 0.0),
-                "ArrowRight" => s.orbit.drag(step, 0.0),
-                "ArrowUp" => s.orbit.drag(0.0, -step),
-                "ArrowDown" => s.orbit.drag(0.0, step),
-                "+" | "=" => s.orbit.zoom(0.9),
-                "-" | "_" => s.orbit.zoom(1.1),
-                _ => return,
+            if let Some(intent) = gesture::key(&e.key()) {
+                e.prevent_default();
+                s.apply(intent);
             }
-            e.prevent_default();
-            s.dirty = true;
         });
         // Pointer drags must not scroll the page on touch screens.
         let _ = canvas.style().set_property("touch-action", "none");
@@ -212,7 +190,7 @@ impl Handle {
         f: impl Fn(&mut Scene, &web_sys::Event) + 'static,
     ) {
         let scene = self.scene.clone();
-        let closure = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+        let closure = Listener::new(move |e: web_sys::Event| {
             if let Ok(mut s) = scene.try_borrow_mut() {
                 f(&mut s, &e);
             }
@@ -244,6 +222,7 @@ impl Handle {
                 if s.scene.ghosts != scene.ghosts {
                     s.ghosts_since = now_ms(); // a new capture fades from the start
                 }
+                s.gesture.region_select = scene.region_select;
                 s.scene = scene.clone();
                 s.rebuild();
                 s.dirty = true;
@@ -272,7 +251,8 @@ impl Handle {
 }
 
 impl Scene {
-    /// Rebuilds the stone meshes from `self.scene`.
+    /// Rebuilds what is drawn from `self.scene`: grid lines, stones, markers, preview,
+    /// fading captures and the layer's frame (the arrows depend on the box alone: `set_scene`).
     fn rebuild(&mut self) {
         let sc = &self.scene;
         let dims = sc.dims();
@@ -319,7 +299,7 @@ impl Scene {
             })
             .collect();
         let sphere = CpuMesh::sphere(12);
-        // Markers: a small red bead on the last move, crosses (as beads) on dead stones.
+        // Markers: a small red bead on the last move, a larger pale one on each dead stone.
         let mut marks = Vec::new();
         let mut mark_colors = Vec::new();
         if let Some(p) = sc.last {
@@ -499,30 +479,32 @@ impl Scene {
         )
     }
 
-    fn pointer_moved(&mut self, id: i32, x: f32, y: f32) {
-        let Some(&(px, py)) = self.pointers.get(&id) else {
-            return;
-        };
-        if let Some((sx, sy, moved)) = &mut self.press {
-            *moved = moved.max(((x - *sx).powi(2) + (y - *sy).powi(2)).sqrt());
+    /// One pointer or wheel event through the gesture machine; keeps the rectangle on screen
+    /// in step with it.
+    fn input(&mut self, input: Input) {
+        if let Some(intent) = self.gesture.handle(input) {
+            self.apply(intent);
         }
-        match self.pointers.len() {
-            1 => self.orbit.drag(x - px, y - py),
-            2 => {
-                // Pinch: zoom by the change of distance between the two pointers.
-                let other = self.pointers.iter().find(|(k, _)| **k != id).map(|(_, v)| *v);
-                if let Some((ox, oy)) = other {
-                    let before = ((px - ox).powi(2) + (py - oy).powi(2)).sqrt();
-                    let after = ((x - ox).powi(2) + (y - oy).powi(2)).sqrt();
-                    if before > 1.0 && after > 1.0 {
-                        self.orbit.zoom(before / after);
-                    }
-                }
+        let rect = self.gesture.rect();
+        if rect != self.shown_rect {
+            self.show_rect(rect);
+            self.shown_rect = rect;
+        }
+    }
+
+    fn apply(&mut self, intent: Intent) {
+        match intent {
+            Intent::Tap { x, y } => self.tap(x, y),
+            Intent::Orbit { dx, dy } => {
+                self.orbit.drag(dx, dy);
+                self.dirty = true;
             }
-            _ => {}
+            Intent::Zoom { factor } => {
+                self.orbit.zoom(factor);
+                self.dirty = true;
+            }
+            Intent::Region { rect } => self.select_region(rect),
         }
-        self.pointers.insert(id, (x, y));
-        self.dirty = true;
     }
 
     /// Matches the drawing buffer to the element's size; returns true if it changed.
@@ -570,7 +552,7 @@ impl Scene {
 }
 
 fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
-    let slot: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+    let slot: Rc<RefCell<Option<FrameCallback>>> = Rc::new(RefCell::new(None));
     let first = slot.clone();
     *first.borrow_mut() = Some(Closure::new(move || {
         let keep_going = {
@@ -598,7 +580,7 @@ fn start_frame_loop(scene: Rc<RefCell<Scene>>) {
     request_frame(first.borrow().as_ref());
 }
 
-fn request_frame(f: Option<&Closure<dyn FnMut()>>) {
+fn request_frame(f: Option<&FrameCallback>) {
     if let (Some(w), Some(f)) = (web_sys::window(), f) {
         let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
     }
@@ -694,7 +676,8 @@ fn build_arrows(context: &Context, dims: [u16; 3]) -> Vec<Gm<Mesh, ColorMaterial
 
 /// The inner grid lines as GL line primitives (one pixel wide): a big box has over 1,500 of
 /// them, and as thin cylinders they were most of a frame's cost on software GL. The
-/// surface lines and the axes stay cylinders (thicker and brighter; they outline the box).
+/// surface lines stay cylinders (thicker and brighter; they outline the box); the axes are
+/// arrow meshes.
 struct InnerLines {
     context: Context,
     positions: three_d::VertexBuffer<Vec3>,
@@ -734,9 +717,11 @@ impl three_d::Geometry for InnerLines {
         program.use_vertex_attribute("position", &self.positions);
         program.use_vertex_attribute("color", &self.colors);
         let n = self.positions.vertex_count() as i32;
-        program.draw_with(render_states, viewer.viewport(), || unsafe {
+        program.draw_with(render_states, viewer.viewport(), || {
             use three_d::context::HasContext;
-            self.context.draw_arrays(three_d::context::LINES, 0, n);
+            // SAFETY: glow marks every GL call unsafe; this one draws `n` vertices from the two
+            // attribute buffers bound just above, which hold exactly `n` vertices each.
+            unsafe { self.context.draw_arrays(three_d::context::LINES, 0, n) };
         });
     }
 
@@ -784,8 +769,9 @@ void main() {
     }
 }
 
-/// All grid lines as one instanced mesh of thin cylinders (WebGL lines are 1 px and 2D
-/// only in three-d), axes thicker and coloured.
+/// Grid lines as one instanced mesh of thin cylinders (three-d's `Line` is 2D only and GL
+/// lines are one pixel wide): the surface lines, brighter, outlining the box (the inner
+/// lines are `InnerLines`), and the active layer's frame (which replaces the instances).
 fn build_lines(context: &Context, segs: &[Segment]) -> Gm<InstancedMesh, ColorMaterial> {
     let mut transformations = Vec::with_capacity(segs.len());
     let mut colors = Vec::with_capacity(segs.len());

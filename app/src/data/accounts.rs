@@ -1,29 +1,33 @@
 //! Users, password hashes (argon2id) and the one-time administrator setup token.
 
 use argon2::{
-    password_hash::{
-        rand_core::{OsRng, RngCore},
-        PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
-    },
+    password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString},
     Argon2,
 };
-use sha2::{Digest, Sha256};
 use sqlx::Row;
 
-use super::{internal, now_ms, Db};
-use crate::{api::UserView, AppError};
+use super::{
+    internal, now_ms,
+    secrets::{random_bytes, random_hex, sha256_hex},
+    Db,
+};
+use crate::{AppError, Role};
 
 pub const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=32;
 pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 10..=128;
+
+/// A stored account (without its password hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub role: Role,
+}
 
 /// A freshly issued setup token; `secret` exists only in memory and in the printed link.
 #[derive(Debug, Clone)]
 pub struct SetupToken {
     pub secret: String,
-}
-
-fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn validate_username(name: &str) -> Result<(), AppError> {
@@ -53,8 +57,12 @@ pub fn validate_password(pw: &str) -> Result<(), AppError> {
 
 /// argon2id with the crate's recommended parameters, off the async runtime.
 async fn hash_password(password: String) -> Result<String, AppError> {
+    // 16 bytes: the salt length the PHC string format recommends.
+    let salt = SaltString::encode_b64(&random_bytes::<16>()?).map_err(|e| {
+        tracing::error!(error = %e, "salt encoding failed");
+        AppError::Internal
+    })?;
     tokio_blocking(move || {
-        let salt = SaltString::generate(&mut OsRng);
         Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| {
             tracing::error!(error = %e, "password hashing failed");
             AppError::Internal
@@ -82,8 +90,8 @@ async fn insert_user(
     conn: &mut sqlx::SqliteConnection,
     username: &str,
     password_hash: &str,
-    role: &str,
-) -> Result<UserView, AppError> {
+    role: Role,
+) -> Result<User, AppError> {
     let row = sqlx::query(
         "INSERT INTO users (username, password_hash, role, created_at_ms) \
          VALUES (?, ?, ?, ?) RETURNING id, username, role",
@@ -98,16 +106,21 @@ async fn insert_user(
         sqlx::Error::Database(d) if d.is_unique_violation() => AppError::invalid("username", "this name is taken"),
         _ => internal(e),
     })?;
-    Ok(user_from_row(&row))
+    user_from_row(&row)
 }
 
-fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> UserView {
-    UserView { id: r.get("id"), username: r.get("username"), role: r.get("role") }
+fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> Result<User, AppError> {
+    Ok(User {
+        id: r.try_get("id").map_err(internal)?,
+        username: r.try_get("username").map_err(internal)?,
+        role: r.try_get("role").map_err(internal)?,
+    })
 }
 
 impl Db {
     pub async fn admin_exists(&self) -> Result<bool, AppError> {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE role = 'admin'")
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE role = ?")
+            .bind(Role::Admin)
             .fetch_one(self.pool())
             .await
             .map(|n| n > 0)
@@ -117,9 +130,7 @@ impl Db {
     /// Revokes earlier unused tokens and issues a new one. Called at start while no
     /// administrator exists, so only the most recently printed link works.
     pub async fn issue_setup_token(&self) -> Result<SetupToken, AppError> {
-        let mut bytes = [0u8; 24];
-        OsRng.fill_bytes(&mut bytes);
-        let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let secret = random_hex::<24>()?;
         let mut tx = self.pool().begin().await.map_err(internal)?;
         sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
             .execute(&mut *tx)
@@ -136,7 +147,7 @@ impl Db {
     }
 
     /// Consumes the setup token and creates the first administrator, atomically.
-    pub async fn create_first_admin(&self, token: &str, username: &str, password: &str) -> Result<UserView, AppError> {
+    pub async fn create_first_admin(&self, token: &str, username: &str, password: &str) -> Result<User, AppError> {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
@@ -153,39 +164,39 @@ impl Db {
         if used.rows_affected() != 1 {
             return Err(AppError::BadSetupToken);
         }
-        let user = insert_user(&mut *tx, username, &hash, "admin").await?;
+        let user = insert_user(&mut tx, username, &hash, Role::Admin).await?;
         tx.commit().await.map_err(internal)?;
         Ok(user)
     }
 
     /// Creates a player account (open sign-up).
-    pub async fn create_player(&self, username: &str, password: &str) -> Result<UserView, AppError> {
+    pub async fn create_player(&self, username: &str, password: &str) -> Result<User, AppError> {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
         let mut conn = self.pool().acquire().await.map_err(internal)?;
-        insert_user(&mut *conn, username, &hash, "player").await
+        insert_user(&mut conn, username, &hash, Role::Player).await
     }
 
-    pub async fn user_by_id(&self, id: i64) -> Result<Option<UserView>, AppError> {
+    pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, AppError> {
         let row = sqlx::query("SELECT id, username, role FROM users WHERE id = ?")
             .bind(id)
             .fetch_optional(self.pool())
             .await
             .map_err(internal)?;
-        Ok(row.as_ref().map(user_from_row))
+        row.as_ref().map(user_from_row).transpose()
     }
 
     /// Checks a password. Unknown names cost the same hashing time as wrong passwords, so
     /// response times do not reveal which accounts exist.
-    pub async fn verify_password(&self, username: &str, password: &str) -> Result<UserView, AppError> {
+    pub async fn verify_password(&self, username: &str, password: &str) -> Result<User, AppError> {
         let row = sqlx::query("SELECT id, username, role, password_hash FROM users WHERE username = ?")
             .bind(username)
             .fetch_optional(self.pool())
             .await
             .map_err(internal)?;
         let (user, phc) = match &row {
-            Some(r) => (Some(user_from_row(r)), r.get::<String, _>("password_hash")),
+            Some(r) => (Some(user_from_row(r)?), r.try_get::<String, _>("password_hash").map_err(internal)?),
             None => (None, DUMMY_HASH.to_string()),
         };
         let ok = verify_hash(password.to_string(), phc).await?;

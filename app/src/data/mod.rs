@@ -3,6 +3,7 @@
 
 mod accounts;
 mod rooms;
+pub mod secrets;
 pub mod sessions;
 pub mod throttle;
 
@@ -11,7 +12,9 @@ use std::{path::Path, str::FromStr, time::Duration};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
 
-pub use accounts::SetupToken;
+pub use accounts::{SetupToken, User};
+pub use rooms::RoomRow;
+pub use secrets::sha256_hex;
 pub use throttle::SignInThrottle;
 
 /// File name of the embedded database inside the data directory.

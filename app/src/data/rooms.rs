@@ -1,10 +1,22 @@
 use sqlx::Row;
 
 use super::{internal, Db};
-use crate::{api::RoomSummary, AppError};
+use crate::AppError;
+
+/// A room as listed: what the lobby and "my games" show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoomRow {
+    pub id: i64,
+    pub name: String,
+    /// "space" or "classic".
+    pub preset: String,
+    /// Lines along x, y and z.
+    pub size: [i64; 3],
+    pub status: String,
+}
 
 impl Db {
-    pub async fn list_rooms(&self) -> Result<Vec<RoomSummary>, AppError> {
+    pub async fn list_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
         let rows = sqlx::query(
             "SELECT id, name, preset, size_x, size_y, size_z, status FROM rooms \
              WHERE status <> 'finished' ORDER BY created_at_ms DESC, id DESC LIMIT 200",
@@ -12,11 +24,11 @@ impl Db {
         .fetch_all(self.pool())
         .await
         .map_err(internal)?;
-        Ok(rows.into_iter().map(summary).collect())
+        rows.iter().map(room_row).collect()
     }
 
     /// Unfinished rooms where `user_id` holds a seat, newest first.
-    pub async fn rooms_of(&self, user_id: i64) -> Result<Vec<RoomSummary>, AppError> {
+    pub async fn rooms_of(&self, user_id: i64) -> Result<Vec<RoomRow>, AppError> {
         let rows = sqlx::query(
             "SELECT r.id, r.name, r.preset, r.size_x, r.size_y, r.size_z, r.status FROM rooms r \
              WHERE r.status <> 'finished' AND EXISTS (SELECT 1 FROM match_events e WHERE e.room_id = r.id \
@@ -26,16 +38,27 @@ impl Db {
         .fetch_all(self.pool())
         .await
         .map_err(internal)?;
-        Ok(rows.into_iter().map(summary).collect())
+        rows.iter().map(room_row).collect()
+    }
+
+    /// Whether room `id` was ever created (finished rooms included).
+    pub async fn room_exists(&self, id: i64) -> Result<bool, AppError> {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM rooms WHERE id = ?")
+            .bind(id)
+            .fetch_one(self.pool())
+            .await
+            .map(|n| n > 0)
+            .map_err(internal)
     }
 }
 
-fn summary(r: sqlx::sqlite::SqliteRow) -> RoomSummary {
-    RoomSummary {
-        id: r.get("id"),
-        name: r.get("name"),
-        preset: r.get("preset"),
-        board: format!("{}x{}x{}", r.get::<i64, _>("size_x"), r.get::<i64, _>("size_y"), r.get::<i64, _>("size_z")),
-        status: r.get("status"),
-    }
+fn room_row(r: &sqlx::sqlite::SqliteRow) -> Result<RoomRow, AppError> {
+    let size = |axis: &str| r.try_get::<i64, _>(axis).map_err(internal);
+    Ok(RoomRow {
+        id: r.try_get("id").map_err(internal)?,
+        name: r.try_get("name").map_err(internal)?,
+        preset: r.try_get("preset").map_err(internal)?,
+        size: [size("size_x")?, size("size_y")?, size("size_z")?],
+        status: r.try_get("status").map_err(internal)?,
+    })
 }

@@ -5,8 +5,8 @@ use std::net::IpAddr;
 
 use tower_sessions::Session;
 
-use super::{Db, SignInThrottle};
-use crate::{api::UserView, AppError};
+use super::{Db, SignInThrottle, User};
+use crate::AppError;
 
 /// The session key holding the signed-in user's id.
 const USER_KEY: &str = "user_id";
@@ -18,7 +18,7 @@ pub async fn authenticate(
     username: &str,
     password: &str,
     client: Option<IpAddr>,
-) -> Result<UserView, AppError> {
+) -> Result<User, AppError> {
     let keys = SignInThrottle::keys(username, client);
     throttle.check(&keys)?;
     match db.verify_password(username, password).await {
@@ -36,7 +36,7 @@ pub async fn authenticate(
 
 /// Binds the session to `user`. A new id on every sign-in, so a planted session id is
 /// worthless (session fixation).
-pub async fn establish(session: &Session, user: &UserView) -> Result<(), AppError> {
+pub async fn establish(session: &Session, user: &User) -> Result<(), AppError> {
     session.cycle_id().await.map_err(|_| AppError::Internal)?;
     session.insert(USER_KEY, user.id).await.map_err(|_| AppError::Internal)
 }
@@ -46,7 +46,7 @@ pub async fn end(session: &Session) -> Result<(), AppError> {
 }
 
 /// The signed-in user, if any (a deleted user counts as signed out).
-pub async fn current(db: &Db, session: &Session) -> Result<Option<UserView>, AppError> {
+pub async fn current(db: &Db, session: &Session) -> Result<Option<User>, AppError> {
     let id: Option<i64> = session.get(USER_KEY).await.map_err(|_| AppError::Internal)?;
     match id {
         Some(id) => db.user_by_id(id).await,

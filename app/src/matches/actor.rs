@@ -80,9 +80,8 @@ pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Cloc
     RoomHandle { tx, events }
 }
 
-fn random_seed() -> u64 {
-    use argon2::password_hash::rand_core::{OsRng, RngCore};
-    OsRng.next_u64()
+pub(crate) fn random_seed() -> u64 {
+    crate::data::secrets::random_u64()
 }
 
 struct Actor {
@@ -175,16 +174,15 @@ impl Actor {
             Request::Command { caller, cmd, reply } => {
                 let now = self.clock.now_ms();
                 let version = self.state.version;
-                let decision = self.state.handle(&caller, &cmd, now, random_seed());
+                let decision = self.state.handle(&caller, &cmd, now);
                 if decision.events.is_empty() {
                     let _ = reply.send(decision.outcome.map(|()| CommandReply { version, events: Vec::new() }));
                     return;
                 }
                 match self.commit(decision.events, Some(caller.user_id), now).await {
                     Ok(stored) => {
-                        let public = stored.iter().map(StoredEvent::public_view).collect();
                         let _ = reply.send(
-                            decision.outcome.map(|()| CommandReply { version: self.state.version, events: public }),
+                            decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
                         );
                     }
                     // Not stored, so not acknowledged.
@@ -227,7 +225,8 @@ impl Actor {
 
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).
     async fn reload(&mut self) -> bool {
-        match self.db.load_events(self.room_id, 0).await.ok().and_then(|log| MatchState::replay(&log).ok()) {
+        let log = self.db.load_log(self.room_id).await.ok().flatten();
+        match log.and_then(|(log, secrets)| MatchState::replay(&log, secrets).ok()) {
             Some(s) => {
                 self.state = s;
                 self.shared_view = None;

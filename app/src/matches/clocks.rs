@@ -174,6 +174,7 @@ impl MatchClocks {
 /// byo-yomi periods, which clock runs, and the whole time left in the current turn, all at
 /// server time `at_ms`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ClockView {
     pub control: TimeControl,
     pub main_ms: [i64; 2],

@@ -3,11 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{Colour, MarkKind, StoredEvent, Xyz};
+use super::events::{Colour, FaultCause, MarkKind, StoredEvent, Xyz};
 
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CreatedRoom {
     pub room_id: i64,
     pub invite_codes: [String; 2],
@@ -15,14 +16,17 @@ pub struct CreatedRoom {
 
 /// Answer to an accepted command: the room's new version and the events it produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct CommandReply {
     pub version: i64,
     pub events: Vec<StoredEvent>,
 }
 
-/// Where a room stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a room stands (serde and `as_str`: `open`, `waiting_ready`, `playing`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum RoomPhase {
     /// Seats filling and settings being confirmed (003 §1.3).
     Open,
@@ -36,6 +40,12 @@ pub enum RoomPhase {
     Finished,
 }
 
+impl RoomPhase {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
 /// Who sends a command: a signed-in user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -46,6 +56,7 @@ pub struct Caller {
 
 /// What a participant can ask of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Take the seat that `code` invites to.
@@ -53,8 +64,10 @@ pub enum Command {
         code: String,
     },
     /// Accept the room's settings (both seats must).
+    #[serde(deserialize_with = "no_fields")]
     Confirm,
     /// My device shows the board; start (or resume) when both are ready.
+    #[serde(deserialize_with = "no_fields")]
     Ready,
     /// Place a stone at actual coordinates.
     Move {
@@ -64,23 +77,30 @@ pub enum Command {
     Acknowledge {
         move_number: u32,
     },
+    #[serde(deserialize_with = "no_fields")]
     Pass,
+    #[serde(deserialize_with = "no_fields")]
     Resign,
     /// Ask to undo the most recent stone move (003 §5.1).
+    #[serde(deserialize_with = "no_fields")]
     RequestUndo,
     /// The opponent's answer to a pending undo request (003 §5.2).
     AnswerUndo {
         accept: bool,
     },
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     RequestScoring,
     /// Withdraw one's own scoring request (003 §2.7).
+    #[serde(deserialize_with = "no_fields")]
     CancelScoringRequest,
     /// Classic draw offer (000 §8.2) and its answer / withdrawal.
+    #[serde(deserialize_with = "no_fields")]
     OfferDraw,
     AnswerDraw {
         accept: bool,
     },
+    #[serde(deserialize_with = "no_fields")]
     CancelDrawOffer,
     /// Scoring: mark the chain (dead, unresolved) or the empty region (seki) at `at`.
     /// Classic toggles: marking a marked chain or region again removes the mark (000 §5.5).
@@ -97,12 +117,14 @@ pub enum Command {
         statement: u64,
     },
     /// Scoring: withdraw one's consent before the result is final (003 §4.6).
+    #[serde(deserialize_with = "no_fields")]
     WithdrawConsent,
     /// Scoring: disagree and ask for the administrator (003 §3.6).
     Dispute {
         reason: String,
     },
     /// Classic: leave scoring and play on; the opponent moves first (000 §5.5 step 5).
+    #[serde(deserialize_with = "no_fields")]
     ResumePlay,
     /// Both players must approve a user before they may read the stored record (003 §8.1).
     ApproveRecordViewer {
@@ -134,6 +156,16 @@ pub enum Command {
     },
 }
 
+/// Serde skips `deny_unknown_fields` for unit variants of a tagged enum: this makes
+/// `{"type":"pass","foo":1}` an error like an unknown field of any other command (used as
+/// `#[serde(deserialize_with = "no_fields")]` on each unit variant).
+pub(crate) fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoFields {}
+    NoFields::deserialize(d).map(|NoFields {}| ())
+}
+
 /// Reasons given with rulings and disputes: 1..=2000 characters.
 pub const REASONS_LEN: std::ops::RangeInclusive<usize> = 1..=2000;
 
@@ -154,10 +186,10 @@ pub enum MatchError {
     NotAPlayer,
     #[error("only an administrator may do this")]
     AdminOnly,
-    #[error("not possible while the room is {phase:?}; needs {needed}")]
-    WrongPhase { phase: RoomPhase, needed: String },
-    #[error("play is suspended: {reason}")]
-    Suspended { reason: String },
+    #[error("not possible while the room is {phase:?}; needs {needed:?}")]
+    WrongPhase { phase: RoomPhase, needed: PhaseNeeded },
+    #[error("play is suspended: {colour:?}'s connection fault ({cause:?})")]
+    Suspended { colour: Colour, cause: FaultCause },
     #[error("already done")]
     AlreadyDone,
     #[error("it is {to_move:?}'s turn")]
@@ -168,28 +200,105 @@ pub enum MatchError {
     NothingToAcknowledge { move_number: u32 },
     #[error("{at} is off the board; allowed x {x_range}, y {y_range}, z {z_range}")]
     OffBoard { at: Xyz, x_range: String, y_range: String, z_range: String },
-    #[error("illegal move at {at}: {message}")]
-    Illegal { at: Xyz, reason: String, message: String },
+    #[error("illegal move at {at}: {}", reason.as_str())]
+    Illegal { at: Xyz, reason: engine::IllegalKind },
     #[error("{colour:?}'s time ran out; the game is lost on time (003 §5.4)")]
     TimeExpired { colour: Colour },
-    #[error("undo not possible: {why}")]
-    UndoNotAllowed { why: String },
-    #[error("draw offer not possible: {why}")]
-    DrawOfferNotAllowed { why: String },
-    #[error("there is no pending {what} to answer")]
-    NoPendingRequest { what: String },
-    #[error("cannot mark {at}: {why}")]
-    BadMark { at: Xyz, why: String },
+    #[error("undo not possible: {why:?}")]
+    UndoNotAllowed { why: UndoRefusal },
+    #[error("draw offer not possible: {why:?}")]
+    DrawOfferNotAllowed { why: DrawRefusal },
+    #[error("there is no pending {what:?}")]
+    NoPendingRequest { what: PendingKind },
+    #[error("cannot mark {at}: {why:?}")]
+    BadMark { at: Xyz, why: MarkProblem },
     #[error("the mark at {at} is not yours to withdraw (003 §3.5)")]
     NotYourMark { at: Xyz },
     #[error("statement {given} is not the latest; the latest is {latest} (003 §4.5)")]
     StaleStatement { given: u64, latest: u64 },
-    #[error("{field}: {why}")]
-    InvalidInput { field: String, why: String },
+    #[error("{field}: must be {min}–{max} characters, got {got}")]
+    InvalidInput { field: String, min: usize, max: usize, got: usize },
     #[error(
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]
     RecordNotAllowed,
     #[error("internal error")]
     Internal,
+}
+
+/// What a refused command needed the room to be doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum PhaseNeeded {
+    Open,
+    BothSeated,
+    WaitingReady,
+    Started,
+    StartedUnfinished,
+    StartedNotHeld,
+    Playing,
+    Scoring,
+    ScoringOrHeldInScoring,
+    /// Resuming play from scoring exists in Classic only (000 §5.5).
+    ClassicScoring,
+    Held,
+}
+
+/// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum UndoRefusal {
+    InScoring,
+    OffInThisMatch,
+    AllUsed { allowance: u32 },
+    AlreadyPending,
+    NoMove,
+    PassCannotBeUndone,
+    AlreadyRefused,
+}
+
+/// Why a draw offer is refused (000 §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum DrawRefusal {
+    OffInThisMatch,
+    OfferPending { by: Colour },
+    TooSoon { needed: u32, so_far: u32 },
+}
+
+/// The request a command answers or withdraws, when there is none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum PendingKind {
+    UndoFromOpponent,
+    OwnScoringRequest,
+    DrawFromOpponent,
+    OwnDrawOffer,
+    OwnConsent,
+}
+
+/// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum MarkProblem {
+    /// Dead and unresolved marks name a chain.
+    NoStone,
+    /// Seki marks name an empty region.
+    NotEmpty,
+    /// Space: another mark is there; its maker (`None`: a ruling) must withdraw it first.
+    MarkedOtherwise {
+        kind: MarkKind,
+        by: Option<Colour>,
+    },
+    NothingMarked,
 }

@@ -7,6 +7,7 @@ use super::settings::MatchSettings;
 
 /// The two places at the table. Colours are fixed only at the start (nigiri or as agreed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Seat {
     /// The seat of the room's creator (the "host" of 000 §2 `hostBlack`/`hostWhite`).
@@ -29,38 +30,44 @@ impl Seat {
     }
 }
 
-/// Stone colour on the wire: "black" / "white".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Colour {
-    Black,
-    White,
-}
+/// Stone colour: the engine's own type (serde `"black"` / `"white"`), one type across the
+/// engine, the stored log and the wire.
+pub use engine::Color as Colour;
 
-impl From<engine::Color> for Colour {
-    fn from(c: engine::Color) -> Self {
-        match c {
-            engine::Color::Black => Colour::Black,
-            engine::Color::White => Colour::White,
-        }
-    }
-}
-
-impl From<Colour> for engine::Color {
-    fn from(c: Colour) -> Self {
-        match c {
-            Colour::Black => engine::Color::Black,
-            Colour::White => engine::Color::White,
-        }
-    }
-}
-
-/// Actual board coordinates (003 §7.1), as sent and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Actual board coordinates (003 §7.1), as sent and shown: always an object `{"x","y","z"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Xyz {
     pub x: i64,
     pub y: i64,
     pub z: i64,
+}
+
+/// Only a map is a point: the derived impl would also take `[x, y, z]`, which the API's
+/// contract does not have.
+impl<'de> Deserialize<'de> for Xyz {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            x: i64,
+            y: i64,
+            z: i64,
+        }
+        struct MapOnly;
+        impl<'de> serde::de::Visitor<'de> for MapOnly {
+            type Value = Xyz;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a point {\"x\", \"y\", \"z\"}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Xyz, A::Error> {
+                let Fields { x, y, z } = Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Xyz { x, y, z })
+            }
+        }
+        d.deserialize_map(MapOnly)
+    }
 }
 
 impl std::fmt::Display for Xyz {
@@ -71,6 +78,7 @@ impl std::fmt::Display for Xyz {
 
 /// Why play is held.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum HoldReason {
     /// The server restarted; every acknowledged action is intact (003 §6.1). Play resumes
@@ -86,6 +94,7 @@ pub enum HoldReason {
 
 /// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FaultCause {
     /// The player's last live connection closed (003 §6.1).
@@ -97,6 +106,7 @@ pub enum FaultCause {
 /// What the administrator is told about (003 §1.6, §6.3, §10.2): a notice, never an
 /// automatic loss or consent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Attention {
     /// Five minutes without both players' Ready (003 §1.6, §6.3).
@@ -111,6 +121,7 @@ pub enum Attention {
 
 /// What a scoring mark says about the chain or region it names (003 §3.4–3.7; 000 §5.5–5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MarkKind {
     /// The whole chain is a dead-stone candidate.
@@ -123,6 +134,7 @@ pub enum MarkKind {
 
 /// One side's part of a score statement (003 §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct SideTotals {
     pub stones: u32,
     pub territory: u32,
@@ -136,36 +148,36 @@ pub struct SideTotals {
 
 /// The scored content of a statement, as recorded with it and with each consent (003 §8.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ScoreSummary {
     pub black: SideTotals,
     pub white: SideTotals,
     /// Neutral points: beside unresolved chains, seki, general (003 §9.5 order).
     pub neutral: [u32; 3],
-    pub winner: Option<Colour>,
-    pub margin_half: i64,
-    pub summary_ko: String,
-    pub summary_en: String,
+    /// What the statement would make the result: winner, margin and method (003 §4.3).
+    pub result: engine::GameResult,
     pub dead_stones: Vec<Xyz>,
     pub unresolved_stones: Vec<Xyz>,
 }
 
 /// A mark in force: the point named, what it says, and who made it (`None`: a ruling).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Mark {
     pub at: Xyz,
     pub kind: MarkKind,
     pub by: Option<Colour>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Event {
     RoomCreated {
         name: String,
         settings: MatchSettings,
         created_by: i64,
-        /// SHA-256 of each seat's invitation code (the codes themselves are shown once).
-        invite_sha256: [String; 2],
     },
     SeatTaken {
         seat: Seat,
@@ -176,11 +188,9 @@ pub enum Event {
     SettingsConfirmed {
         seat: Seat,
     },
-    /// Colours fixed. With nigiri, `nigiri_seed` is the ChaCha seed that drew them; it is
-    /// recorded here and never sent to clients.
+    /// Colours fixed (by nigiri with the room's secret seed, or as agreed).
     Started {
         black: Seat,
-        nigiri_seed: Option<u64>,
     },
     /// A player's device shows the board and the player pressed Ready (003 §1.6, §6.3).
     Ready {
@@ -198,8 +208,7 @@ pub enum Event {
     IllegalAttempt {
         colour: Colour,
         at: Xyz,
-        reason: String,
-        message: String,
+        reason: engine::IllegalKind,
     },
     /// The opponent's device displays the move (003 §2.4, §5.5).
     MoveAcknowledged {
@@ -334,10 +343,7 @@ pub enum Event {
         username: String,
     },
     Ended {
-        winner: Option<Colour>,
-        reason: String,
-        summary_ko: String,
-        summary_en: String,
+        result: engine::GameResult,
         /// The agreed statement, when the game was counted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         score: Option<Box<ScoreSummary>>,
@@ -347,70 +353,16 @@ pub enum Event {
 }
 
 impl Event {
-    /// The short name stored beside the JSON body (for queries and logs).
+    /// The short name stored beside the JSON body (for queries and logs): the serde tag.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::RoomCreated { .. } => "room_created",
-            Event::SeatTaken { .. } => "seat_taken",
-            Event::SettingsConfirmed { .. } => "settings_confirmed",
-            Event::Started { .. } => "started",
-            Event::Ready { .. } => "ready",
-            Event::PlayResumed => "play_resumed",
-            Event::MovePlayed { .. } => "move_played",
-            Event::IllegalAttempt { .. } => "illegal_attempt",
-            Event::MoveAcknowledged { .. } => "move_acknowledged",
-            Event::Passed { .. } => "passed",
-            Event::Resigned { .. } => "resigned",
-            Event::TimeExpired { .. } => "time_expired",
-            Event::UndoRequested { .. } => "undo_requested",
-            Event::UndoAccepted { .. } => "undo_accepted",
-            Event::UndoRefused { .. } => "undo_refused",
-            Event::UndoExpired { .. } => "undo_expired",
-            Event::UndoCancelled { .. } => "undo_cancelled",
-            Event::ScoringRequested { .. } => "scoring_requested",
-            Event::ScoringRequestCancelled { .. } => "scoring_request_cancelled",
-            Event::DrawOffered { .. } => "draw_offered",
-            Event::DrawDeclined { .. } => "draw_declined",
-            Event::DrawOfferCancelled { .. } => "draw_offer_cancelled",
-            Event::ScoringEntered => "scoring_entered",
-            Event::MarkAdded { .. } => "mark_added",
-            Event::MarkWithdrawn { .. } => "mark_withdrawn",
-            Event::StatementIssued { .. } => "statement_issued",
-            Event::Consented { .. } => "consented",
-            Event::ConsentWithdrawn { .. } => "consent_withdrawn",
-            Event::PlayContinued { .. } => "play_continued",
-            Event::ScoringDeadlinePassed => "scoring_deadline_passed",
-            Event::ConnectionLost { .. } => "connection_lost",
-            Event::Reconnected { .. } => "reconnected",
-            Event::ReconnectionExpired { .. } => "reconnection_expired",
-            Event::AttentionNeeded { .. } => "attention_needed",
-            Event::Held { .. } => "held",
-            Event::Resumed { .. } => "resumed",
-            Event::Ruling { .. } => "ruling",
-            Event::Decided { .. } => "decided",
-            Event::RecordViewerApproved { .. } => "record_viewer_approved",
-            Event::Ended { .. } => "ended",
-        }
-    }
-
-    /// The form a viewer receives: secrets (RNG seed, invitation hashes) never leave the server.
-    pub fn public_view(&self) -> Event {
-        match self {
-            Event::Started { black, .. } => Event::Started { black: *black, nigiri_seed: None },
-            Event::RoomCreated { name, settings, created_by, .. } => Event::RoomCreated {
-                name: name.clone(),
-                settings: settings.clone(),
-                created_by: *created_by,
-                invite_sha256: [String::new(), String::new()],
-            },
-            e => e.clone(),
-        }
+        self.into()
     }
 }
 
 /// An event as stored: its number in the room's sequence (the room's version), when the
 /// server accepted it, and who caused it (`None`: the server itself).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct StoredEvent {
     pub seq: i64,
     pub at_ms: i64,
@@ -418,8 +370,15 @@ pub struct StoredEvent {
     pub event: Event,
 }
 
-impl StoredEvent {
-    pub fn public_view(&self) -> StoredEvent {
-        StoredEvent { seq: self.seq, at_ms: self.at_ms, actor: self.actor, event: self.event.public_view() }
-    }
+/// The server-only facts of a room, stored with its `room_created` event (in the same row)
+/// and never sent: no event, view or record type has a field for them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSecrets {
+    /// SHA-256 of each seat's invitation code (the codes themselves are shown once).
+    pub invite_sha256: [String; 2],
+    /// The ChaCha seed that draws the colours with nigiri, drawn from the OS when the room is
+    /// created and recorded so that the draw can be audited and replayed. Rooms created before
+    /// it existed recorded theirs in their `started` row instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nigiri_seed: Option<u64>,
 }

@@ -18,3 +18,5 @@ pub mod service;
 pub mod state;
 #[cfg(feature = "ssr")]
 mod store;
+#[cfg(feature = "ssr")]
+pub mod upgrade;

@@ -12,6 +12,7 @@ use super::{events::StoredEvent, settings::MatchSettings, state::MatchState};
 pub const ROOM_RECORD_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomRecord {
     pub format: &'static str,
     pub version: u32,
@@ -20,14 +21,24 @@ pub struct RoomRecord {
     pub settings: MatchSettings,
     pub black: Option<String>,
     pub white: Option<String>,
-    pub phase: String,
-    /// The `ended` event's content, once finished.
-    pub result: Option<serde_json::Value>,
+    pub phase: super::commands::RoomPhase,
+    /// How the game ended, once finished.
+    pub result: Option<engine::GameResult>,
+    /// The result and the agreed settings in words, in every catalogue language (the
+    /// events themselves hold codes and numbers only).
+    pub text: std::collections::BTreeMap<&'static str, RecordText>,
     pub events: Vec<StoredEvent>,
     /// The engine's replayable record (JSON record v1, engine/README.md).
+    #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub game: engine::record::GameRecord,
     /// FF[4] SGF for flat boards; `None` for 3D boxes.
     pub sgf: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct RecordText {
+    pub result: Option<String>,
+    pub settings: Vec<String>,
 }
 
 impl RoomRecord {
@@ -50,9 +61,16 @@ impl RoomRecord {
             settings: s.settings.clone(),
             black,
             white,
-            phase: super::view::phase_name(s.phase),
-            result: s.ended.as_ref().and_then(|e| serde_json::to_value(e).ok()),
-            events: log.iter().map(StoredEvent::public_view).collect(),
+            phase: s.phase,
+            result: s.result(),
+            text: crate::i18n::Lang::ALL
+                .iter()
+                .map(|&lang| {
+                    let result = s.result().map(|r| crate::text::result(lang, &r));
+                    (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &s.settings) })
+                })
+                .collect(),
+            events: log.to_vec(),
             game: s.game.record(),
             sgf: sgf.flatten(),
         }

@@ -7,12 +7,16 @@ use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
     actor::{self, CommandReply, Request, RoomHandle, Viewer},
-    events::StoredEvent,
+    events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
-    state::{sha256_hex, Caller, Command, MatchError, MatchState},
+    state::{Caller, Command, MatchError, MatchState},
     view::RoomView,
 };
-use crate::{clock::Clock, data::Db, AppError};
+use crate::{
+    clock::Clock,
+    data::{secrets::random_hex, sha256_hex, Db},
+    AppError,
+};
 
 /// Room names: 1–60 characters.
 pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
@@ -24,13 +28,6 @@ pub struct MatchService {
     db: Db,
     clock: Arc<dyn Clock>,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
-}
-
-fn invite_code() -> String {
-    use argon2::password_hash::rand_core::{OsRng, RngCore};
-    let mut b = [0u8; 10];
-    OsRng.fill_bytes(&mut b);
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Storage failures are logged where they happen; callers only learn it was internal.
@@ -61,11 +58,8 @@ impl MatchService {
     }
 
     async fn load(&self, room_id: i64, restarting: bool) -> Result<RoomHandle, MatchError> {
-        let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
-        if log.is_empty() {
-            return Err(MatchError::RoomNotFound);
-        }
-        let mut state = MatchState::replay(&log).map_err(|e| {
+        let (log, secrets) = self.db.load_log(room_id).await.map_err(from_app)?.ok_or(MatchError::RoomNotFound)?;
+        let mut state = MatchState::replay(&log, secrets).map_err(|e| {
             tracing::error!(room_id, error = %e, "event log does not replay");
             MatchError::Internal
         })?;
@@ -107,11 +101,15 @@ impl MatchService {
             return Err(AppError::invalid("name", format!("must be 1–60 characters, got {n}")));
         }
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
-        let codes = [invite_code(), invite_code()];
-        let digests = [sha256_hex(&codes[0]), sha256_hex(&codes[1])];
+        // Invitation codes: 10 random bytes as hex.
+        let codes = [random_hex::<10>()?, random_hex::<10>()?];
+        let secrets = RoomSecrets {
+            invite_sha256: [sha256_hex(&codes[0]), sha256_hex(&codes[1])],
+            nigiri_seed: Some(actor::random_seed()),
+        };
         let (room_id, first) =
-            self.db.insert_room(name, &settings, creator.user_id, digests, self.clock.now_ms()).await?;
-        let state = MatchState::replay(&[first]).map_err(|e| {
+            self.db.insert_room(name, &settings, creator.user_id, &secrets, self.clock.now_ms()).await?;
+        let state = MatchState::replay(&[first], secrets).map_err(|e| {
             tracing::error!(error = %e, "new room does not replay");
             AppError::Internal
         })?;
@@ -159,7 +157,7 @@ impl MatchService {
         let mut out = Vec::new();
         for id in ids {
             if let Ok(v) = self.view(id, None).await {
-                if v.attention.is_some() || v.phase == "held" {
+                if v.attention.is_some() || v.phase == super::commands::RoomPhase::Held {
                     out.push(v);
                 }
             }
@@ -182,12 +180,13 @@ impl MatchService {
         Ok((gap, live))
     }
 
-    /// Stored events after `after`, as a viewer may see them.
+    /// Stored events after `after` (the public event type: no secrets exist in it).
     pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
         let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        if log.is_empty() && after <= 0 {
+        // Nothing after `after`: an up-to-date viewer of a real room, or no such room.
+        if log.is_empty() && !self.db.room_exists(room_id).await.map_err(from_app)? {
             return Err(MatchError::RoomNotFound);
         }
-        Ok(log.iter().map(StoredEvent::public_view).collect())
+        Ok(log)
     }
 }

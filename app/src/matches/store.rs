@@ -4,8 +4,9 @@
 use sqlx::Row;
 
 use super::{
-    events::{Event, StoredEvent},
+    events::{Event, RoomSecrets, StoredEvent},
     settings::{MatchSettings, Preset},
+    upgrade,
 };
 use crate::data::{internal, Db};
 use crate::AppError;
@@ -17,7 +18,7 @@ impl Db {
         name: &str,
         settings: &MatchSettings,
         created_by: i64,
-        invite_sha256: [String; 2],
+        secrets: &RoomSecrets,
         at_ms: i64,
     ) -> Result<(i64, StoredEvent), AppError> {
         let spec = settings.board;
@@ -41,9 +42,8 @@ impl Db {
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
-        let event =
-            Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by, invite_sha256 };
-        let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event).await?;
+        let event = Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by };
+        let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event, Some(secrets)).await?;
         tx.commit().await.map_err(internal)?;
         Ok((id, stored))
     }
@@ -69,7 +69,7 @@ impl Db {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let mut stored = Vec::with_capacity(events.len());
         for (i, e) in events.into_iter().enumerate() {
-            stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e).await?);
+            stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
         }
         if let Some(status) = status {
             sqlx::query("UPDATE rooms SET status = ? WHERE id = ?")
@@ -83,6 +83,24 @@ impl Db {
         Ok(stored)
     }
 
+    /// A room's whole log and its secrets (from the `room_created` row); `None` if no such room.
+    pub async fn load_log(&self, room_id: i64) -> Result<Option<(Vec<StoredEvent>, RoomSecrets)>, AppError> {
+        let log = self.load_events(room_id, 0).await?;
+        if log.is_empty() {
+            return Ok(None);
+        }
+        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+            .bind(room_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)?;
+        let secrets = serde_json::from_str(&body).map_err(|e| {
+            tracing::error!(room_id, error = %e, "room secrets unreadable");
+            AppError::Internal
+        })?;
+        Ok(Some((log, secrets)))
+    }
+
     /// Events of a room with `seq > after`, in order.
     pub async fn load_events(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, AppError> {
         let rows = sqlx::query(
@@ -93,16 +111,47 @@ impl Db {
         .fetch_all(self.pool())
         .await
         .map_err(internal)?;
-        rows.into_iter()
-            .map(|r| {
-                let body: String = r.get("body");
-                let event: Event = serde_json::from_str(&body).map_err(|e| {
-                    tracing::error!(room_id, error = %e, "unreadable event in the log");
-                    AppError::Internal
-                })?;
-                Ok(StoredEvent { seq: r.get("seq"), at_ms: r.get("at_ms"), actor: r.get("actor_id"), event })
-            })
-            .collect()
+        // A format-1 log (see `upgrade`) needs its room's scoring method: read once, if ever.
+        let mut method = None;
+        let mut events = Vec::with_capacity(rows.len());
+        for r in rows {
+            let body: String = r.get("body");
+            let seq: i64 = r.get("seq");
+            let mut needs_method = false;
+            let parsed = upgrade::parse_body(&body, || {
+                needs_method = true;
+                method
+            });
+            let event = match parsed {
+                Err(_) if needs_method && method.is_none() => {
+                    method = Some(self.scoring_method(room_id).await?);
+                    upgrade::parse_body(&body, || method)
+                }
+                other => other,
+            }
+            .map_err(|e| {
+                tracing::error!(room_id, seq, error = %e, "unreadable event in the log");
+                AppError::Internal
+            })?;
+            if let Event::RoomCreated { settings, .. } = &event {
+                method = method.or_else(|| upgrade::scoring_method(settings));
+            }
+            events.push(StoredEvent { seq, at_ms: r.get("at_ms"), actor: r.get("actor_id"), event });
+        }
+        Ok(events)
+    }
+
+    /// The scoring method of a room's settings (for upgrading format-1 events).
+    async fn scoring_method(&self, room_id: i64) -> Result<engine::ScoringMethod, AppError> {
+        let body: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+            .bind(room_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)?;
+        match upgrade::parse_body(&body, || None) {
+            Ok(Event::RoomCreated { settings, .. }) => upgrade::scoring_method(&settings).ok_or(AppError::Internal),
+            _ => Err(AppError::Internal),
+        }
     }
 
     /// Rooms whose match is not finished (their actors are started at boot).
@@ -121,11 +170,20 @@ async fn insert_event(
     at_ms: i64,
     actor: Option<i64>,
     event: Event,
+    secrets: Option<&RoomSecrets>,
 ) -> Result<StoredEvent, AppError> {
-    let body = serde_json::to_string(&event).map_err(|e| {
+    let fault = |e: serde_json::Error| {
         tracing::error!(error = %e, "event did not serialise");
         AppError::Internal
-    })?;
+    };
+    // The secrets share the row of `room_created`, beside (not inside) the public event.
+    let mut body = serde_json::to_value(&event).map_err(fault)?;
+    if let (Some(obj), Some(secrets)) = (body.as_object_mut(), secrets) {
+        if let serde_json::Value::Object(extra) = serde_json::to_value(secrets).map_err(fault)? {
+            obj.extend(extra);
+        }
+    }
+    let body = body.to_string();
     sqlx::query("INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES (?, ?, ?, ?, ?, ?)")
         .bind(room_id)
         .bind(seq)

@@ -12,19 +12,8 @@ use super::{
     settings::MatchSettings,
 };
 
-pub fn phase_name(p: RoomPhase) -> String {
-    match p {
-        RoomPhase::Open => "open",
-        RoomPhase::WaitingReady => "waiting_ready",
-        RoomPhase::Playing => "playing",
-        RoomPhase::Scoring => "scoring",
-        RoomPhase::Held => "held",
-        RoomPhase::Finished => "finished",
-    }
-    .into()
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct PendingUndo {
     pub colour: Colour,
     pub move_number: u32,
@@ -33,6 +22,7 @@ pub struct PendingUndo {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct FaultView {
     pub cause: FaultCause,
     pub since_ms: i64,
@@ -42,6 +32,7 @@ pub struct FaultView {
 
 /// Proposals only (003 §3.4, §3.12): the engine's suggestions beside the players' marks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Suggestions {
     /// Chains the heuristics of 000 §5.5 take for dead.
     pub dead: Vec<Vec<Xyz>>,
@@ -53,6 +44,7 @@ pub struct Suggestions {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ScoringView {
     pub statement: u64,
     pub marks: Vec<Mark>,
@@ -71,6 +63,7 @@ pub struct ScoringView {
 
 /// Convenience information for the player to move only (000 §8.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Hints {
     /// Empty points where the player to move may not play, with the reason word.
     pub illegal: Vec<(Xyz, String)>,
@@ -79,16 +72,17 @@ pub struct Hints {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ResultView {
-    pub winner: Option<Colour>,
-    pub reason: String,
-    pub summary_ko: String,
-    pub summary_en: String,
+    /// How it ended, flattened on the wire: `reason`, `winner`, `margin_half`, `method`.
+    #[serde(flatten)]
+    pub result: engine::GameResult,
     pub score: Option<ScoreSummary>,
     pub statement: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomView {
     pub room_id: i64,
     /// The room's version: the number of the last event included.
@@ -96,8 +90,7 @@ pub struct RoomView {
     /// Server time the view was made at (clocks are computed for it).
     pub server_time_ms: i64,
     pub name: String,
-    /// "open", "waiting_ready", "playing", "scoring", "held", "finished".
-    pub phase: String,
+    pub phase: RoomPhase,
     pub settings: MatchSettings,
     /// User names in the first and second seat.
     pub seats: [Option<String>; 2],
@@ -158,13 +151,9 @@ impl RoomView {
         let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
         let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
-            illegal: g
-                .illegal_points(c.into())
-                .into_iter()
-                .map(|(p, e)| (xyz(p), e.reason_word().to_string()))
-                .collect(),
+            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.reason_word().to_string())).collect(),
             atari: if s.settings.atari_warning {
-                g.chains_in_atari(Some(c.into())).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
+                g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
             } else {
                 Vec::new()
             },
@@ -182,7 +171,7 @@ impl RoomView {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?.into()))).collect();
+        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?))).collect();
         let last_move = match s.game.moves().last() {
             Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
             _ => None,
@@ -213,14 +202,9 @@ impl RoomView {
             }
         });
         let result = s.ended.as_ref().and_then(|e| match e {
-            Event::Ended { winner, reason, summary_ko, summary_en, score, statement } => Some(ResultView {
-                winner: *winner,
-                reason: reason.clone(),
-                summary_ko: summary_ko.clone(),
-                summary_en: summary_en.clone(),
-                score: score.as_deref().cloned(),
-                statement: *statement,
-            }),
+            Event::Ended { result, score, statement } => {
+                Some(ResultView { result: *result, score: score.as_deref().cloned(), statement: *statement })
+            }
             _ => None,
         });
         RoomView {
@@ -228,7 +212,7 @@ impl RoomView {
             version: s.version,
             server_time_ms: 0,
             name: s.name.clone(),
-            phase: phase_name(s.phase),
+            phase: s.phase,
             settings: s.settings.clone(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
             confirmed: s.confirmed,

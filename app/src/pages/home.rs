@@ -107,7 +107,7 @@ fn Account() -> impl IntoView {
                 match user.await {
                     Ok(Some(u)) => view! {
                         <div class="account" data-testid="signed-in">
-                            <span>{u.username.clone()}" ("{role_label(&u.role)}")"</span>
+                            <span>{u.username.clone()}" ("{role_label(u.role)}")"</span>
                             <ActionForm action=sign_out>
                                 <button type="submit">{move || tr!("home.sign_out")}</button>
                             </ActionForm>
@@ -132,10 +132,10 @@ fn Account() -> impl IntoView {
     }
 }
 
-fn role_label(role: &str) -> String {
+fn role_label(role: crate::Role) -> String {
     match role {
-        "admin" => tr!("home.role_admin"),
-        _ => tr!("home.role_player"),
+        crate::Role::Admin => tr!("home.role_admin"),
+        crate::Role::Player => tr!("home.role_player"),
     }
 }
 

@@ -45,9 +45,13 @@ pub enum IllegalMove {
     NotInPlay { phase: Phase },
 }
 
-/// Flat list of rejection kinds, with stable words for protocols.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Flat list of rejection kinds, with stable words for protocols: `occupied`, `suicide`,
+/// `repetition`, `superko`, `undo_repetition`, `ko`, `off_board`, `not_your_turn`,
+/// `not_in_play` (the serde names; `as_str` is derived from the same spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum IllegalKind {
     Occupied,
     Suicide,
@@ -61,20 +65,9 @@ pub enum IllegalKind {
 }
 
 impl IllegalKind {
-    /// A single word: `occupied`, `suicide`, `repetition`, `superko`,
-    /// `undo_repetition`, `ko`, `off_board`, `not_your_turn`, `not_in_play`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            IllegalKind::Occupied => "occupied",
-            IllegalKind::Suicide => "suicide",
-            IllegalKind::Repetition => "repetition",
-            IllegalKind::Superko => "superko",
-            IllegalKind::UndoRepetition => "undo_repetition",
-            IllegalKind::Ko => "ko",
-            IllegalKind::OffBoard => "off_board",
-            IllegalKind::NotYourTurn => "not_your_turn",
-            IllegalKind::NotInPlay => "not_in_play",
-        }
+    /// The stable word, equal to the serde name.
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 
@@ -93,7 +86,7 @@ impl IllegalMove {
         }
     }
     /// The reason word (see [`IllegalKind::as_str`]).
-    pub const fn reason_word(&self) -> &'static str {
+    pub fn reason_word(&self) -> &'static str {
         self.kind().as_str()
     }
     /// The point concerned, if any.

@@ -319,7 +319,7 @@ fn korean_third_repetition_is_a_draw_000_s10() {
         }
     }
     assert!(g.is_over());
-    assert_eq!(g.result().unwrap().summary_ko(), "무승부 (반복)");
+    assert_eq!(g.result(), Some(GameResult::Repetition));
     assert_eq!(g.play(Color::Black, Move::Pass).unwrap_err(), IllegalMove::NotInPlay { phase: Phase::Over });
 }
 
@@ -404,7 +404,7 @@ fn two_passes_enter_scoring_000_s10() {
     g.play(Color::Black, Move::Pass).unwrap();
     assert_eq!(g.phase(), Phase::Scoring);
     let st = g.finish_by_score(&ScoringMarks::default()).unwrap();
-    assert_eq!(st.result.winner, Some(Color::White)); // 1 stone + 8 territory
+    assert_eq!(st.result.winner(), Some(Color::White)); // 1 stone + 8 territory
     assert!(g.is_over());
 }
 

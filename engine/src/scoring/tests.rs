@@ -32,7 +32,7 @@ fn example_000_s6_4_territory_39_to_36_5() {
     assert_eq!(st.white.territory, 27);
     assert_eq!(st.white.total, HalfPoints(73));
     assert_eq!(st.margin.to_string(), "2.5");
-    assert_eq!(st.result.summary_ko(), "흑 2집 반 승");
+    assert_eq!(st.result, GameResult::Score { winner: Color::Black, margin_half: 5, method: ScoringMethod::Territory });
     assert_eq!(st.gtp_result(), "B+2.5");
     assert_eq!(st.dead_stones, vec![b5]);
     assert_eq!(st.ownership[b5.index()], PointClass::BlackTerritory);
@@ -47,7 +47,7 @@ fn example_000_s6_4_area_45_to_43_5() {
     assert_eq!((st.black.stones, st.black.territory, st.black.bonus), (9, 36, 0));
     assert_eq!(st.black.total.to_string(), "45");
     assert_eq!(st.white.total.to_string(), "43.5");
-    assert_eq!(st.result.summary_ko(), "흑 1.5점 승");
+    assert_eq!(st.result, GameResult::Score { winner: Color::Black, margin_half: 3, method: ScoringMethod::Area });
     let json = serde_json::to_string(&st).unwrap();
     assert!(json.contains("\"total\":43.5"), "{json}");
 }
@@ -68,7 +68,7 @@ fn space_formula_with_capture_bonus_003_s4_1() {
     assert_eq!((st.black.total.0, st.white.total.0), (96, 102));
     rules.komi = Komi::parse("9").unwrap();
     let st = score_board(g.board(), &rules, [2, 3], &marks, ScoringMethod::Space).unwrap();
-    assert_eq!(st.result.reason, crate::result::ResultReason::Jigo);
+    assert_eq!(st.result, GameResult::Jigo { method: ScoringMethod::Space });
     assert!(st.result.is_draw());
     // Komi to Black.
     rules.komi_to = Color::Black;

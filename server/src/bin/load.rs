@@ -154,7 +154,7 @@ async fn start_target(args: &Args) -> (String, Target) {
             let site = dir.join("site");
             std::fs::create_dir_all(&site).unwrap();
             let child = Command::new(&bin)
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn"])
+                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
                 .arg("--data-dir")
                 .arg(&dir)
                 .arg("--site-root")
@@ -178,6 +178,7 @@ async fn start_target(args: &Args) -> (String, Target) {
                 site_root: dir.join("site"),
                 secure_cookies: false,
                 public_url: None,
+                no_browser_bundle: true,
             };
             let srv = server::Server::prepare(&config).await.expect("server starts");
             let base = format!("http://{}", srv.addr);
@@ -682,7 +683,7 @@ async fn run(args: Args) -> std::process::ExitCode {
 
     // Play.
     let mut games = Vec::new();
-    for (i, ((black, white, room), slot)) in pairs.into_iter().zip(slots.into_iter()).enumerate() {
+    for (i, ((black, white, room), slot)) in pairs.into_iter().zip(slots).enumerate() {
         games.push(tokio::spawn(play(i, black, white, room, args.board, slot, stats.clone())));
     }
     tokio::time::sleep(Duration::from_secs(args.warmup)).await;

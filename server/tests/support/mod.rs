@@ -33,6 +33,7 @@ pub fn config(dir: &Path) -> Config {
         site_root: "target/site".into(),
         secure_cookies: false,
         public_url: None,
+        no_browser_bundle: true,
     }
 }
 

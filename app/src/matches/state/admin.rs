@@ -3,6 +3,7 @@
 //! caller is checked to be an administrator before any of this runs.
 
 use super::{check_reasons, MatchState};
+use crate::matches::commands::PhaseNeeded;
 use crate::matches::{
     commands::{Command, MatchError, RoomPhase},
     events::{Event, HoldReason, Mark, MarkKind},
@@ -14,14 +15,14 @@ impl MatchState {
             Command::AdminHold { reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
                 if !matches!(self.phase, RoomPhase::WaitingReady | RoomPhase::Playing | RoomPhase::Scoring) {
-                    return Err(self.wrong_phase("a started game that is not held or finished"));
+                    return Err(self.wrong_phase(PhaseNeeded::StartedNotHeld));
                 }
                 Ok(vec![Event::Held { reason: HoldReason::Administrator { reasons } }])
             }
             Command::AdminResume { reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
                 if self.phase != RoomPhase::Held {
-                    return Err(self.wrong_phase("held"));
+                    return Err(self.wrong_phase(PhaseNeeded::Held));
                 }
                 Ok(vec![Event::Resumed { reasons }])
             }
@@ -30,7 +31,7 @@ impl MatchState {
                 let in_scoring = self.phase == RoomPhase::Scoring
                     || (self.phase == RoomPhase::Held && self.held_from == RoomPhase::Scoring);
                 if !in_scoring {
-                    return Err(self.wrong_phase("scoring (or held in scoring)"));
+                    return Err(self.wrong_phase(PhaseNeeded::ScoringOrHeldInScoring));
                 }
                 let mut marks = Vec::new();
                 for (list, kind) in [(dead, MarkKind::Dead), (unresolved, MarkKind::Unresolved), (seki, MarkKind::Seki)]
@@ -55,25 +56,12 @@ impl MatchState {
             Command::AdminDecide { winner, reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
                 if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
-                    return Err(self.wrong_phase("a started, unfinished game"));
+                    return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
                 }
-                let (ko, en) = match winner {
-                    Some(c) => {
-                        let (k, e) = match c {
-                            crate::matches::events::Colour::Black => ("흑", "Black"),
-                            crate::matches::events::Colour::White => ("백", "White"),
-                        };
-                        (format!("관리자 판정: {k} 승"), format!("Administrator decision: {e} wins"))
-                    }
-                    None => ("관리자 판정: 승자 없음".to_string(), "Administrator decision: no winner".to_string()),
-                };
                 Ok(vec![
                     Event::Decided { winner: *winner, reasons },
                     Event::Ended {
-                        winner: *winner,
-                        reason: "administrator".into(),
-                        summary_ko: ko,
-                        summary_en: en,
+                        result: engine::GameResult::Decision { winner: *winner },
                         score: None,
                         statement: None,
                     },

@@ -9,18 +9,25 @@
 //! presence), `admin` (holds, resumption, decisions).
 
 mod admin;
+mod fold;
 mod play;
 mod scoring;
+mod seating;
 #[cfg(test)]
 mod tests;
 mod timers;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::commands::{Caller, Command, MatchError, RoomPhase, REASONS_LEN};
+pub use super::commands::{
+    Caller, Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, RoomPhase, UndoRefusal,
+    REASONS_LEN,
+};
 use super::{
     clocks::MatchClocks,
-    events::{Attention, Colour, Event, FaultCause, HoldReason, Mark, ScoreSummary, Seat, StoredEvent, Xyz},
+    events::{
+        Attention, Colour, Event, FaultCause, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent, Xyz,
+    },
     settings::{ColourAssignment, MatchSettings},
 };
 pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
@@ -84,13 +91,14 @@ pub struct ScoringState {
     pub alerted: bool,
 }
 
-#[derive(Debug, Clone)]
+/// Equality compares every field: live play and replay of its log must agree on all.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MatchState {
     pub version: i64,
     pub name: String,
     pub settings: MatchSettings,
     pub created_by: i64,
-    invite_sha256: [String; 2],
+    secrets: RoomSecrets,
     pub seats: [Option<SeatHolder>; 2],
     pub confirmed: [bool; 2],
     /// Which seat plays Black, once started.
@@ -153,10 +161,7 @@ pub(crate) fn opponent(c: Colour) -> Colour {
     }
 }
 
-pub fn sha256_hex(s: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::data::sha256_hex;
 
 fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
     let t = s.trim();
@@ -164,18 +169,23 @@ fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
     if REASONS_LEN.contains(&n) {
         Ok(t.to_string())
     } else {
-        Err(MatchError::InvalidInput { field: field.into(), why: format!("must be 1–2000 characters, got {n}") })
+        Err(MatchError::InvalidInput {
+            field: field.into(),
+            min: *REASONS_LEN.start(),
+            max: *REASONS_LEN.end(),
+            got: n,
+        })
     }
 }
 
 impl MatchState {
     /// Rebuilds a room from its stored events (the first must be `RoomCreated`).
-    pub fn replay(events: &[StoredEvent]) -> Result<MatchState, ReplayError> {
+    pub fn replay(events: &[StoredEvent], secrets: RoomSecrets) -> Result<MatchState, ReplayError> {
         let first = events.first().ok_or(ReplayError { seq: 0, why: "empty log".into() })?;
-        let Event::RoomCreated { name, settings, created_by, invite_sha256 } = &first.event else {
+        let Event::RoomCreated { name, settings, created_by } = &first.event else {
             return Err(ReplayError { seq: first.seq, why: "log does not start with room_created".into() });
         };
-        let mut state = MatchState::new(name.clone(), settings.clone(), *created_by, invite_sha256.clone())
+        let mut state = MatchState::new(name.clone(), settings.clone(), *created_by, secrets)
             .map_err(|why| ReplayError { seq: first.seq, why })?;
         state.version = first.seq;
         state.last_event_ms = first.at_ms;
@@ -193,7 +203,7 @@ impl MatchState {
         name: String,
         settings: MatchSettings,
         created_by: i64,
-        invite_sha256: [String; 2],
+        secrets: RoomSecrets,
     ) -> Result<MatchState, String> {
         let rules = settings.engine_rules().map_err(|e| e.to_string())?;
         let geometry = settings.geometry().map_err(|e| e.to_string())?;
@@ -204,7 +214,7 @@ impl MatchState {
             name,
             settings,
             created_by,
-            invite_sha256,
+            secrets,
             seats: [None, None],
             confirmed: [false, false],
             black: None,
@@ -257,7 +267,15 @@ impl MatchState {
     }
 
     pub fn to_move(&self) -> Colour {
-        self.game.to_move().into()
+        self.game.to_move()
+    }
+
+    /// The result, once the game ended.
+    pub fn result(&self) -> Option<engine::GameResult> {
+        match &self.ended {
+            Some(Event::Ended { result, .. }) => Some(*result),
+            _ => None,
+        }
     }
 
     pub fn is_started(&self) -> bool {
@@ -274,43 +292,33 @@ impl MatchState {
         self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
     }
 
-    fn wrong_phase(&self, needed: &str) -> MatchError {
-        MatchError::WrongPhase { phase: self.phase, needed: needed.into() }
+    fn wrong_phase(&self, needed: PhaseNeeded) -> MatchError {
+        MatchError::WrongPhase { phase: self.phase, needed }
     }
 
     /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1).
     fn suspension(&self) -> Option<MatchError> {
-        [Colour::Black, Colour::White].into_iter().find_map(|c| {
-            self.faults[colour_index(c)].map(|f| MatchError::Suspended {
-                reason: match f.cause {
-                    FaultCause::Disconnected => {
-                        format!("{c:?} is disconnected; waiting for reconnection")
-                    }
-                    FaultCause::AcknowledgementTimeout => {
-                        format!("{c:?}'s device did not acknowledge the last move")
-                    }
-                },
-            })
-        })
+        [Colour::Black, Colour::White]
+            .into_iter()
+            .find_map(|c| self.faults[colour_index(c)].map(|f| MatchError::Suspended { colour: c, cause: f.cause }))
     }
 
-    /// Validates `cmd` from `caller`, received at `now`. `nigiri_seed` is consumed only if
-    /// this command starts the match with nigiri (the caller draws it from the OS and it is
-    /// recorded in `Started`). Accepted events are already applied to `self` on return.
-    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64, nigiri_seed: u64) -> Decision {
+    /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
+    /// to `self` on return.
+    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64) -> Decision {
         // Moves and passes are validated by playing them on the engine (no second pass).
         if let Command::Move { .. } | Command::Pass = cmd {
             let colour = match self.seat_of(caller.user_id) {
                 None => return Decision::refuse(MatchError::NotAPlayer),
                 Some(seat) => match self.colour_of_seat(seat) {
                     Some(c) => c,
-                    None => return Decision::refuse(self.wrong_phase("playing (both players ready)")),
+                    None => return Decision::refuse(self.wrong_phase(PhaseNeeded::Playing)),
                 },
             };
             let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
             return self.play(colour, at, now);
         }
-        let decided = self.decide(caller, cmd, nigiri_seed);
+        let decided = self.decide(caller, cmd);
         match decided {
             Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
             Err(e) => Decision::refuse(e),
@@ -318,7 +326,7 @@ impl MatchState {
     }
 
     /// Decides a command's events without applying them (moves excepted: see `play`).
-    fn decide(&mut self, caller: &Caller, cmd: &Command, nigiri_seed: u64) -> Result<Decision, MatchError> {
+    fn decide(&mut self, caller: &Caller, cmd: &Command) -> Result<Decision, MatchError> {
         use Command::*;
         match cmd {
             AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
@@ -332,9 +340,9 @@ impl MatchState {
         }
         let seat = self.seat_of(caller.user_id).ok_or(MatchError::NotAPlayer)?;
         if matches!(cmd, Confirm) {
-            return self.confirm(seat, nigiri_seed).map(ok);
+            return self.confirm(seat).map(ok);
         }
-        let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase("a started game"))?;
+        let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase(PhaseNeeded::Started))?;
         match cmd {
             Join { .. }
             | Confirm
@@ -364,94 +372,6 @@ impl MatchState {
         }
     }
 
-    fn join(&mut self, caller: &Caller, code: &str) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::Open {
-            return Err(self.wrong_phase("open"));
-        }
-        if self.seat_of(caller.user_id).is_some() {
-            return Err(MatchError::AlreadySeated);
-        }
-        let digest = sha256_hex(code.trim());
-        let seat = [Seat::First, Seat::Second]
-            .into_iter()
-            .find(|s| self.invite_sha256[s.index()] == digest)
-            .ok_or(MatchError::BadInviteCode)?;
-        if self.seats[seat.index()].is_some() {
-            return Err(MatchError::SeatTaken);
-        }
-        Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
-    }
-
-    fn confirm(&mut self, seat: Seat, nigiri_seed: u64) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::Open {
-            return Err(self.wrong_phase("open"));
-        }
-        if self.confirmed[seat.index()] {
-            return Err(MatchError::AlreadyDone);
-        }
-        if self.seats.iter().any(Option::is_none) {
-            return Err(self.wrong_phase("both seats taken"));
-        }
-        let mut events = vec![Event::SettingsConfirmed { seat }];
-        if self.confirmed[seat.other().index()] {
-            let (black, seed) = match self.settings.colours {
-                ColourAssignment::HostBlack => (Seat::First, None),
-                ColourAssignment::HostWhite => (Seat::Second, None),
-                ColourAssignment::Nigiri => (nigiri(nigiri_seed), Some(nigiri_seed)),
-            };
-            events.push(Event::Started { black, nigiri_seed: seed });
-        }
-        Ok(events)
-    }
-
-    fn ready(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::WaitingReady {
-            return Err(self.wrong_phase("waiting for ready"));
-        }
-        if self.ready[colour_index(colour)] {
-            return Err(MatchError::AlreadyDone);
-        }
-        let mut events = vec![Event::Ready { colour }];
-        if self.ready[colour_index(opponent(colour))] {
-            events.push(Event::PlayResumed);
-        }
-        Ok(events)
-    }
-
-    fn acknowledge(&mut self, colour: Colour, move_number: u32) -> Result<Vec<Event>, MatchError> {
-        match self.awaiting_ack {
-            Some((c, n)) if c == colour && n == move_number => {
-                let mut events = vec![Event::MoveAcknowledged { colour, move_number }];
-                // A late acknowledgement ends an acknowledgement fault (003 §5.6).
-                if self.faults[colour_index(colour)].is_some_and(|f| f.cause == FaultCause::AcknowledgementTimeout) {
-                    events.push(Event::Reconnected { colour });
-                }
-                Ok(events)
-            }
-            _ => Err(MatchError::NothingToAcknowledge { move_number }),
-        }
-    }
-
-    fn resign(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
-            return Err(self.wrong_phase("a started, unfinished game"));
-        }
-        let result = engine::GameResult::resignation(colour.into());
-        Ok(vec![Event::Resigned { colour }, ended(&result, None)])
-    }
-
-    fn approve_viewer(&mut self, colour: Colour, username: &str) -> Result<Vec<Event>, MatchError> {
-        let name = username.trim();
-        if name.is_empty() || name.chars().count() > 40 {
-            return Err(MatchError::InvalidInput { field: "username".into(), why: "must be 1–40 characters".into() });
-        }
-        let lower = name.to_lowercase();
-        if self.record_viewers.iter().any(|(n, ok)| *n == lower && ok[colour_index(colour)]) {
-            return Err(MatchError::AlreadyDone);
-        }
-        Ok(vec![Event::RecordViewerApproved { colour, username: name.to_string() }])
-    }
-
     /// Applies decided events. If one fails to apply (a bug), the state is marked
     /// `poisoned`: the owner rebuilds it from the stored log, which holds none of them.
     fn accept(&mut self, events: Vec<Event>, outcome: Result<(), MatchError>, now: i64) -> Decision {
@@ -463,238 +383,6 @@ impl MatchState {
             }
         }
         Decision { events, outcome }
-    }
-
-    /// Folds one stored event, accepted at `at_ms`, into the state, including its effect
-    /// on the engine.
-    pub fn apply(&mut self, e: &Event, at_ms: i64) -> Result<(), String> {
-        let g = &mut self.game;
-        match e {
-            Event::MovePlayed { colour, at, .. } => {
-                let p = g.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| format!("{at} off the board"))?;
-                g.play((*colour).into(), engine::Move::Place(p)).map_err(|e| e.to_string())?;
-            }
-            Event::Passed { colour, .. } => {
-                g.play((*colour).into(), engine::Move::Pass).map_err(|e| e.to_string())?;
-            }
-            Event::Resigned { colour } => {
-                g.resign((*colour).into()).map_err(|e| e.to_string())?;
-            }
-            Event::TimeExpired { colour } => {
-                g.time_loss((*colour).into()).map_err(|e| e.to_string())?;
-            }
-            Event::UndoAccepted { .. } => {
-                g.undo().map_err(|e| e.to_string())?;
-            }
-            Event::ScoringEntered if g.phase() == engine::Phase::Playing => {
-                g.enter_scoring().map_err(|e| e.to_string())?;
-            }
-            Event::PlayContinued { requested_by } => {
-                g.resume((*requested_by).into()).map_err(|e| e.to_string())?;
-            }
-            Event::Ended { reason, statement, .. } if !g.is_over() => {
-                if reason == "draw_agreed" {
-                    g.agree_draw().map_err(|e| e.to_string())?;
-                } else if statement.is_some() {
-                    let marks = self
-                        .scoring
-                        .as_ref()
-                        .map(|s| scoring::engine_marks(g.geometry(), &s.marks))
-                        .unwrap_or_default();
-                    g.finish_by_score(&marks).map_err(|e| e.to_string())?;
-                }
-            }
-            _ => {}
-        }
-        self.note(e, at_ms);
-        Ok(())
-    }
-
-    /// Bookkeeping outside the engine, then the clocks follow the new state.
-    fn note(&mut self, e: &Event, t: i64) {
-        match e {
-            Event::RoomCreated { .. } => {}
-            Event::SeatTaken { seat, user_id, username } => {
-                self.seats[seat.index()] = Some(SeatHolder { user_id: *user_id, username: username.clone() });
-            }
-            Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
-            Event::Started { black, .. } => {
-                self.black = Some(*black);
-                self.wait_for_ready(t);
-            }
-            Event::Ready { colour } => self.ready[colour_index(*colour)] = true,
-            Event::PlayResumed => {
-                self.phase = RoomPhase::Playing;
-                self.ready_since_ms = None;
-                // The acknowledgement wait, if any, starts afresh now that both devices are back.
-                self.ack_since_ms = t;
-            }
-            Event::MovePlayed { colour, move_number, .. } | Event::Passed { colour, move_number } => {
-                self.clocks.settle(t, true);
-                self.awaiting_ack = Some((opponent(*colour), *move_number));
-                self.ack_since_ms = t;
-                self.scoring_requests = [None, None];
-                self.draw.plays[colour_index(*colour)] += 1;
-                self.undo = None;
-                if matches!(e, Event::MovePlayed { .. }) {
-                    self.undo_barred = None;
-                }
-            }
-            Event::MoveAcknowledged { .. } => self.awaiting_ack = None,
-            Event::IllegalAttempt { .. } => self.illegal_attempts += 1,
-            Event::Resigned { .. } | Event::TimeExpired { .. } => {}
-            Event::UndoRequested { colour, move_number } => {
-                self.undo = Some(UndoRequest { colour: *colour, move_number: *move_number, since_ms: t });
-            }
-            Event::UndoAccepted { colour, .. } => {
-                // The answerer's opponent asked; the interrupted turn is charged, not refunded.
-                self.clocks.settle(t, false);
-                self.undos_used[colour_index(opponent(*colour))] += 1;
-                self.undo = None;
-                self.awaiting_ack = None;
-            }
-            Event::UndoRefused { move_number, .. } | Event::UndoExpired { move_number } => {
-                self.undo = None;
-                self.undo_barred = Some(*move_number);
-            }
-            Event::UndoCancelled { .. } => self.undo = None,
-            Event::ScoringRequested { colour, move_number } => {
-                self.scoring_requests[colour_index(*colour)] = Some(*move_number);
-            }
-            Event::ScoringRequestCancelled { colour } => self.scoring_requests[colour_index(*colour)] = None,
-            Event::DrawOffered { colour } => self.draw.pending_by = Some(*colour),
-            Event::DrawDeclined { colour, .. } => {
-                let offerer = opponent(*colour);
-                self.draw.pending_by = None;
-                self.draw.declined_at[colour_index(offerer)] = Some(self.draw.plays[colour_index(offerer)]);
-            }
-            Event::DrawOfferCancelled { .. } => self.draw.pending_by = None,
-            Event::ScoringEntered => {
-                self.phase = RoomPhase::Scoring;
-                self.awaiting_ack = None;
-                self.undo = None;
-                self.scoring_requests = [None, None];
-                self.draw.pending_by = None;
-            }
-            Event::MarkAdded { mark, .. } => {
-                if let Some(s) = &mut self.scoring {
-                    s.marks.push(mark.clone());
-                }
-            }
-            Event::MarkWithdrawn { mark, .. } => {
-                if let Some(s) = &mut self.scoring {
-                    s.marks.retain(|m| m != mark);
-                }
-            }
-            Event::StatementIssued { number, marks, score } => {
-                let started_ms = self.scoring.as_ref().map_or(t, |s| s.started_ms);
-                let alerted = self.scoring.as_ref().is_some_and(|s| s.alerted);
-                self.scoring = Some(ScoringState {
-                    started_ms,
-                    marks: marks.clone(),
-                    statement: *number,
-                    score: score.clone(),
-                    consents: [None, None],
-                    alerted,
-                });
-                self.next_statement = number + 1;
-            }
-            Event::Consented { colour, statement, .. } => {
-                if let Some(s) = &mut self.scoring {
-                    s.consents[colour_index(*colour)] = Some(*statement);
-                }
-            }
-            Event::ConsentWithdrawn { colour, .. } => {
-                if let Some(s) = &mut self.scoring {
-                    s.consents[colour_index(*colour)] = None;
-                }
-            }
-            Event::PlayContinued { .. } => {
-                self.phase = RoomPhase::Playing;
-                self.scoring = None;
-                self.awaiting_ack = None;
-            }
-            Event::ScoringDeadlinePassed => {}
-            Event::ConnectionLost { colour, cause } => {
-                self.faults[colour_index(*colour)] = Some(Fault { cause: *cause, since_ms: t });
-            }
-            Event::Reconnected { colour } => {
-                self.faults[colour_index(*colour)] = None;
-                // Play resumes from the server's record after both players' Ready (003 §6.2).
-                if self.phase == RoomPhase::Playing && self.faults.iter().all(Option::is_none) {
-                    self.wait_for_ready(t);
-                }
-            }
-            Event::ReconnectionExpired { colour } => self.faults[colour_index(*colour)] = None,
-            Event::AttentionNeeded { attention } => {
-                self.attention = Some(*attention);
-                match attention {
-                    Attention::ReadinessTimeout => self.readiness_alerted = true,
-                    Attention::ScoringWait => {
-                        if let Some(s) = &mut self.scoring {
-                            s.alerted = true;
-                        }
-                    }
-                    Attention::Disconnection | Attention::ScoringDispute => {}
-                }
-            }
-            Event::Held { reason } => match reason {
-                HoldReason::ServerRestart => {
-                    // Nothing after the last stored event is known: stop the clocks there.
-                    self.clocks.pause(self.last_event_ms);
-                    self.faults = [None, None];
-                    self.wait_for_ready(t);
-                }
-                _ => {
-                    self.held_from =
-                        if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
-                    self.phase = RoomPhase::Held;
-                    self.hold = Some(reason.clone());
-                    self.faults = [None, None];
-                    self.undo = None;
-                }
-            },
-            Event::Resumed { .. } => {
-                self.hold = None;
-                self.attention = None;
-                if self.held_from == RoomPhase::Scoring {
-                    self.phase = RoomPhase::Scoring;
-                } else {
-                    self.wait_for_ready(t);
-                }
-            }
-            Event::Ruling { .. } => {
-                self.hold = None;
-                self.attention = None;
-                self.phase = RoomPhase::Scoring;
-            }
-            Event::Decided { .. } => {}
-            Event::RecordViewerApproved { colour, username } => {
-                let lower = username.to_lowercase();
-                let i = colour_index(*colour);
-                match self.record_viewers.iter_mut().find(|(n, _)| *n == lower) {
-                    Some((_, ok)) => ok[i] = true,
-                    None => {
-                        let mut ok = [false, false];
-                        ok[i] = true;
-                        self.record_viewers.push((lower, ok));
-                    }
-                }
-            }
-            Event::Ended { .. } => {
-                self.phase = RoomPhase::Finished;
-                self.awaiting_ack = None;
-                self.undo = None;
-                self.faults = [None, None];
-                self.hold = None;
-                self.attention = None;
-                self.draw.pending_by = None;
-                self.ended = Some(e.clone());
-            }
-        }
-        self.sync_clocks(t);
-        self.last_event = Some(e.clone());
-        self.last_event_ms = self.last_event_ms.max(t);
     }
 
     fn wait_for_ready(&mut self, t: i64) {
@@ -782,24 +470,5 @@ pub(crate) fn ended(r: &engine::GameResult, score: Option<(u64, ScoreSummary)>) 
         Some((n, s)) => (Some(n), Some(Box::new(s))),
         None => (None, None),
     };
-    Event::Ended {
-        winner: r.winner.map(Colour::from),
-        reason: reason_word(r.reason).into(),
-        summary_ko: r.summary_ko(),
-        summary_en: r.summary_en(),
-        score,
-        statement,
-    }
-}
-
-fn reason_word(r: engine::result::ResultReason) -> &'static str {
-    use engine::result::ResultReason::*;
-    match r {
-        Score => "score",
-        Jigo => "jigo",
-        Resign => "resign",
-        Time => "time",
-        DrawAgreed => "draw_agreed",
-        Repetition => "repetition",
-    }
+    Event::Ended { result: *r, score, statement }
 }

@@ -2,6 +2,7 @@
 //! allowance), requests to count (003 §2.7) and Classic draw offers (000 §8.2).
 
 use super::{colour_index, ended, opponent, Decision, MatchState};
+use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
 use crate::matches::{
     commands::{MatchError, RoomPhase},
     events::{Colour, Event, Xyz},
@@ -15,7 +16,7 @@ impl MatchState {
     /// Common preconditions of acting in play.
     fn require_play(&self) -> Result<(), MatchError> {
         if self.phase != RoomPhase::Playing {
-            return Err(self.wrong_phase("playing (both players ready)"));
+            return Err(self.wrong_phase(PhaseNeeded::Playing));
         }
         match self.suspension() {
             Some(e) => Err(e),
@@ -39,7 +40,7 @@ impl MatchState {
         // 003 §5.4: the server's receipt time decides; a late move is refused and the game
         // is lost on time from the last confirmed board.
         if self.clocks.expired_at(now).is_some_and(|x| x.colour == colour) {
-            let loss = engine::GameResult::time_loss(colour.into());
+            let loss = engine::GameResult::time_loss(colour);
             let events = vec![Event::TimeExpired { colour }, ended(&loss, None)];
             return self.accept(events, Err(MatchError::TimeExpired { colour }), now);
         }
@@ -51,12 +52,12 @@ impl MatchState {
             },
         };
         if let engine::Move::Place(p) = mv {
-            if let Some(illegal) = self.game.illegal_reason(colour.into(), p) {
+            if let Some(illegal) = self.game.illegal_reason(colour, p) {
                 // 003 §2.5: recorded and shown; the turn and the clock stay.
                 let at = at.unwrap_or(Xyz { x: 0, y: 0, z: 0 });
-                let (reason, message) = (illegal.reason_word().to_string(), illegal.to_string());
-                let event = Event::IllegalAttempt { colour, at, reason: reason.clone(), message: message.clone() };
-                return self.accept(vec![event], Err(MatchError::Illegal { at, reason, message }), now);
+                let reason = illegal.kind();
+                let event = Event::IllegalAttempt { colour, at, reason };
+                return self.accept(vec![event], Err(MatchError::Illegal { at, reason }), now);
             }
         }
         // What the move settles first: a pending undo is cancelled (003 §5.2), the
@@ -71,23 +72,27 @@ impl MatchState {
         for e in &events {
             self.note(e, now);
         }
-        let outcome = match self.game.play(colour.into(), mv) {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::error!(error = %e, "a move checked legal was refused by the engine");
+        // The fold plays it (as replay will); its number and captures come from the engine.
+        let mut played = match at {
+            Some(at) => Event::MovePlayed { colour, at, move_number: 0, captured: Vec::new() },
+            None => Event::Passed { colour, move_number: 0 },
+        };
+        let outcome = match self.fold_engine(&played) {
+            Ok(Some(o)) => o,
+            other => {
+                tracing::error!(outcome = ?other, "a move checked legal was refused by the engine");
                 self.poisoned = true;
                 return Decision::refuse(MatchError::Internal);
             }
         };
-        let played = match at {
-            Some(at) => Event::MovePlayed {
-                colour,
-                at,
-                move_number: outcome.move_number,
-                captured: outcome.captured.iter().map(|p| self.xyz(*p)).collect(),
-            },
-            None => Event::Passed { colour, move_number: outcome.move_number },
-        };
+        match &mut played {
+            Event::MovePlayed { move_number, captured, .. } => {
+                *move_number = outcome.move_number;
+                *captured = outcome.captured.iter().map(|p| self.xyz(*p)).collect();
+            }
+            Event::Passed { move_number, .. } => *move_number = outcome.move_number,
+            _ => {}
+        }
         self.note(&played, now);
         events.push(played);
         let mut after = Vec::new();
@@ -105,30 +110,30 @@ impl MatchState {
     }
 
     pub(super) fn request_undo(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        let not = |why: &str| MatchError::UndoNotAllowed { why: why.into() };
+        let not = |why| MatchError::UndoNotAllowed { why };
         if self.phase == RoomPhase::Scoring {
-            return Err(not("no undo during scoring (003 §4.4)"));
+            return Err(not(UndoRefusal::InScoring));
         }
         self.require_play()?;
         let used = self.undos_used[colour_index(colour)];
         match self.settings.undo {
-            UndoAllowance::Off => return Err(not("this match allows no undo")),
+            UndoAllowance::Off => return Err(not(UndoRefusal::OffInThisMatch)),
             UndoAllowance::Limited(n) if used >= n => {
-                return Err(not(&format!("you have used all {n} of your undos")));
+                return Err(not(UndoRefusal::AllUsed { allowance: n }));
             }
             _ => {}
         }
         if self.undo.is_some() {
-            return Err(not("a request is already waiting for an answer"));
+            return Err(not(UndoRefusal::AlreadyPending));
         }
         match self.game.moves().last() {
-            None => return Err(not("no move has been played")),
-            Some((_, engine::Move::Pass)) => return Err(not("a pass cannot be undone (003 §5.1)")),
+            None => return Err(not(UndoRefusal::NoMove)),
+            Some((_, engine::Move::Pass)) => return Err(not(UndoRefusal::PassCannotBeUndone)),
             Some(_) => {}
         }
         let n = self.game.move_number();
         if self.undo_barred == Some(n) {
-            return Err(not("a request for this move was already refused or expired (003 §5.2)"));
+            return Err(not(UndoRefusal::AlreadyRefused));
         }
         Ok(vec![Event::UndoRequested { colour, move_number: n }])
     }
@@ -137,19 +142,14 @@ impl MatchState {
         let req = self
             .undo
             .filter(|u| u.colour != colour)
-            .ok_or(MatchError::NoPendingRequest { what: "undo request from your opponent".into() })?;
+            .ok_or(MatchError::NoPendingRequest { what: PendingKind::UndoFromOpponent })?;
         if !accept {
             return Ok(vec![Event::UndoRefused { colour, move_number: req.move_number }]);
         }
         let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
             return Err(MatchError::Internal);
         };
-        Ok(vec![Event::UndoAccepted {
-            colour,
-            move_number: req.move_number,
-            at: self.xyz(p),
-            undone_colour: undone.into(),
-        }])
+        Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone }])
     }
 
     /// 003 §2.7: both players asking on the same position enters scoring; one request
@@ -171,27 +171,26 @@ impl MatchState {
     pub(super) fn cancel_scoring_request(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         self.require_play()?;
         if self.scoring_requests[colour_index(colour)].is_none() {
-            return Err(MatchError::NoPendingRequest { what: "scoring request of yours".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::OwnScoringRequest });
         }
         Ok(vec![Event::ScoringRequestCancelled { colour }])
     }
 
     pub(super) fn offer_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        let not = |why: String| MatchError::DrawOfferNotAllowed { why };
+        let not = |why| MatchError::DrawOfferNotAllowed { why };
         if !self.settings.draw_offer {
-            return Err(not("this match does not allow draw offers".into()));
+            return Err(not(DrawRefusal::OffInThisMatch));
         }
         self.require_play()?;
         if let Some(by) = self.draw.pending_by {
-            return Err(not(format!("{by:?}'s offer is waiting for an answer")));
+            return Err(not(DrawRefusal::OfferPending { by }));
         }
         let i = colour_index(colour);
         if let Some(at) = self.draw.declined_at[i] {
             let since = self.draw.plays[i] - at;
             if since < DRAW_OFFER_SPACING {
-                return Err(not(format!(
-                    "after a declined offer, play {DRAW_OFFER_SPACING} of your own moves first ({since} so far; 000 §8.2)"
-                )));
+                // 000 §8.2: after a declined offer, five own moves first.
+                return Err(not(DrawRefusal::TooSoon { needed: DRAW_OFFER_SPACING, so_far: since }));
             }
         }
         Ok(vec![Event::DrawOffered { colour }])
@@ -199,7 +198,7 @@ impl MatchState {
 
     pub(super) fn answer_draw(&mut self, colour: Colour, accept: bool) -> Result<Vec<Event>, MatchError> {
         if self.draw.pending_by != Some(opponent(colour)) {
-            return Err(MatchError::NoPendingRequest { what: "draw offer from your opponent".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::DrawFromOpponent });
         }
         if !accept {
             return Ok(vec![Event::DrawDeclined { colour, by_move: false }]);
@@ -209,7 +208,7 @@ impl MatchState {
 
     pub(super) fn cancel_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if self.draw.pending_by != Some(colour) {
-            return Err(MatchError::NoPendingRequest { what: "draw offer of yours".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::OwnDrawOffer });
         }
         Ok(vec![Event::DrawOfferCancelled { colour }])
     }

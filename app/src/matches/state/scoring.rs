@@ -3,6 +3,7 @@
 //! and the Classic way back to play.
 
 use super::{check_reasons, colour_index, ended, opponent, xyz_of, MatchState};
+use crate::matches::commands::{MarkProblem, PendingKind, PhaseNeeded};
 use crate::matches::{
     commands::{MatchError, RoomPhase},
     events::{Attention, Colour, Event, HoldReason, Mark, MarkKind, ScoreSummary, SideTotals, Xyz},
@@ -43,10 +44,7 @@ pub(crate) fn summary(g: &engine::Geometry, st: &engine::scoring::ScoreStatement
         black: side(&st.black),
         white: side(&st.white),
         neutral: [st.neutral.unresolved, st.neutral.seki, st.neutral.general],
-        winner: st.result.winner.map(Colour::from),
-        margin_half: st.margin.0,
-        summary_ko: st.result.summary_ko(),
-        summary_en: st.result.summary_en(),
+        result: st.result,
         dead_stones: st.dead_stones.iter().map(|p| xyz_of(g, *p)).collect(),
         unresolved_stones: st.unresolved_stones.iter().map(|p| xyz_of(g, *p)).collect(),
     }
@@ -75,7 +73,7 @@ impl MatchState {
 
     fn require_scoring(&self) -> Result<&super::ScoringState, MatchError> {
         if self.phase != RoomPhase::Scoring {
-            return Err(self.wrong_phase("scoring"));
+            return Err(self.wrong_phase(PhaseNeeded::Scoring));
         }
         if let Some(e) = self.suspension() {
             // 003 §4.6: a disconnection suspends consent processing and finalization.
@@ -90,13 +88,10 @@ impl MatchState {
         let p = self.point(at)?;
         let stone = self.game.stone_at(p).is_some();
         match kind {
-            MarkKind::Dead | MarkKind::Unresolved if !stone => Err(MatchError::BadMark {
-                at,
-                why: "there is no stone there; dead and unresolved marks name a chain".into(),
-            }),
-            MarkKind::Seki if stone => {
-                Err(MatchError::BadMark { at, why: "there is a stone there; seki marks name an empty region".into() })
+            MarkKind::Dead | MarkKind::Unresolved if !stone => {
+                Err(MatchError::BadMark { at, why: MarkProblem::NoStone })
             }
+            MarkKind::Seki if stone => Err(MatchError::BadMark { at, why: MarkProblem::NotEmpty }),
             _ => Ok(p),
         }
     }
@@ -141,10 +136,7 @@ impl MatchState {
             }
             (Some(m), Preset::Space) if m.kind == kind => return Err(MatchError::AlreadyDone),
             (Some(m), Preset::Space) => {
-                return Err(MatchError::BadMark {
-                    at,
-                    why: format!("already marked {:?} by {}; that mark must be withdrawn first", m.kind, by_name(m.by)),
-                });
+                return Err(MatchError::BadMark { at, why: MarkProblem::MarkedOtherwise { kind: m.kind, by: m.by } });
             }
             (None, _) => {
                 let new = Mark { at, kind, by: Some(colour) };
@@ -159,7 +151,7 @@ impl MatchState {
     pub(super) fn unmark(&mut self, colour: Colour, at: Xyz) -> Result<Vec<Event>, MatchError> {
         let marks = self.require_scoring()?.marks.clone();
         let p = self.point(at)?;
-        let m = self.mark_on(p, &marks).ok_or(MatchError::BadMark { at, why: "nothing is marked there".into() })?;
+        let m = self.mark_on(p, &marks).ok_or(MatchError::BadMark { at, why: MarkProblem::NothingMarked })?;
         // 003 §3.5: one's own marks only; the opponent's stay. Classic toggles freely.
         if self.settings.preset == Preset::Space && m.by != Some(colour) {
             return Err(MatchError::NotYourMark { at });
@@ -195,7 +187,7 @@ impl MatchState {
     pub(super) fn withdraw_consent(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         let s = self.require_scoring()?;
         let Some(n) = s.consents[colour_index(colour)] else {
-            return Err(MatchError::NoPendingRequest { what: "consent of yours".into() });
+            return Err(MatchError::NoPendingRequest { what: PendingKind::OwnConsent });
         };
         let (b, w) = (s.score.black.total_half, s.score.white.total_half);
         Ok(vec![Event::ConsentWithdrawn { colour, statement: n, black_total_half: b, white_total_half: w }])
@@ -204,7 +196,7 @@ impl MatchState {
     /// 003 §3.6: disagreement holds scoring for the administrator; nothing is removed.
     pub(super) fn dispute(&mut self, colour: Colour, reason: &str) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::Scoring {
-            return Err(self.wrong_phase("scoring"));
+            return Err(self.wrong_phase(PhaseNeeded::Scoring));
         }
         let reason = check_reasons("reason", reason)?;
         Ok(vec![
@@ -217,20 +209,11 @@ impl MatchState {
     /// opponent moves first.
     pub(super) fn continue_play(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if self.settings.preset != Preset::Classic {
-            return Err(MatchError::WrongPhase {
-                phase: self.phase,
-                needed: "a Classic match (000 §5.5); in Space, dispute for the administrator (003 §3.6)".into(),
-            });
+            // 000 §5.5 step 5 is Classic only; in Space, dispute for the administrator (003 §3.6).
+            return Err(MatchError::WrongPhase { phase: self.phase, needed: PhaseNeeded::ClassicScoring });
         }
         self.require_scoring()?;
         Ok(vec![Event::PlayContinued { requested_by: colour }])
-    }
-}
-
-fn by_name(by: Option<Colour>) -> String {
-    match by {
-        Some(c) => format!("{c:?}"),
-        None => "the administrator's ruling".into(),
     }
 }
 
@@ -250,10 +233,7 @@ fn engine_fallback_summary() -> ScoreSummary {
         black: zero,
         white: zero,
         neutral: [0, 0, 0],
-        winner: None,
-        margin_half: 0,
-        summary_ko: String::new(),
-        summary_en: String::new(),
+        result: engine::GameResult::from_totals(engine::ScoringMethod::Space, 0, 0),
         dead_stones: Vec::new(),
         unresolved_stones: Vec::new(),
     }

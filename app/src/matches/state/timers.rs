@@ -108,7 +108,7 @@ impl MatchState {
         match timer {
             Timer::ClockExpiry(c) => {
                 if self.clocks.expired_at(now).is_some_and(|x| x.colour == c) {
-                    vec![Event::TimeExpired { colour: c }, ended(&engine::GameResult::time_loss(c.into()), None)]
+                    vec![Event::TimeExpired { colour: c }, ended(&engine::GameResult::time_loss(c), None)]
                 } else {
                     Vec::new()
                 }
@@ -131,7 +131,7 @@ impl MatchState {
                     // 000 §8.5: the absent player's timeout — a time loss in play …
                     (Preset::Classic, RoomPhase::Playing) => {
                         events.push(Event::TimeExpired { colour: c });
-                        events.push(ended(&engine::GameResult::time_loss(c.into()), None));
+                        events.push(ended(&engine::GameResult::time_loss(c), None));
                     }
                     // … and, in scoring, taken to agree to the current marks.
                     (Preset::Classic, _) => events.extend(self.deemed_consents(&[c])),

@@ -60,7 +60,9 @@ mod hydrate {
         let c = conn.clone();
         Effect::new(move |_| {
             let pending = ctx.view.with(|v| match (v.awaiting_ack, v.your_colour) {
-                (Some((who, n)), Some(me)) if who == me && v.phase == "playing" => Some(n),
+                (Some((who, n)), Some(me)) if who == me && v.phase == crate::matches::commands::RoomPhase::Playing => {
+                    Some(n)
+                }
                 _ => None,
             });
             if let Some(n) = pending {

@@ -9,6 +9,7 @@ mod panel;
 mod scoring;
 mod space;
 
+use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -123,9 +124,9 @@ impl RoomCtx {
 
     /// A tap or click on point `at` in any view.
     pub fn tap(self, at: Xyz) {
-        let (phase, occupied) = self.view.with_untracked(|v| (v.phase.clone(), v.stones.iter().any(|(p, _)| *p == at)));
+        let (phase, occupied) = self.view.with_untracked(|v| (v.phase, v.stones.iter().any(|(p, _)| *p == at)));
         self.layer.set(at.z);
-        if phase == "scoring" && self.my_colour().is_some() {
+        if phase == RoomPhase::Scoring && self.my_colour().is_some() {
             let marked = self.view.with_untracked(|v| {
                 v.scoring.as_ref().is_some_and(|s| s.marks.iter().any(|m| same_target(v, m.at, at)))
             });
@@ -159,9 +160,9 @@ impl RoomCtx {
             self.notice.set(Some(Notice::Info(tr!("room.select_first"))));
             return;
         };
-        let (phase, to_move) = self.view.with_untracked(|v| (v.phase.clone(), v.to_move));
-        if phase != "playing" {
-            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(&phase)))));
+        let (phase, to_move) = self.view.with_untracked(|v| (v.phase, v.to_move));
+        if phase != RoomPhase::Playing {
+            self.notice.set(Some(Notice::Info(tr!("room.not_playing", phase = phase_text(phase.as_str())))));
             return;
         }
         if self.my_colour() != Some(to_move) {
@@ -287,22 +288,8 @@ pub fn tr_dyn(key: &str) -> String {
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
-    use crate::matches::commands::MatchError as M;
     match e {
-        AppError::Match(M::Illegal { at, reason, .. }) => {
-            tr!(
-                "error.illegal",
-                at = format!("{},{},{}", at.x, at.y, at.z),
-                reason = tr_dyn(&format!("reason.{reason}"))
-            )
-        }
-        AppError::Match(M::OffBoard { x_range, y_range, z_range, .. }) => {
-            tr!("error.off_board", x = x_range, y = y_range, z = z_range)
-        }
-        AppError::Match(M::NotYourTurn { .. }) => tr!("room.opponents_turn"),
-        AppError::Match(M::AwaitingAcknowledgement { .. }) => tr!("error.awaiting_ack"),
-        AppError::Match(M::TimeExpired { .. }) => tr!("error.time_expired"),
-        AppError::Match(other) => other.to_string(),
+        AppError::Match(m) => crate::text::match_error(crate::i18n::use_lang().get(), m),
         AppError::NotSignedIn => tr!("error.not_signed_in"),
         other => other.to_string(),
     }
@@ -323,17 +310,13 @@ pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
             (format!("{move_number}. {} {}", name(colour), tr!("room.pass")), false)
         }
         Event::IllegalAttempt { colour, at, reason, .. } => {
-            (format!("✗ {} {} — {}", name(colour), label(v, *at), tr_dyn(&format!("reason.{reason}"))), true)
+            (format!("✗ {} {} — {}", name(colour), label(v, *at), tr_dyn(&format!("reason.{}", reason.as_str()))), true)
         }
         Event::UndoAccepted { at, undone_colour, .. } => {
             (format!("↶ {} {} ({})", name(undone_colour), label(v, *at), tr!("room.undone")), false)
         }
         Event::Resigned { colour } => (format!("{} {}", name(colour), tr!("room.resigned")), false),
-        Event::Ended { summary_ko, summary_en, .. } => {
-            let s =
-                if crate::i18n::use_lang().get_untracked() == crate::i18n::Lang::Ko { summary_ko } else { summary_en };
-            (s.clone(), false)
-        }
+        Event::Ended { result, .. } => (crate::text::result(crate::i18n::use_lang().get_untracked(), result), false),
         _ => return None,
     })
 }
@@ -420,7 +403,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
 fn Seating(code: Option<String>) -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let code = StoredValue::new(code);
-    let open = move || ctx.view.with(|v| v.phase == "open");
+    let open = move || ctx.view.with(|v| v.phase == RoomPhase::Open);
     view! {
         <Show when=open>
             <section class="seating" data-testid="seating">
@@ -429,7 +412,7 @@ fn Seating(code: Option<String>) -> impl IntoView {
                     v.seats[0].clone().unwrap_or_else(|| "—".into()), v.seats[1].clone().unwrap_or_else(|| "—".into())))}</p>
                 <ul class="settings-summary">
                     {move || ctx.view.with(|v| {
-                        let lines = if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko { v.settings.summary_ko() } else { v.settings.summary_en() };
+                        let lines = crate::text::settings_summary(crate::i18n::use_lang().get(), &v.settings);
                         lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()
                     })}
                 </ul>
@@ -472,7 +455,8 @@ pub fn ReadyButton() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let show = move || {
         ctx.view.with(|v| {
-            v.phase == "waiting_ready" && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
+            v.phase == RoomPhase::WaitingReady
+                && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
         })
     };
     view! {

@@ -3,6 +3,7 @@
 //! requests, Classic draw offers, the move list with illegal attempts told apart, and the
 //! number of watchers (issue 5 point 4). Spectators see it without controls.
 
+use crate::matches::commands::RoomPhase;
 use leptos::prelude::*;
 
 use super::{colour_text, event_line, label, phase_text, Notice, ReadyButton, RoomCtx};
@@ -65,7 +66,7 @@ pub fn GamePanel() -> impl IntoView {
                 .unwrap_or_else(|| "—".into())
         };
         let running = move || ctx.view.with(|v| v.clocks.running == Some(c));
-        let to_move = move || ctx.view.with(|v| v.phase == "playing" && v.to_move == c);
+        let to_move = move || ctx.view.with(|v| v.phase == RoomPhase::Playing && v.to_move == c);
         let caps = move || ctx.view.with(|v| v.captures[index(c)]);
         let cls = if c == Colour::Black { "player black" } else { "player white" };
         view! {
@@ -101,12 +102,12 @@ fn StatusBanner() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let text = move || {
         ctx.view.with(|v| {
-            let mut parts = vec![phase_text(&v.phase)];
-            if v.phase == "playing" {
+            let mut parts = vec![phase_text(v.phase.as_str())];
+            if v.phase == RoomPhase::Playing {
                 parts.push(tr!("room.to_move", who = colour_text(v.to_move), n = v.move_number + 1));
             }
             if let Some((c, _)) = v.awaiting_ack {
-                if v.phase == "playing" {
+                if v.phase == RoomPhase::Playing {
                     parts.push(tr!("room.waiting_ack", who = colour_text(c)));
                 }
             }
@@ -121,15 +122,11 @@ fn StatusBanner() -> impl IntoView {
             if let Some(h) = &v.hold {
                 parts.push(tr!("room.held", why = hold_text(h)));
             }
-            if v.phase == "waiting_ready" {
+            if v.phase == RoomPhase::WaitingReady {
                 parts.push(tr!("room.press_ready"));
             }
             if let Some(r) = &v.result {
-                parts.push(if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko {
-                    r.summary_ko.clone()
-                } else {
-                    r.summary_en.clone()
-                });
+                parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));
             }
             parts.join(" · ")
         })
@@ -154,8 +151,8 @@ fn hold_text(h: &crate::matches::events::HoldReason) -> String {
 #[component]
 fn MoveControls() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
-    let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && matches!(v.phase.as_str(), "playing"));
-    let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == "playing");
+    let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && v.phase == RoomPhase::Playing);
+    let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == RoomPhase::Playing);
     let (x, y, z) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
     let confirming = RwSignal::new(None::<&'static str>);
     let flat = ctx.is_flat();
@@ -263,7 +260,7 @@ fn MoveControls() -> impl IntoView {
                     <button data-testid="offer-draw" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::OfferDraw)>{tr!("room.offer_draw")}</button>
                 })}
                 <button class="danger" data-testid="resign"
-                    disabled=move || ctx.view.with(|v| matches!(v.phase.as_str(), "open" | "finished"))
+                    disabled=move || ctx.view.with(|v| matches!(v.phase, RoomPhase::Open | RoomPhase::Finished))
                     on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
             </div>
             // Pass and resign ask again before they are sent (003 §2.7).
@@ -315,7 +312,7 @@ fn Requests() -> impl IntoView {
         {move || ctx.view.with(|v| {
             let asked: Vec<String> = [Colour::Black, Colour::White].into_iter()
                 .filter(|c| v.scoring_requests[index(*c)].is_some()).map(colour_text).collect();
-            (!asked.is_empty() && v.phase == "playing").then(|| view! {
+            (!asked.is_empty() && v.phase == RoomPhase::Playing).then(|| view! {
                 <p class="request" data-testid="scoring-requests">{tr!("room.scoring_asked", who = asked.join(", "))}</p>
             })
         })}

@@ -3,6 +3,7 @@
 //! suggestions shown as proposals only, a chain's details, dispute (Space) or resume play
 //! (Classic). After the end it shows the agreed statement.
 
+use crate::matches::commands::RoomPhase;
 use leptos::prelude::*;
 
 use super::{chain_of, colour_text, label, RoomCtx};
@@ -27,7 +28,8 @@ fn half(h: i64) -> String {
 #[component]
 pub fn ScoringPanel() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
-    let scoring = move || ctx.view.with(|v| v.phase == "scoring" || (v.phase == "held" && v.scoring.is_some()));
+    let scoring =
+        move || ctx.view.with(|v| v.phase == RoomPhase::Scoring || (v.phase == RoomPhase::Held && v.scoring.is_some()));
     let final_score =
         move || ctx.view.with(|v| v.result.as_ref().and_then(|r| r.score.clone().map(|s| (r.statement, s))));
     view! {
@@ -117,7 +119,7 @@ fn Breakdown(score: ScoreSummary) -> impl IntoView {
             </tbody>
         </table>
         <p class="neutral">{move || tr!("scoring.neutral", unresolved = summary.neutral[0], seki = summary.neutral[1], general = summary.neutral[2])}</p>
-        <p class="result-line" data-testid="score-result">{move || if crate::i18n::use_lang().get() == crate::i18n::Lang::Ko { score.summary_ko.clone() } else { score.summary_en.clone() }}</p>
+        <p class="result-line" data-testid="score-result">{move || crate::text::result(crate::i18n::use_lang().get(), &score.result)}</p>
     }
 }
 

@@ -80,7 +80,7 @@ pub fn SpaceViews() -> impl IntoView {
         let occupied: Vec<(i64, i64)> =
             ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == layer).map(|(p, _)| (p.x, p.y)).collect());
         let empty = |x: i64, y: i64| !occupied.contains(&(x, y));
-        let local = || RegionBox { plane: local_window(all.plane, r.x, r.y, &empty), z: local_span(all.z, r.z) };
+        let local = || RegionBox { plane: local_window(all.plane, r.x, r.y, empty), z: local_span(all.z, r.z) };
         let chosen = match mode.get() {
             RegionMode::WholeBoard => all,
             RegionMode::Manual => manual.get().unwrap_or(all),

@@ -1,0 +1,259 @@
+//! The fold: how one stored event changes a room. Live play and replay both go through it
+//! (`fold_engine` for the engine's part, `note` for the rest), so they cannot disagree.
+
+use super::*;
+
+impl MatchState {
+    /// Folds one stored event, accepted at `at_ms`, into the state, including its effect
+    /// on the engine. Live play goes through the same two steps (`fold_engine`, then
+    /// `note`); replay also checks that the engine captures what the log says it did.
+    pub fn apply(&mut self, e: &Event, at_ms: i64) -> Result<(), String> {
+        if let Some(o) = self.fold_engine(e)? {
+            let n = o.move_number;
+            match e {
+                Event::MovePlayed { move_number, captured, .. } => {
+                    let got: Vec<Xyz> = o.captured.iter().map(|p| self.xyz(*p)).collect();
+                    if *move_number != n || *captured != got {
+                        return Err(format!("move {move_number} captures {got:?} as move {n}, not {captured:?}"));
+                    }
+                }
+                Event::Passed { move_number, .. } if *move_number != n => {
+                    return Err(format!("pass {move_number} is move {n} on the board"));
+                }
+                _ => {}
+            }
+        }
+        self.note(e, at_ms);
+        Ok(())
+    }
+
+    /// The event's effect on the engine; for a move or pass, the engine's outcome.
+    pub(super) fn fold_engine(&mut self, e: &Event) -> Result<Option<engine::PlayOutcome>, String> {
+        let g = &mut self.game;
+        match e {
+            Event::MovePlayed { colour, at, .. } => {
+                let p = g.geometry().index_of(at.x, at.y, at.z).ok_or_else(|| format!("{at} off the board"))?;
+                return g.play(*colour, engine::Move::Place(p)).map(Some).map_err(|e| e.to_string());
+            }
+            Event::Passed { colour, .. } => {
+                return g.play(*colour, engine::Move::Pass).map(Some).map_err(|e| e.to_string());
+            }
+            Event::Resigned { colour } => {
+                g.resign(*colour).map_err(|e| e.to_string())?;
+            }
+            Event::TimeExpired { colour } => {
+                g.time_loss(*colour).map_err(|e| e.to_string())?;
+            }
+            Event::UndoAccepted { .. } => {
+                g.undo().map_err(|e| e.to_string())?;
+            }
+            Event::ScoringEntered if g.phase() == engine::Phase::Playing => {
+                g.enter_scoring().map_err(|e| e.to_string())?;
+            }
+            Event::PlayContinued { requested_by } => {
+                g.resume(*requested_by).map_err(|e| e.to_string())?;
+            }
+            Event::Ended { result, statement, .. } if !g.is_over() => {
+                if *result == engine::GameResult::DrawAgreed {
+                    g.agree_draw().map_err(|e| e.to_string())?;
+                } else if statement.is_some() {
+                    let marks = self
+                        .scoring
+                        .as_ref()
+                        .map(|s| scoring::engine_marks(g.geometry(), &s.marks))
+                        .unwrap_or_default();
+                    g.finish_by_score(&marks).map_err(|e| e.to_string())?;
+                }
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    /// Bookkeeping outside the engine, then the clocks follow the new state.
+    pub(super) fn note(&mut self, e: &Event, t: i64) {
+        match e {
+            Event::RoomCreated { .. } => {}
+            Event::SeatTaken { seat, user_id, username } => {
+                self.seats[seat.index()] = Some(SeatHolder { user_id: *user_id, username: username.clone() });
+            }
+            Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
+            Event::Started { black, .. } => {
+                self.black = Some(*black);
+                self.wait_for_ready(t);
+            }
+            Event::Ready { colour } => self.ready[colour_index(*colour)] = true,
+            Event::PlayResumed => {
+                self.phase = RoomPhase::Playing;
+                self.ready_since_ms = None;
+                // The acknowledgement wait, if any, starts afresh now that both devices are back.
+                self.ack_since_ms = t;
+            }
+            Event::MovePlayed { colour, move_number, .. } | Event::Passed { colour, move_number } => {
+                self.clocks.settle(t, true);
+                self.awaiting_ack = Some((opponent(*colour), *move_number));
+                self.ack_since_ms = t;
+                self.scoring_requests = [None, None];
+                self.draw.plays[colour_index(*colour)] += 1;
+                self.undo = None;
+                if matches!(e, Event::MovePlayed { .. }) {
+                    self.undo_barred = None;
+                }
+            }
+            Event::MoveAcknowledged { .. } => self.awaiting_ack = None,
+            Event::IllegalAttempt { .. } => self.illegal_attempts += 1,
+            Event::Resigned { .. } | Event::TimeExpired { .. } => {}
+            Event::UndoRequested { colour, move_number } => {
+                self.undo = Some(UndoRequest { colour: *colour, move_number: *move_number, since_ms: t });
+            }
+            Event::UndoAccepted { colour, .. } => {
+                // The answerer's opponent asked; the interrupted turn is charged, not refunded.
+                self.clocks.settle(t, false);
+                self.undos_used[colour_index(opponent(*colour))] += 1;
+                self.undo = None;
+                self.awaiting_ack = None;
+            }
+            Event::UndoRefused { move_number, .. } | Event::UndoExpired { move_number } => {
+                self.undo = None;
+                self.undo_barred = Some(*move_number);
+            }
+            Event::UndoCancelled { .. } => self.undo = None,
+            Event::ScoringRequested { colour, move_number } => {
+                self.scoring_requests[colour_index(*colour)] = Some(*move_number);
+            }
+            Event::ScoringRequestCancelled { colour } => self.scoring_requests[colour_index(*colour)] = None,
+            Event::DrawOffered { colour } => self.draw.pending_by = Some(*colour),
+            Event::DrawDeclined { colour, .. } => {
+                let offerer = opponent(*colour);
+                self.draw.pending_by = None;
+                self.draw.declined_at[colour_index(offerer)] = Some(self.draw.plays[colour_index(offerer)]);
+            }
+            Event::DrawOfferCancelled { .. } => self.draw.pending_by = None,
+            Event::ScoringEntered => {
+                self.phase = RoomPhase::Scoring;
+                self.awaiting_ack = None;
+                self.undo = None;
+                self.scoring_requests = [None, None];
+                self.draw.pending_by = None;
+            }
+            Event::MarkAdded { mark, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.marks.push(mark.clone());
+                }
+            }
+            Event::MarkWithdrawn { mark, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.marks.retain(|m| m != mark);
+                }
+            }
+            Event::StatementIssued { number, marks, score } => {
+                let started_ms = self.scoring.as_ref().map_or(t, |s| s.started_ms);
+                let alerted = self.scoring.as_ref().is_some_and(|s| s.alerted);
+                self.scoring = Some(ScoringState {
+                    started_ms,
+                    marks: marks.clone(),
+                    statement: *number,
+                    score: score.clone(),
+                    consents: [None, None],
+                    alerted,
+                });
+                self.next_statement = number + 1;
+            }
+            Event::Consented { colour, statement, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.consents[colour_index(*colour)] = Some(*statement);
+                }
+            }
+            Event::ConsentWithdrawn { colour, .. } => {
+                if let Some(s) = &mut self.scoring {
+                    s.consents[colour_index(*colour)] = None;
+                }
+            }
+            Event::PlayContinued { .. } => {
+                self.phase = RoomPhase::Playing;
+                self.scoring = None;
+                self.awaiting_ack = None;
+            }
+            Event::ScoringDeadlinePassed => {}
+            Event::ConnectionLost { colour, cause } => {
+                self.faults[colour_index(*colour)] = Some(Fault { cause: *cause, since_ms: t });
+            }
+            Event::Reconnected { colour } => {
+                self.faults[colour_index(*colour)] = None;
+                // Play resumes from the server's record after both players' Ready (003 §6.2).
+                if self.phase == RoomPhase::Playing && self.faults.iter().all(Option::is_none) {
+                    self.wait_for_ready(t);
+                }
+            }
+            Event::ReconnectionExpired { colour } => self.faults[colour_index(*colour)] = None,
+            Event::AttentionNeeded { attention } => {
+                self.attention = Some(*attention);
+                match attention {
+                    Attention::ReadinessTimeout => self.readiness_alerted = true,
+                    Attention::ScoringWait => {
+                        if let Some(s) = &mut self.scoring {
+                            s.alerted = true;
+                        }
+                    }
+                    Attention::Disconnection | Attention::ScoringDispute => {}
+                }
+            }
+            Event::Held { reason } => match reason {
+                HoldReason::ServerRestart => {
+                    // Nothing after the last stored event is known: stop the clocks there.
+                    self.clocks.pause(self.last_event_ms);
+                    self.faults = [None, None];
+                    self.wait_for_ready(t);
+                }
+                _ => {
+                    self.held_from =
+                        if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
+                    self.phase = RoomPhase::Held;
+                    self.hold = Some(reason.clone());
+                    self.faults = [None, None];
+                    self.undo = None;
+                }
+            },
+            Event::Resumed { .. } => {
+                self.hold = None;
+                self.attention = None;
+                if self.held_from == RoomPhase::Scoring {
+                    self.phase = RoomPhase::Scoring;
+                } else {
+                    self.wait_for_ready(t);
+                }
+            }
+            Event::Ruling { .. } => {
+                self.hold = None;
+                self.attention = None;
+                self.phase = RoomPhase::Scoring;
+            }
+            Event::Decided { .. } => {}
+            Event::RecordViewerApproved { colour, username } => {
+                let lower = username.to_lowercase();
+                let i = colour_index(*colour);
+                match self.record_viewers.iter_mut().find(|(n, _)| *n == lower) {
+                    Some((_, ok)) => ok[i] = true,
+                    None => {
+                        let mut ok = [false, false];
+                        ok[i] = true;
+                        self.record_viewers.push((lower, ok));
+                    }
+                }
+            }
+            Event::Ended { .. } => {
+                self.phase = RoomPhase::Finished;
+                self.awaiting_ack = None;
+                self.undo = None;
+                self.faults = [None, None];
+                self.hold = None;
+                self.attention = None;
+                self.draw.pending_by = None;
+                self.ended = Some(e.clone());
+            }
+        }
+        self.sync_clocks(t);
+        self.last_event = Some(e.clone());
+        self.last_event_ms = self.last_event_ms.max(t);
+    }
+}

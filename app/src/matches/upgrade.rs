@@ -1,0 +1,194 @@
+//! Event logs stored before results and refusal reasons became typed (log format 1) are
+//! upgraded when they are read, so that old rooms keep loading and replaying unchanged
+//! (event "upcasting"). Format 1 differs in three places:
+//! - `ended` had `winner`, a `reason` word and `summary_ko`/`summary_en` sentences; now it
+//!   has a typed `result` (engine::GameResult);
+//! - a `ScoreSummary` had `winner`, `margin_half` and the two sentences; now `result`;
+//! - `illegal_attempt` had an English `message` beside its `reason` word.
+//!
+//! The sentences are dropped: people read results through the i18n catalogue.
+
+use engine::ScoringMethod;
+use serde_json::{json, Map, Value};
+
+use super::events::{Event, RoomSecrets, StoredEvent};
+use super::settings::MatchSettings;
+
+/// Whether `body` is a format-1 event that `upgrade` changes.
+pub fn is_format_1(body: &Value) -> bool {
+    let has = |v: &Value, k: &str| v.get(k).is_some();
+    match body.get("type").and_then(Value::as_str) {
+        Some("ended") => has(body, "summary_ko") || body.get("score").is_some_and(|s| has(s, "summary_ko")),
+        Some("statement_issued") => body.get("score").is_some_and(|s| has(s, "summary_ko")),
+        Some("illegal_attempt") => has(body, "message"),
+        _ => false,
+    }
+}
+
+/// The scoring method a room's results were counted with, from its settings.
+pub fn scoring_method(settings: &MatchSettings) -> Option<ScoringMethod> {
+    settings.engine_rules().ok().map(|r| r.scoring)
+}
+
+/// Rewrites a format-1 event body into the current format (a no-op for current bodies).
+pub fn upgrade(body: &mut Value, method: ScoringMethod) {
+    let Some(obj) = body.as_object_mut() else { return };
+    if let Some(score) = obj.get_mut("score").and_then(Value::as_object_mut) {
+        upgrade_score(score, method);
+    }
+    match obj.get("type").and_then(Value::as_str) {
+        Some("illegal_attempt") => {
+            obj.remove("message");
+        }
+        Some("ended") if obj.contains_key("reason") => {
+            obj.remove("summary_ko");
+            obj.remove("summary_en");
+            let winner = obj.remove("winner").unwrap_or(Value::Null);
+            let reason = obj.remove("reason").unwrap_or(Value::Null);
+            let result = match reason.as_str() {
+                // The margin of a counted result is the agreed statement's.
+                Some("score") | Some("jigo") => obj
+                    .get("score")
+                    .and_then(|s| s.get("result"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({"reason": "jigo", "method": method})),
+                Some("resign") | Some("time") | Some("administrator") => json!({"reason": reason, "winner": winner}),
+                _ => json!({ "reason": reason }),
+            };
+            obj.insert("result".into(), result);
+        }
+        _ => {}
+    }
+}
+
+fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
+    if !score.contains_key("summary_ko") {
+        return;
+    }
+    score.remove("summary_ko");
+    score.remove("summary_en");
+    let winner = score.remove("winner").unwrap_or(Value::Null);
+    let margin = score.remove("margin_half").and_then(|m| m.as_u64()).unwrap_or(0);
+    let result = if winner.is_null() || margin == 0 {
+        json!({"reason": "jigo", "method": method})
+    } else {
+        json!({"reason": "score", "winner": winner, "margin_half": margin, "method": method})
+    };
+    score.insert("result".into(), result);
+}
+
+/// Parses a whole stored log (as `StoredEvent` JSON values, oldest first) and the room's
+/// secrets (stored in its `room_created` body), upgrading format-1 events with the method
+/// from its settings.
+pub fn parse_log(values: Vec<Value>) -> Result<(Vec<StoredEvent>, RoomSecrets), String> {
+    let secrets: RoomSecrets = values
+        .first()
+        .and_then(|v| v.get("event"))
+        .map(|body| serde_json::from_value(body.clone()).map_err(|e| e.to_string()))
+        .ok_or("empty log")??;
+    let mut method = None;
+    let events = values
+        .into_iter()
+        .map(|mut v| {
+            if let Some(body) = v.get_mut("event") {
+                if method.is_none() && body.get("type").and_then(Value::as_str) == Some("room_created") {
+                    let settings: MatchSettings =
+                        serde_json::from_value(body["settings"].clone()).map_err(|e| e.to_string())?;
+                    method = scoring_method(&settings);
+                }
+                if is_format_1(body) {
+                    upgrade(body, method.ok_or("format-1 event before room_created")?);
+                }
+            }
+            serde_json::from_value(v).map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((events, secrets))
+}
+
+/// One stored body, upgraded if needed; `method` is asked for only then.
+pub fn parse_body(body: &str, method: impl FnOnce() -> Option<ScoringMethod>) -> Result<Event, String> {
+    let mut v: Value = serde_json::from_str(body).map_err(|e| e.to_string())?;
+    if is_format_1(&v) {
+        upgrade(&mut v, method().ok_or("no scoring method for a format-1 event")?);
+    }
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::state::MatchState;
+
+    /// Every log of `tests/fixtures/event-logs-v1` (written by the format-1 version's state
+    /// tests) still replays to the same room: version, phase, moves, board and result.
+    #[test]
+    fn format_1_logs_replay_unchanged() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/event-logs-v1");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let (log, secrets) =
+                parse_log(file["log"].as_array().unwrap().clone()).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let s = MatchState::replay(&log, secrets).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let want = &file["expect"];
+            assert_eq!(s.version, want["version"].as_i64().unwrap(), "{path:?}");
+            assert_eq!(serde_json::to_value(s.phase).unwrap(), want["phase"], "{path:?}");
+            assert_eq!(u64::from(s.game.move_number()), want["move_number"].as_u64().unwrap(), "{path:?}");
+            assert_eq!(s.game.hash().to_string(), want["board_hash"].as_str().unwrap(), "{path:?}");
+            match (&s.ended, want["ended"].as_object()) {
+                (None, None) => {}
+                (Some(Event::Ended { result, statement, .. }), Some(old)) => {
+                    let r = serde_json::to_value(result).unwrap();
+                    let reason = if old["reason"] == "score" && old["winner"].is_null() {
+                        "jigo".into()
+                    } else {
+                        old["reason"].clone()
+                    };
+                    assert_eq!(r["reason"], reason, "{path:?}");
+                    assert_eq!(
+                        result.winner().map(|c| serde_json::to_value(c).unwrap()).unwrap_or(Value::Null),
+                        old["winner"],
+                        "{path:?}"
+                    );
+                    assert_eq!(
+                        serde_json::to_value(statement).unwrap(),
+                        old.get("statement").cloned().unwrap_or(Value::Null)
+                    );
+                    if let Some(score) = old.get("score") {
+                        assert_eq!(
+                            u64::from(result.margin_half().unwrap()),
+                            score["margin_half"].as_u64().unwrap(),
+                            "{path:?}"
+                        );
+                    }
+                }
+                (got, want) => panic!("{path:?}: ended {got:?}, expected {want:?}"),
+            }
+            n += 1;
+        }
+        assert!(n >= 15, "only {n} fixture logs");
+    }
+
+    #[test]
+    fn current_bodies_are_left_alone_and_format_1_results_become_typed() {
+        let current = json!({"type": "ended", "result": {"reason": "resign", "winner": "white"}});
+        assert!(!is_format_1(&current));
+        let mut old = json!({"type": "ended", "winner": "white", "reason": "resign", "summary_ko": "백 불계승", "summary_en": "White wins by resignation"});
+        assert!(is_format_1(&old));
+        upgrade(&mut old, ScoringMethod::Area);
+        assert_eq!(old, current);
+        let e = parse_body(&old.to_string(), || None).unwrap();
+        assert_eq!(
+            e,
+            Event::Ended {
+                result: engine::GameResult::Resign { winner: engine::Color::White },
+                score: None,
+                statement: None
+            }
+        );
+        let bad = json!({"type": "illegal_attempt", "colour": "black", "at": {"x":1,"y":1,"z":1}, "reason": "suicide", "message": "x"});
+        assert!(parse_body(&bad.to_string(), || None).is_err(), "needs no method, but says so when it would");
+    }
+}

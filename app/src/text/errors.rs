@@ -1,0 +1,75 @@
+//! A refused command as the player reads it (every `MatchError`, from the catalogue).
+
+use super::{colour, t, t_with};
+use crate::i18n::Lang;
+use crate::matches::commands::{DrawRefusal, MarkProblem, MatchError, UndoRefusal};
+
+pub fn match_error(lang: Lang, e: &MatchError) -> String {
+    let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
+    let key = |prefix: &str, name: &str| t(lang, &format!("{prefix}.{name}"));
+    let xyz = |at: &crate::matches::events::Xyz| at.to_string();
+    match e {
+        MatchError::Illegal { at, reason } => {
+            tw("error.illegal", &[("at", &xyz(at)), ("reason", &key("reason", reason.as_str()))])
+        }
+        MatchError::OffBoard { x_range, y_range, z_range, .. } => {
+            tw("error.off_board", &[("x", x_range), ("y", y_range), ("z", z_range)])
+        }
+        MatchError::NotYourTurn { .. } => t(lang, "room.opponents_turn"),
+        MatchError::AwaitingAcknowledgement { .. } => t(lang, "error.awaiting_ack"),
+        MatchError::TimeExpired { .. } => t(lang, "error.time_expired"),
+        MatchError::WrongPhase { phase, needed } => tw(
+            "error.wrong_phase",
+            &[("phase", &key("phase", phase.as_str())), ("needed", &key("error.needed", needed.into()))],
+        ),
+        MatchError::Suspended { colour: c, cause } => {
+            let cause: &str = match cause {
+                crate::matches::events::FaultCause::Disconnected => "error.suspended_disconnected",
+                crate::matches::events::FaultCause::AcknowledgementTimeout => "error.suspended_no_ack",
+            };
+            tw(cause, &[("colour", &colour(lang, *c))])
+        }
+        MatchError::NothingToAcknowledge { move_number } => {
+            tw("error.nothing_to_acknowledge", &[("n", &move_number.to_string())])
+        }
+        MatchError::UndoNotAllowed { why } => match why {
+            UndoRefusal::AllUsed { allowance } => tw("error.undo.all_used", &[("n", &allowance.to_string())]),
+            other => key("error.undo", other.into()),
+        },
+        MatchError::DrawOfferNotAllowed { why } => match why {
+            DrawRefusal::OfferPending { by } => tw("error.draw.offer_pending", &[("colour", &colour(lang, *by))]),
+            DrawRefusal::TooSoon { needed, so_far } => {
+                tw("error.draw.too_soon", &[("needed", &needed.to_string()), ("so_far", &so_far.to_string())])
+            }
+            other => key("error.draw", other.into()),
+        },
+        MatchError::NoPendingRequest { what } => key("error.pending", what.into()),
+        MatchError::BadMark { at, why } => {
+            let why = match why {
+                MarkProblem::MarkedOtherwise { by: Some(c), .. } => {
+                    tw("error.mark.marked_by", &[("colour", &colour(lang, *c))])
+                }
+                MarkProblem::MarkedOtherwise { by: None, .. } => t(lang, "error.mark.marked_by_ruling"),
+                other => key("error.mark", other.into()),
+            };
+            tw("error.bad_mark", &[("at", &xyz(at)), ("why", &why)])
+        }
+        MatchError::NotYourMark { at } => tw("error.not_your_mark", &[("at", &xyz(at))]),
+        MatchError::StaleStatement { given, latest } => {
+            tw("error.stale_statement", &[("given", &given.to_string()), ("latest", &latest.to_string())])
+        }
+        MatchError::InvalidInput { field, min, max, got } => tw(
+            "error.text_length",
+            &[("field", field), ("min", &min.to_string()), ("max", &max.to_string()), ("got", &got.to_string())],
+        ),
+        MatchError::RoomNotFound => t(lang, "error.room_not_found"),
+        MatchError::BadInviteCode => t(lang, "error.bad_invite_code"),
+        MatchError::SeatTaken => t(lang, "error.seat_taken"),
+        MatchError::AlreadySeated => t(lang, "error.already_seated"),
+        MatchError::NotAPlayer => t(lang, "error.not_a_player"),
+        MatchError::AdminOnly => t(lang, "error.admin_only"),
+        MatchError::AlreadyDone => t(lang, "error.already_done"),
+        MatchError::RecordNotAllowed => t(lang, "error.record_not_allowed"),
+        MatchError::Internal => t(lang, "error.internal"),
+    }
+}

@@ -1,0 +1,203 @@
+//! Sentences for people, all from the i18n catalogue (`app/locales/`): results, the agreed
+//! settings, durations. The stored log and the wire carry codes and numbers only; the UI and
+//! the record download render them here, in the reader's language.
+
+mod errors;
+mod result;
+mod settings;
+
+pub use errors::match_error;
+pub use result::result;
+pub use settings::settings_summary;
+
+use crate::i18n::Lang;
+
+/// A catalogue entry in `lang`.
+pub fn t(lang: Lang, key: &str) -> String {
+    rust_i18n::t!(key, locale = lang.code()).to_string()
+}
+
+/// A catalogue entry with `%{name}` parameters.
+pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
+    let mut s = t(lang, key);
+    for (name, value) in params {
+        s = s.replace(&format!("%{{{name}}}"), value);
+    }
+    s
+}
+
+/// 흑 / Black.
+pub fn colour(lang: Lang, c: engine::Color) -> String {
+    t(
+        lang,
+        match c {
+            engine::Color::Black => "colour.black",
+            engine::Color::White => "colour.white",
+        },
+    )
+}
+
+/// `90` → "1 min 30 s" / "1분 30초"; `3600` → "1 h" / "1시간".
+pub fn duration(lang: Lang, s: u32) -> String {
+    let (h, m, sec) = (s / 3600, (s % 3600) / 60, s % 60);
+    let mut parts = Vec::new();
+    let n = |v: u32| v.to_string();
+    if h > 0 {
+        parts.push(t_with(lang, "dur.h", &[("n", &n(h))]));
+    }
+    if m > 0 {
+        parts.push(t_with(lang, "dur.min", &[("n", &n(m))]));
+    }
+    if sec > 0 || parts.is_empty() {
+        parts.push(t_with(lang, "dur.s", &[("n", &n(sec))]));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::commands::*;
+    use crate::matches::events::{FaultCause, MarkKind, Xyz};
+    use crate::matches::settings::MatchSettings;
+    use engine::{Color, GameResult, IllegalKind, ScoringMethod};
+
+    /// Every key of the catalogue (the lines that start a key in `app.yml`).
+    fn keys() -> Vec<&'static str> {
+        include_str!("../../locales/app.yml")
+            .lines()
+            .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with("_version") && l.ends_with(':'))
+            .map(|l| l.trim_end_matches(':'))
+            .collect()
+    }
+
+    /// What the app renders from codes: every result, the default settings of both presets,
+    /// one of each refusal (with every sub-reason).
+    fn samples(lang: Lang) -> Vec<String> {
+        let at = Xyz { x: 1, y: 2, z: 3 };
+        let mut out = Vec::new();
+        for r in [
+            GameResult::from_totals(ScoringMethod::Territory, 9, 2),
+            GameResult::from_totals(ScoringMethod::Area, 1, 4),
+            GameResult::from_totals(ScoringMethod::Space, 3, 3),
+            GameResult::resignation(Color::Black),
+            GameResult::time_loss(Color::White),
+            GameResult::DrawAgreed,
+            GameResult::Repetition,
+            GameResult::Decision { winner: Some(Color::Black) },
+            GameResult::Decision { winner: None },
+            GameResult::Void,
+        ] {
+            out.push(result(lang, &r));
+        }
+        out.extend(settings_summary(lang, &MatchSettings::space_default()));
+        out.extend(settings_summary(lang, &MatchSettings::classic_default(19)));
+        let mut errors = vec![
+            MatchError::RoomNotFound,
+            MatchError::BadInviteCode,
+            MatchError::SeatTaken,
+            MatchError::AlreadySeated,
+            MatchError::NotAPlayer,
+            MatchError::AdminOnly,
+            MatchError::AlreadyDone,
+            MatchError::RecordNotAllowed,
+            MatchError::Internal,
+            MatchError::NotYourTurn { to_move: Color::White },
+            MatchError::AwaitingAcknowledgement { colour: Color::Black, move_number: 3 },
+            MatchError::NothingToAcknowledge { move_number: 4 },
+            MatchError::OffBoard { at, x_range: "1..9".into(), y_range: "1..9".into(), z_range: "1..1".into() },
+            MatchError::TimeExpired { colour: Color::Black },
+            MatchError::NotYourMark { at },
+            MatchError::StaleStatement { given: 1, latest: 2 },
+            MatchError::InvalidInput { field: "reasons".into(), min: 1, max: 2000, got: 0 },
+            MatchError::Suspended { colour: Color::White, cause: FaultCause::Disconnected },
+            MatchError::Suspended { colour: Color::White, cause: FaultCause::AcknowledgementTimeout },
+        ];
+        for reason in [
+            IllegalKind::Occupied,
+            IllegalKind::Suicide,
+            IllegalKind::Repetition,
+            IllegalKind::Superko,
+            IllegalKind::UndoRepetition,
+            IllegalKind::Ko,
+            IllegalKind::OffBoard,
+            IllegalKind::NotYourTurn,
+            IllegalKind::NotInPlay,
+        ] {
+            errors.push(MatchError::Illegal { at, reason });
+        }
+        use PhaseNeeded as P;
+        for needed in [
+            P::Open,
+            P::BothSeated,
+            P::WaitingReady,
+            P::Started,
+            P::StartedUnfinished,
+            P::StartedNotHeld,
+            P::Playing,
+            P::Scoring,
+            P::ScoringOrHeldInScoring,
+            P::ClassicScoring,
+            P::Held,
+        ] {
+            errors.push(MatchError::WrongPhase { phase: RoomPhase::Finished, needed });
+        }
+        use UndoRefusal as U;
+        for why in [
+            U::InScoring,
+            U::OffInThisMatch,
+            U::AllUsed { allowance: 3 },
+            U::AlreadyPending,
+            U::NoMove,
+            U::PassCannotBeUndone,
+            U::AlreadyRefused,
+        ] {
+            errors.push(MatchError::UndoNotAllowed { why });
+        }
+        for why in [
+            DrawRefusal::OffInThisMatch,
+            DrawRefusal::OfferPending { by: Color::Black },
+            DrawRefusal::TooSoon { needed: 5, so_far: 2 },
+        ] {
+            errors.push(MatchError::DrawOfferNotAllowed { why });
+        }
+        use PendingKind as K;
+        for what in [K::UndoFromOpponent, K::OwnScoringRequest, K::DrawFromOpponent, K::OwnDrawOffer, K::OwnConsent] {
+            errors.push(MatchError::NoPendingRequest { what });
+        }
+        for why in [
+            MarkProblem::NoStone,
+            MarkProblem::NotEmpty,
+            MarkProblem::NothingMarked,
+            MarkProblem::MarkedOtherwise { kind: MarkKind::Dead, by: Some(Color::White) },
+            MarkProblem::MarkedOtherwise { kind: MarkKind::Seki, by: None },
+        ] {
+            errors.push(MatchError::BadMark { at, why });
+        }
+        out.extend(errors.iter().map(|e| match_error(lang, e)));
+        out
+    }
+
+    #[test]
+    fn no_rendered_text_is_a_catalogue_key_a_placeholder_or_empty() {
+        let keys = keys();
+        assert!(keys.len() > 200, "{} keys found", keys.len());
+        for lang in Lang::ALL {
+            for text in samples(lang) {
+                assert!(!text.trim().is_empty(), "{lang:?}: empty text");
+                assert!(!text.contains("%{"), "{lang:?}: unfilled parameter in {text:?}");
+                for k in &keys {
+                    assert!(!text.contains(k), "{lang:?}: {text:?} shows the key {k}");
+                }
+                // A key missing from the catalogue comes back as itself (`error.undo.no_move`).
+                let key_like = |w: &str| {
+                    let w = w.trim_end_matches(['.', ',', ';', ':', ')']);
+                    w.contains('.') && w.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '.')
+                };
+                assert!(!text.split_whitespace().any(key_like), "{lang:?}: {text:?} looks like a missing key");
+            }
+        }
+        // The languages really differ (no silent fallback to one of them).
+        assert_ne!(samples(Lang::Ko), samples(Lang::En));
+    }
+}

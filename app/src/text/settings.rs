@@ -1,0 +1,131 @@
+//! The agreed settings as people read them, one line per item (the summary both players
+//! confirm, 003 §1.3; the same lines in the room and the record).
+
+use engine::{KoRule, ScoringMethod};
+
+use super::{colour, duration, t, t_with};
+use crate::i18n::Lang;
+use crate::matches::settings::{
+    format_half_points, AssistanceExtent, AssistanceScope, AssistantKind, AssistedPlayer, ColourAssignment,
+    MatchSettings, Preset, TimeControl, UndoAllowance,
+};
+
+pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
+    let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
+    let dur = |v: u32| duration(lang, v);
+    let on_off = |on: bool| t(lang, if on { "summary.on" } else { "summary.off" });
+    let mut l = Vec::new();
+    let preset = t(lang, &format!("preset.{}", s.preset.as_str()));
+    l.push(tw("summary.rules", &[("preset", &preset), ("version", &s.common_rules_version)]));
+    l.push(match (s.preset, s.classic_size()) {
+        (Preset::Classic, Some(n)) => tw("summary.board_classic", &[("n", &n.to_string())]),
+        _ => tw("summary.board_box", &[("box", &s.describe_box())]),
+    });
+    if let Some(names) = s.labels_summary() {
+        l.push(tw("summary.labels", &[("labels", &names)]));
+    }
+    let (half, to) = s.effective_komi();
+    l.push(if half == 0 {
+        t(lang, "summary.no_komi")
+    } else {
+        tw("summary.komi", &[("komi", &format_half_points(i64::from(half))), ("to", &colour(lang, to))])
+    });
+    l.push(match (s.preset, s.scoring) {
+        (Preset::Space, _) => tw(
+            "summary.scoring_space",
+            &[("bonus", &t(lang, if s.capture_bonus { "summary.bonus_on" } else { "summary.bonus_off" }))],
+        ),
+        (Preset::Classic, ScoringMethod::Area) => t(lang, "summary.scoring_area"),
+        (Preset::Classic, _) => t(lang, "summary.scoring_territory"),
+    });
+    l.push(t(
+        lang,
+        match s.ko {
+            KoRule::Immediate => "summary.ko_immediate",
+            KoRule::PositionalSuperko => "summary.ko_superko",
+            KoRule::Korean => "summary.ko_korean",
+        },
+    ));
+    if s.handicap > 0 {
+        l.push(tw("summary.handicap", &[("n", &s.handicap.to_string())]));
+    }
+    l.push(match s.time {
+        TimeControl::SpaceHours { black, white } => {
+            tw("summary.time_space", &[("black", &black.to_string()), ("white", &white.to_string())])
+        }
+        TimeControl::None { idle_limit_s } => tw("summary.time_none", &[("idle", &dur(idle_limit_s))]),
+        TimeControl::Byoyomi { main_s, period_s, periods } => tw(
+            "summary.time_byoyomi",
+            &[("main", &dur(main_s)), ("period", &dur(period_s)), ("periods", &periods.to_string())],
+        ),
+        TimeControl::Fischer { main_s, increment_s } => {
+            tw("summary.time_fischer", &[("main", &dur(main_s)), ("increment", &dur(increment_s))])
+        }
+    });
+    l.push(t(
+        lang,
+        match s.colours {
+            ColourAssignment::Nigiri => "summary.colours_nigiri",
+            ColourAssignment::HostBlack => "summary.colours_host_black",
+            ColourAssignment::HostWhite => "summary.colours_host_white",
+        },
+    ));
+    l.push(match (s.preset, s.undo) {
+        (Preset::Space, _) => t(lang, "summary.undo_space"),
+        (_, UndoAllowance::Off) => t(lang, "summary.undo_off"),
+        (_, UndoAllowance::Limited(n)) => tw("summary.undo_limited", &[("n", &n.to_string())]),
+        (_, UndoAllowance::Unlimited) => t(lang, "summary.undo_unlimited"),
+    });
+    if s.preset == Preset::Classic {
+        l.push(tw(
+            "summary.draw_offers",
+            &[("state", &t(lang, if s.draw_offer { "summary.draw_allowed" } else { "summary.draw_off" }))],
+        ));
+    }
+    l.push(tw("summary.atari_warning", &[("state", &on_off(s.atari_warning))]));
+    l.push(match s.preset {
+        Preset::Space => tw("summary.scoring_wait_space", &[("d", &dur(s.scoring_deadline_s))]),
+        Preset::Classic => tw("summary.scoring_deadline_classic", &[("d", &dur(s.scoring_deadline_s))]),
+    });
+    l.push(match s.preset {
+        Preset::Space => tw("summary.disconnect_space", &[("d", &dur(s.disconnect_grace_s))]),
+        Preset::Classic => tw("summary.disconnect_classic", &[("d", &dur(s.disconnect_grace_s))]),
+    });
+    if s.special_rules.is_empty() {
+        l.push(t(lang, "summary.special_rules_none"));
+    }
+    for r in &s.special_rules {
+        l.push(tw("summary.special_rule", &[("rule", r)]));
+    }
+    match &s.assistance {
+        AssistanceScope::None => l.push(t(lang, "summary.assistance_none")),
+        AssistanceScope::Agreed { assistants } => {
+            for a in assistants {
+                let kind = match a.kind {
+                    AssistantKind::Person => "summary.assistant_person",
+                    AssistantKind::Program => "summary.assistant_program",
+                };
+                let helps = match a.helps {
+                    AssistedPlayer::Host => "summary.assists_host",
+                    AssistedPlayer::Guest => "summary.assists_guest",
+                    AssistedPlayer::Both => "summary.assists_both",
+                };
+                let extent = match a.extent {
+                    AssistanceExtent::RulesAndControls => "summary.extent_rules",
+                    AssistanceExtent::ScoringReview => "summary.extent_scoring",
+                    AssistanceExtent::FullAdvice => "summary.extent_full",
+                };
+                l.push(tw(
+                    "summary.assistant",
+                    &[
+                        ("name", &a.name),
+                        ("kind", &t(lang, kind)),
+                        ("helps", &t(lang, helps)),
+                        ("extent", &t(lang, extent)),
+                    ],
+                ));
+            }
+        }
+    }
+    l
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The lint gate, run by `make test` (so by CI): formatting, clippy with every warning denied
+# for each crate and each of app's builds (server-side `ssr`, browser-side `hydrate` on
+# wasm32), and the side crates built so that they cannot rot. The lints themselves are the
+# workspace table in Cargo.toml (`[workspace.lints]`), each allowed lint with its reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+say() { printf '\033[1;34m[lint]\033[0m %s\n' "$*"; }
+
+say "cargo fmt --check"
+cargo fmt --all --check
+say "clippy: engine, server (with app[ssr]), the load tool"
+cargo clippy -p engine -p server --all-targets -- -D warnings
+cargo clippy -p server --features load --bin load -- -D warnings
+say "clippy: app[ssr] with its tests"
+cargo clippy -p app --features ssr --all-targets -- -D warnings
+say "clippy: app[hydrate] and frontend on wasm32"
+cargo clippy -p app -p frontend --features app/hydrate --target wasm32-unknown-unknown -- -D warnings
+say "build (not run): engine/fuzz and engine/compare"
+cargo build --manifest-path engine/compare/Cargo.toml --quiet
+cargo build --manifest-path engine/fuzz/Cargo.toml --quiet
+say "ok"

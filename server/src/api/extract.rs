@@ -1,0 +1,81 @@
+//! Extractors whose refusals are typed API errors (axum's own answer in plain text).
+
+use axum::{
+    extract::{rejection::JsonRejection, FromRequest, FromRequestParts, Path, Query, Request},
+    http::{request::Parts, StatusCode},
+    Json,
+};
+use serde::Deserialize;
+
+use super::MAX_BODY_BYTES;
+use app::AppError;
+
+/// JSON body extractor whose failures are API errors naming what was wrong.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = AppError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, AppError> {
+        Json::<T>::from_request(req, state).await.map(|Json(v)| Body(v)).map_err(|rejection| match rejection {
+            JsonRejection::JsonDataError(e) => AppError::InvalidJson { why: e.body_text() },
+            JsonRejection::JsonSyntaxError(e) => AppError::MalformedJson { why: e.body_text() },
+            JsonRejection::MissingJsonContentType(_) => {
+                AppError::UnsupportedMediaType { expected: "application/json".into() }
+            }
+            JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                AppError::BodyTooLarge { limit_bytes: MAX_BODY_BYTES as u64 }
+            }
+            other => AppError::BadRequest { why: other.body_text() },
+        })
+    }
+}
+
+/// The `{id}` of a room's path: a room number 1..=i64::MAX.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("id"), parameter_in = Path)]
+pub struct RoomId(
+    /// The room's number.
+    #[param(minimum = 1, example = 1)]
+    pub i64,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for RoomId {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| AppError::BadRequest { why: e.body_text() })?;
+        match raw.parse::<i64>() {
+            Ok(id) if id >= 1 => Ok(RoomId(id)),
+            _ => Err(AppError::invalid("id", format!("must be a room number from 1 to {}, got {raw:?}", i64::MAX))),
+        }
+    }
+}
+
+/// `?after=N`: the last event a client has (0, the default, for none).
+#[derive(utoipa::IntoParams)]
+#[into_params(names("after"), parameter_in = Query)]
+pub struct After(
+    /// The `seq` of the last event the client has; 0 (the default) for all.
+    #[param(value_type = Option<i64>, minimum = 0)]
+    pub i64,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for After {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        #[derive(Deserialize)]
+        struct AfterQuery {
+            after: Option<String>,
+        }
+        let range = || format!("must be an event number from 0 to {}", i64::MAX);
+        let Query(q) = Query::<AfterQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| AppError::invalid("after", format!("{}; {}", range(), e.body_text())))?;
+        match q.after.as_deref().map(str::parse::<i64>) {
+            None => Ok(After(0)),
+            Some(Ok(n)) if n >= 0 => Ok(After(n)),
+            Some(_) => Err(AppError::invalid("after", format!("{}, got {:?}", range(), q.after.unwrap_or_default()))),
+        }
+    }
+}

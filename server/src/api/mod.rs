@@ -1,0 +1,430 @@
+//! The participant API, version 1: HTTP JSON + a WebSocket event stream, for programs and
+//! for the browser alike. A thin adapter over `app::matches::service::MatchService`.
+//!
+//! Sign-in uses the same server-side session as the web pages (cookie `sb_session`). Each
+//! handler's `#[utoipa::path]` is its entry in the OpenAPI document (`/api/openapi.json`),
+//! registered together with its route, so the two cannot drift apart.
+
+mod extract;
+mod openapi;
+
+use std::{net::SocketAddr, sync::Arc};
+
+use app::{
+    api::UserView,
+    data::{sessions, Db, SignInThrottle},
+    matches::{
+        actor::Viewer,
+        commands::{CommandReply, CreatedRoom},
+        events::StoredEvent,
+        record::RoomRecord,
+        service::MatchService,
+        settings::MatchSettings,
+        state::{Caller, Command, MatchError},
+        view::RoomView,
+    },
+    AppError, ErrorBody,
+};
+use axum::{
+    extract::{
+        ws::{rejection::WebSocketUpgradeRejection, Message, WebSocket, WebSocketUpgrade},
+        ConnectInfo, DefaultBodyLimit, State,
+    },
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    routing::get,
+    Json, Router,
+};
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub use extract::{After, Body, RoomId};
+pub use openapi::openapi;
+
+/// Requests larger than this are refused before parsing.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// A reconnecting viewer further behind than this gets a full state instead of the gap.
+pub const MAX_GAP_EVENTS: usize = 2_000;
+
+#[derive(Clone)]
+pub struct ApiState {
+    pub db: Db,
+    pub matches: MatchService,
+    pub throttle: Arc<SignInThrottle>,
+}
+
+/// Every route of the participant API with its methods, as the README promises them. The
+/// document is derived from the handlers; a test holds it and this list in step.
+pub const ROUTES: &[(&str, &[&str])] = &[
+    ("/api/v1/session", &["get", "post", "delete"]),
+    ("/api/v1/rooms", &["post"]),
+    ("/api/v1/rooms/{id}", &["get"]),
+    ("/api/v1/rooms/{id}/commands", &["post"]),
+    ("/api/v1/rooms/{id}/events", &["get"]),
+    ("/api/v1/rooms/{id}/stream", &["get"]),
+    ("/api/v1/rooms/{id}/record", &["get"]),
+    ("/api/v1/rooms/{id}/record.sgf", &["get"]),
+    ("/api/v1/admin/attention", &["get"]),
+];
+
+/// The API's routes with their documentation, before the state is supplied.
+fn routes() -> OpenApiRouter<ApiState> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_in, sign_out, me))
+        .routes(routes!(create_room))
+        .routes(routes!(room_view))
+        .routes(routes!(command))
+        .routes(routes!(events))
+        .routes(routes!(stream))
+        .routes(routes!(record_json))
+        .routes(routes!(record_sgf))
+        .routes(routes!(attention))
+}
+
+pub fn router(state: ApiState) -> Router {
+    let (api, doc) = routes().split_for_parts();
+    let doc = openapi::finish(doc);
+    // Serialised once: the document is a constant of this build.
+    let doc = Arc::new(doc.to_json().unwrap_or_else(|e| {
+        tracing::error!(error = %e, "the OpenAPI document does not serialise");
+        "{}".into()
+    }));
+    api.route(
+        "/api/openapi.json",
+        get(move || {
+            let doc = doc.clone();
+            async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], doc.as_str().to_owned()) }
+        }),
+    )
+    .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+    .with_state(state)
+}
+
+async fn caller(db: &Db, session: &Session) -> Result<Caller, AppError> {
+    Ok(app::api::caller(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
+}
+
+/// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
+async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, AppError> {
+    Ok(sessions::current(db, session).await?.map(app::api::viewer))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+struct SignInBody {
+    username: String,
+    password: String,
+}
+
+/// Sign in (throttled per name and per address); sets the session cookie `sb_session`.
+#[utoipa::path(post, path = "/api/v1/session", tag = "session", request_body = SignInBody, responses(
+    (status = 200, description = "Signed in", body = UserView),
+    (status = 400, response = openapi::BadRequest),
+    (status = 401, description = "`bad_credentials`", body = ErrorBody),
+    (status = 403, response = openapi::CrossSite),
+    (status = 413, response = openapi::TooLarge),
+    (status = 415, response = openapi::NotJson),
+    (status = 429, response = openapi::Throttled),
+    (status = 500, response = openapi::Fault),
+))]
+async fn sign_in(
+    State(s): State<ApiState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    session: Session,
+    Body(b): Body<SignInBody>,
+) -> Result<Json<UserView>, AppError> {
+    let user = sessions::authenticate(&s.db, &s.throttle, &b.username, &b.password, Some(addr.ip())).await?;
+    sessions::establish(&session, &user).await?;
+    Ok(Json(UserView::from(user)))
+}
+
+/// Sign out (ends the session; fine without one).
+#[utoipa::path(delete, path = "/api/v1/session", tag = "session", responses(
+    (status = 204, description = "Signed out"),
+    (status = 403, response = openapi::CrossSite),
+    (status = 500, response = openapi::Fault),
+))]
+async fn sign_out(session: Session) -> Result<StatusCode, AppError> {
+    sessions::end(&session).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Who is signed in on this session.
+#[utoipa::path(get, path = "/api/v1/session", tag = "session", security(("session" = [])), responses(
+    (status = 200, description = "The signed-in user", body = UserView),
+    (status = 401, response = openapi::NotSignedIn),
+    (status = 500, response = openapi::Fault),
+))]
+async fn me(State(s): State<ApiState>, session: Session) -> Result<Json<UserView>, AppError> {
+    let user = sessions::current(&s.db, &session).await?.ok_or(AppError::NotSignedIn)?;
+    Ok(Json(UserView::from(user)))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = create_room_example)]
+struct CreateRoomBody {
+    /// 1–60 characters once trimmed.
+    #[schema(min_length = 1, max_length = 60, pattern = r"\S")]
+    name: String,
+    /// The agreement (003 §1.3; 000 §2), validated per preset: a 400 names every problem.
+    settings: MatchSettings,
+}
+
+/// A valid room: Classic 9×9 with its defaults, host Black (the fuzzer's first room).
+fn create_room_example() -> serde_json::Value {
+    let mut settings = MatchSettings::classic_default(9);
+    settings.colours = app::matches::settings::ColourAssignment::HostBlack;
+    serde_json::json!({ "name": "Classic 9×9", "settings": settings })
+}
+
+/// Create a room with the settings agreed before play (003 §1.3); the creator gets one
+/// invitation code per seat, shown only now.
+#[utoipa::path(post, path = "/api/v1/rooms", tag = "rooms", security(("session" = [])), request_body = CreateRoomBody,
+    responses(
+        (status = 201, description = "Created", body = CreatedRoom),
+        (status = 400, response = openapi::BadRequest),
+        (status = 401, response = openapi::NotSignedIn),
+        (status = 403, response = openapi::CrossSite),
+        (status = 413, response = openapi::TooLarge),
+        (status = 415, response = openapi::NotJson),
+        (status = 500, response = openapi::Fault),
+))]
+async fn create_room(
+    State(s): State<ApiState>,
+    session: Session,
+    Body(b): Body<CreateRoomBody>,
+) -> Result<(StatusCode, Json<CreatedRoom>), AppError> {
+    let c = caller(&s.db, &session).await?;
+    let created = s.matches.create_room(&c, &b.name, b.settings).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// The room as this viewer may see it. Anyone may watch a live room (003 §8.1); the player
+/// to move also gets hints (000 §8.3).
+#[utoipa::path(get, path = "/api/v1/rooms/{id}", tag = "rooms", params(RoomId), responses(
+    (status = 200, description = "The room's current state", body = RoomView),
+    (status = 400, response = openapi::BadRequest),
+    (status = 404, response = openapi::NoRoom),
+    (status = 500, response = openapi::Fault),
+))]
+async fn room_view(
+    State(s): State<ApiState>,
+    RoomId(id): RoomId,
+    session: Session,
+) -> Result<Json<RoomView>, AppError> {
+    let v = viewer(&s.db, &session).await?;
+    Ok(Json(s.matches.view(id, v).await?))
+}
+
+async fn record_viewer(s: &ApiState, session: &Session) -> Result<Viewer, AppError> {
+    viewer(&s.db, session).await?.ok_or(AppError::NotSignedIn)
+}
+
+/// The stored record (003 §8.1–8.2): for the players, the administrator and viewers both
+/// players approved.
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/record", tag = "records", params(RoomId),
+    security(("session" = [])), responses(
+        (status = 200, description = "The record, as a download", body = RoomRecord),
+        (status = 400, response = openapi::BadRequest),
+        (status = 401, response = openapi::NotSignedIn),
+        (status = 403, response = openapi::NotAllowed),
+        (status = 404, response = openapi::NoRoom),
+        (status = 500, response = openapi::Fault),
+))]
+async fn record_json(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
+    let v = record_viewer(&s, &session).await?;
+    let record = s.matches.record(id, v).await?;
+    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.json\"");
+    Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
+}
+
+/// The record as SGF FF[4]: flat boards only (3D boxes have no SGF form).
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/record.sgf", tag = "records", params(RoomId),
+    security(("session" = [])), responses(
+        (status = 200, description = "SGF, as a download", content_type = "application/x-go-sgf", body = String),
+        (status = 400, response = openapi::BadRequest),
+        (status = 401, response = openapi::NotSignedIn),
+        (status = 403, response = openapi::NotAllowed),
+        (status = 404, response = openapi::NoRoom),
+        (status = 422, description = "`no_sgf`: the board is a 3D box", body = ErrorBody),
+        (status = 500, response = openapi::Fault),
+))]
+async fn record_sgf(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
+    let v = record_viewer(&s, &session).await?;
+    let record = s.matches.record(id, v).await?;
+    let sgf = record.sgf.ok_or(AppError::NoSgf)?;
+    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.sgf\"");
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        sgf,
+    )
+        .into_response())
+}
+
+/// Rooms held or with an outstanding notice (003 §1.6, §3.6, §6.1): administrators only.
+#[utoipa::path(get, path = "/api/v1/admin/attention", tag = "admin", security(("session" = [])), responses(
+    (status = 200, description = "Rooms needing the administrator", body = Vec<RoomView>),
+    (status = 401, response = openapi::NotSignedIn),
+    (status = 403, description = "`admin_only`", body = ErrorBody),
+    (status = 500, response = openapi::Fault),
+))]
+async fn attention(State(s): State<ApiState>, session: Session) -> Result<Json<Vec<RoomView>>, AppError> {
+    let c = caller(&s.db, &session).await?;
+    if !c.is_admin {
+        return Err(MatchError::AdminOnly.into());
+    }
+    Ok(Json(s.matches.needing_attention().await?))
+}
+
+/// Send one command to the room as the signed-in user; the answer lists the events it
+/// caused. The room's actor decides what the caller may do.
+#[utoipa::path(post, path = "/api/v1/rooms/{id}/commands", tag = "rooms", params(RoomId), request_body = Command,
+    security(("session" = [])), responses(
+        (status = 200, description = "Accepted", body = CommandReply),
+        (status = 400, response = openapi::BadRequest),
+        (status = 401, response = openapi::NotSignedIn),
+        (status = 403, response = openapi::NotAllowed),
+        (status = 404, response = openapi::NoRoom),
+        (status = 409, response = openapi::NotNow),
+        (status = 413, response = openapi::TooLarge),
+        (status = 415, response = openapi::NotJson),
+        (status = 422, response = openapi::AgainstTheRules),
+        (status = 500, response = openapi::Fault),
+))]
+async fn command(
+    State(s): State<ApiState>,
+    RoomId(id): RoomId,
+    session: Session,
+    Body(cmd): Body<Command>,
+) -> Result<Json<CommandReply>, AppError> {
+    let c = caller(&s.db, &session).await?;
+    Ok(Json(s.matches.command(id, c, cmd).await?))
+}
+
+/// The room's stored events after `after`, as viewers see them (no secrets).
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/events", tag = "rooms", params(RoomId, After), responses(
+    (status = 200, description = "The events after `after`, oldest first", body = Vec<StoredEvent>),
+    (status = 400, response = openapi::BadRequest),
+    (status = 404, response = openapi::NoRoom),
+    (status = 500, response = openapi::Fault),
+))]
+async fn events(
+    State(s): State<ApiState>,
+    RoomId(id): RoomId,
+    After(after): After,
+) -> Result<Json<Vec<StoredEvent>>, AppError> {
+    Ok(Json(s.matches.events_after(id, after).await?))
+}
+
+/// Messages on the stream, server → client.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum StreamMessage<'a> {
+    /// The full state: sent when the client is too far behind for a gap.
+    Snapshot {
+        room: &'a app::matches::view::RoomView,
+    },
+    Event {
+        event: &'a StoredEvent,
+    },
+    /// The client fell too far behind the live stream; it should reconnect with its last seq.
+    Lagged,
+}
+
+/// The room's live events (WebSocket): exactly the events after `after`, or a snapshot when
+/// that is too far behind, then every new event, each a JSON text message
+/// `{"type":"event","event":StoredEvent}` | `{"type":"snapshot","room":RoomView}` |
+/// `{"type":"lagged"}` (reconnect with the last `seq`). Read-only: what viewers send is
+/// ignored (003 §6.4). A player's open stream is their connection to the match (003 §6.1).
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After), responses(
+    (status = 101, description = "Switching to the WebSocket protocol"),
+    (status = 400, description = "`invalid_input` (`id`, `after`) or `bad_request`: not a WebSocket handshake", body = ErrorBody),
+    (status = 403, response = openapi::CrossSite),
+    (status = 404, response = openapi::NoRoom),
+    (status = 500, response = openapi::Fault),
+))]
+async fn stream(
+    State(s): State<ApiState>,
+    RoomId(id): RoomId,
+    After(after): After,
+    session: Session,
+    headers: axum::http::HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, AppError> {
+    let ws =
+        ws.map_err(|e| AppError::BadRequest { why: format!("expected a WebSocket handshake: {}", e.body_text()) })?;
+    // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
+    crate::csrf::verdict(&headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
+    let who = viewer(&s.db, &session).await?;
+    // Resolve the room before upgrading, so a missing room is a plain 404.
+    let (gap, live) = s.matches.follow(id, after).await?;
+    let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id, who.clone()).await?) } else { None };
+    let matches = s.matches.clone();
+    let user_id = who.map(|v| v.user_id);
+    // A small read buffer: viewers send (almost) nothing, and tungstenite zero-fills the
+    // whole buffer on every read (128 KiB by default: a quarter of the server's CPU with
+    // many spectators, measured with the load benchmark).
+    let ws = ws.read_buffer_size(4 * 1024);
+    Ok(ws.on_upgrade(move |socket| async move {
+        // A player's open stream is their connection to the match (003 §6.1).
+        matches.presence(id, user_id, true).await;
+        pump(socket, gap, snapshot, live).await;
+        matches.presence(id, user_id, false).await;
+    }))
+}
+
+async fn pump(
+    mut socket: WebSocket,
+    gap: Vec<StoredEvent>,
+    snapshot: Option<app::matches::view::RoomView>,
+    mut live: tokio::sync::broadcast::Receiver<StoredEvent>,
+) {
+    let mut last = 0i64;
+    let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
+    if let Some(room) = &snapshot {
+        last = room.version;
+        if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
+            if socket.send(m).await.is_err() {
+                return;
+            }
+        }
+    } else {
+        for e in &gap {
+            if let Ok(m) = send(&StreamMessage::Event { event: e }) {
+                if socket.send(m).await.is_err() {
+                    return;
+                }
+            }
+            last = e.seq;
+        }
+    }
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => match incoming {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {} // read-only stream
+            },
+            ev = live.recv() => match ev {
+                Ok(e) if e.seq <= last => {}
+                Ok(e) => {
+
+                    last = e.seq;
+                    match send(&StreamMessage::Event { event: &e }) {
+                        Ok(m) => if socket.send(m).await.is_err() { return },
+                        Err(_) => return,
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                    if let Ok(m) = send(&StreamMessage::Lagged) { let _ = socket.send(m).await; }
+                    return;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The OpenAPI document of the participant API, derived from the handlers' `#[utoipa::path]`
+//! and the wire types' `ToSchema`. What is written here is only what the types cannot say:
+//! the title, the session cookie, and the reusable error answers.
+
+use app::ErrorBody;
+use utoipa::{
+    openapi::{
+        schema::{AdditionalProperties, Schema},
+        security::{ApiKey, ApiKeyValue, SecurityScheme},
+        OpenApi, RefOr,
+    },
+    Modify, OpenApi as _,
+};
+
+pub(super) use answers::*;
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Space Baduk participant API",
+        version = "1.0.0",
+        description = "Play and follow Space Baduk matches from a program. Sign in with `POST /api/v1/session`; \
+            the session cookie `sb_session` authenticates the other calls. Browsers' cross-site requests are \
+            refused (Origin / Sec-Fetch-Site). Every refusal is JSON `{error, message, detail}`: `error` is a \
+            stable code, `detail` an object with the error's fields; 4xx are the caller's mistakes, 500 a fault \
+            whose `detail.correlation_id` names it in the server log (and in the `x-request-id` header)."
+    ),
+    components(
+        schemas(ErrorBody),
+        responses(
+            answers::BadRequest, answers::NotSignedIn, answers::NotAllowed, answers::CrossSite, answers::NoRoom,
+            answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled,
+            answers::Fault
+        )
+    ),
+    modifiers(&SessionCookie),
+    tags(
+        (name = "session", description = "Sign-in: the same session as the web pages"),
+        (name = "rooms", description = "Rooms, their commands, state and events (003, 000)"),
+        (name = "records", description = "Stored records (003 §8)"),
+        (name = "admin", description = "For administrators"),
+    )
+)]
+pub(super) struct ApiDoc;
+
+/// The session cookie as a security scheme (`security(("session" = []))` on the routes).
+struct SessionCookie;
+
+impl Modify for SessionCookie {
+    fn modify(&self, doc: &mut OpenApi) {
+        let scheme = SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+            "sb_session",
+            "The session cookie set by POST /api/v1/session",
+        )));
+        doc.components.get_or_insert_with(Default::default).add_security_scheme("session", scheme);
+    }
+}
+
+/// The title, tags, scheme and reusable answers, merged with the routes' paths and schemas.
+pub(super) fn finish(routes: OpenApi) -> OpenApi {
+    let mut doc = ApiDoc::openapi().merge_from(routes);
+    deny_unknown_variant_fields(&mut doc);
+    doc
+}
+
+/// The document of the participant API, as served at `/api/openapi.json`.
+pub fn openapi() -> OpenApi {
+    finish(super::routes().split_for_parts().1)
+}
+
+/// utoipa marks `additionalProperties: false` on structs that deny unknown fields, but not
+/// on the variants of tagged enums. Every tagged enum on this API refuses unknown fields
+/// (commands and settings deny them; responses never carry extra ones), so each object
+/// variant says so; the tests check serde refuses an extra field for every command.
+fn deny_unknown_variant_fields(doc: &mut OpenApi) {
+    let Some(components) = doc.components.as_mut() else { return };
+    for schema in components.schemas.values_mut() {
+        let RefOr::T(Schema::OneOf(one_of)) = schema else { continue };
+        for variant in &mut one_of.items {
+            if let RefOr::T(Schema::Object(object)) = variant {
+                object.additional_properties.get_or_insert_with(|| Box::new(AdditionalProperties::FreeForm(false)));
+            }
+        }
+    }
+}
+
+/// The reusable error answers (types for the document only: their field is never read). The
+/// codes named are those the route's status can carry.
+#[allow(dead_code)]
+mod answers {
+    use app::ErrorBody;
+    use utoipa::ToResponse;
+
+    #[derive(ToResponse)]
+    #[response(description = "The request cannot be read or is out of range: `invalid_input` (`detail.field` and \
+        `detail.why` name the field and the allowed range), `invalid_json`, `malformed_json`, `bad_request`, `off_board`")]
+    pub(crate) struct BadRequest(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`not_signed_in`: sign in first")]
+    pub(crate) struct NotSignedIn(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "Not yours to do: `not_a_player`, `admin_only`, `bad_invite_code`, `not_your_mark`, \
+        `record_not_allowed`, `cross_site_request`")]
+    pub(crate) struct NotAllowed(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`cross_site_request`: a browser page of another site sent it")]
+    pub(crate) struct CrossSite(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`room_not_found`")]
+    pub(crate) struct NoRoom(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "Not possible now: `wrong_phase`, `not_your_turn`, `awaiting_acknowledgement`, \
+        `nothing_to_acknowledge`, `seat_taken`, `already_seated`, `already_done`, `suspended`, `time_expired`, \
+        `undo_not_allowed`, `draw_offer_not_allowed`, `no_pending_request`, `stale_statement`")]
+    pub(crate) struct NotNow(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`body_too_large`: the body is over `detail.limit_bytes` (65536) bytes")]
+    pub(crate) struct TooLarge(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`content_type`: send `Content-Type: application/json`")]
+    pub(crate) struct NotJson(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "Against the rules: `illegal` (the move is recorded as an illegal attempt; \
+        `detail.reason` says why) or `bad_mark`")]
+    pub(crate) struct AgainstTheRules(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(
+        description = "`throttled`: too many failed sign-ins for this name or address",
+        headers(("Retry-After" = u64, description = "Seconds to wait before the next attempt"))
+    )]
+    pub(crate) struct Throttled(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(description = "`internal`: a fault on the server; `detail.correlation_id` names it in the log")]
+    pub(crate) struct Fault(ErrorBody);
+}
