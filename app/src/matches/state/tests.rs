@@ -535,6 +535,30 @@ fn classic_scoring_toggles_marks_resumes_play_and_auto_agrees_at_the_deadline() 
 }
 
 #[test]
+fn korean_ko_resumed_play_ends_in_scoring_again_not_a_repetition_draw() {
+    // 000 §5.5 step 5 with koRule=korean (000 §5.3): the arrangement recurs after each
+    // resume only through passes, which is not a triple repetition; every two passes
+    // enter scoring again.
+    let mut settings = classic9();
+    settings.ko = engine::KoRule::Korean;
+    let mut t = T::started(settings);
+    t.play(HOST, at(3, 3, 1));
+    t.play(GUEST, at(7, 7, 1));
+    t.pass(HOST);
+    t.pass(GUEST);
+    for (round, asker) in [(1, HOST), (2, GUEST), (3, HOST)] {
+        assert_eq!(t.s.phase, RoomPhase::Scoring, "round {round}");
+        t.ok(asker, Command::ResumePlay);
+        let first = if t.s.to_move() == Colour::Black { HOST } else { GUEST };
+        assert_eq!(first, other(asker), "the requester's opponent moves first");
+        t.pass(first);
+        t.pass(other(first));
+        assert_eq!((t.s.phase, t.s.ended.is_none()), (RoomPhase::Scoring, true), "round {round}: no draw");
+    }
+    t.assert_replays();
+}
+
+#[test]
 fn classic_draw_offers() {
     // 000 §8.2.
     let mut t = T::started(classic9());
