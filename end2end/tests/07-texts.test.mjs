@@ -1,0 +1,82 @@
+// Every sentence a player reads comes from the catalogue (issue 10 point 1): the agreement,
+// a game in play, scoring and the result, and the home page, in Korean and in English, on a
+// desktop and on a 390×844 phone. No visible text may be a catalogue key, an unfilled
+// parameter or empty where a sentence belongs. The screenshots are for people to read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ARTIFACTS, BASE } from "./browser.mjs";
+import { agreeAndReady, createRoom, pass, play, player, roomView, sit, until, waitHydrated } from "./game.mjs";
+
+const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
+
+/// Opens `path` in `lang` and `viewport`, screenshots it and checks its visible text.
+async function look(p, path, lang, viewport, name) {
+  await p.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
+  await p.page.setViewportSize(VIEWPORTS[viewport]);
+  await p.page.goto(BASE + path);
+  await waitHydrated(p.page);
+  await p.page.waitForTimeout(300); // the live stream's first view
+  await p.page.screenshot({ path: `${ARTIFACTS}/texts-${name}-${lang}-${viewport}.png`, fullPage: true });
+  const text = await p.page.evaluate(() => document.body.innerText);
+  // A key missing from the catalogue is rendered as itself: `result.score`, `error.undo.no_move`.
+  const keys = text.match(/(?<![\w./:-])[a-z][a-z_]*\.[a-z_][a-z_.]*[a-z_](?![\w/:-])/g) || [];
+  assert.deepEqual(keys, [], `${name} ${lang} ${viewport} shows catalogue keys`);
+  assert.ok(!text.includes("%{"), `${name} ${lang} ${viewport} has an unfilled parameter`);
+  return text;
+}
+
+test("the agreement, play, scoring and the result read as sentences in both languages", async () => {
+  const alice = await player("texts_alice");
+  const bob = await player("texts_bob");
+  try {
+    const { id, links } = await createRoom(alice, { name: "Texts", preset: "classic", size: 9, colours: "host_black" });
+    await sit(alice, links[0]);
+    await sit(bob, links[1]);
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        const t = await look(bob, `/rooms/${id}`, lang, vp, "1-agreement");
+        assert.match(t, lang === "ko" ? /덤 6\.5 \(백\)/ : /Komi 6\.5 to White/, "the settings summary");
+      }
+    }
+    await alice.page.goto(`${BASE}/rooms/${id}`);
+    await waitHydrated(alice.page);
+    await bob.page.goto(`${BASE}/rooms/${id}`);
+    await waitHydrated(bob.page);
+    await agreeAndReady(id, alice, bob);
+    await play(alice, id, 3, 3, 1);
+    await play(bob, id, 7, 7, 1);
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        const t = await look(alice, `/rooms/${id}`, lang, vp, "2-play");
+        assert.match(t, lang === "ko" ? /대국 중/ : /Playing/);
+      }
+    }
+    await alice.page.setViewportSize(VIEWPORTS.desktop);
+    await pass(alice, id);
+    await pass(bob, id);
+    const scoring = await until(id, (v) => v.phase === "scoring", "scoring");
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        await look(bob, `/rooms/${id}`, lang, vp, "3-scoring");
+      }
+    }
+    const n = scoring.scoring.statement;
+    for (const p of [alice, bob]) {
+      const r = await p.context.request.post(`${BASE}/api/v1/rooms/${id}/commands`, { data: { type: "consent", statement: n } });
+      assert.equal(r.status(), 200, await r.text());
+    }
+    const done = await until(id, (v) => v.phase === "finished", "finished");
+    assert.equal(done.result.reason, "score");
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        const t = await look(alice, `/rooms/${id}`, lang, vp, "4-result");
+        // One stone each and no territory: komi 6.5 decides (집 under territory, 점 under area).
+        assert.match(t, lang === "ko" ? /백 6(집 반|\.5점) 승/ : /White wins by 6\.5 points/, "the result sentence");
+        await look(alice, "/", lang, vp, "5-home");
+      }
+    }
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+});
