@@ -1,44 +1,54 @@
-//! Korean and English (rust-i18n: translations in `app/locales/app.yml`, compiled in). The
-//! language is chosen on the server from the `sb_lang` cookie or the browser's
-//! Accept-Language (Korean when the browser prefers it, English otherwise), written into
-//! `<html lang>`, and read back by the browser at hydration so both render the same text.
+//! The reader's language (rust-i18n: the catalogue in `app/locales/`, compiled in). Every
+//! language is a locale of the catalogue: adding one is adding a file there (`fr.yml` with
+//! the keys of `app.yml`), nothing else — `Lang::all`, the switch and the record download
+//! take what the catalogue has. The language is chosen on the server from the `sb_lang`
+//! cookie or the browser's Accept-Language (English when it names none of ours), written
+//! into `<html lang>`, and read back by the browser at hydration so both render the same text.
+
+use std::borrow::Cow;
 
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Lang {
-    Ko,
-    En,
-}
+/// A language the catalogue has, by its code (`ko`, `en`, …). Only the catalogue's own
+/// locales can be made (`from_code`), so every `Lang` has every text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Lang(&'static str);
 
 /// The cookie that remembers a reader's explicit choice.
 pub const LANG_COOKIE: &str = "sb_lang";
 
 impl Lang {
-    /// Every language of the catalogue.
-    pub const ALL: [Lang; 2] = [Lang::Ko, Lang::En];
+    pub const KO: Lang = Lang("ko");
+    pub const EN: Lang = Lang("en");
+    /// For readers whose browser names none of the catalogue's languages; also the
+    /// catalogue's fallback (`rust_i18n::i18n!(…, fallback = "en")`).
+    pub const DEFAULT: Lang = Lang::EN;
 
+    /// Every language of the catalogue, by code.
+    pub fn all() -> Vec<Lang> {
+        #[cfg(test)]
+        pseudo::register();
+        crate::_rust_i18n_available_locales().into_iter().map(|code| Lang(intern(code))).collect()
+    }
     pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ko => "ko",
-            Lang::En => "en",
-        }
+        self.0
     }
-    pub fn other(self) -> Lang {
-        match self {
-            Lang::Ko => Lang::En,
-            Lang::En => Lang::Ko,
-        }
+    /// The language's name in itself ("한국어", "English"), for the switch.
+    pub fn name(self) -> String {
+        text(self, "lang.name")
     }
+    /// The next language of the catalogue (the switch goes round them all).
+    pub fn next(self) -> Lang {
+        let all = Lang::all();
+        let at = all.iter().position(|l| *l == self).unwrap_or(0);
+        all.get((at + 1) % all.len().max(1)).copied().unwrap_or(Lang::DEFAULT)
+    }
+    /// A catalogue language from a code or tag (`ko-KR`, `EN_us`): its primary subtag.
     pub fn from_code(s: &str) -> Option<Lang> {
-        match s.trim().to_ascii_lowercase().split(['-', '_']).next() {
-            Some("ko") => Some(Lang::Ko),
-            Some("en") => Some(Lang::En),
-            _ => None,
-        }
+        let primary = s.trim().split(['-', '_']).next()?.to_ascii_lowercase();
+        Lang::all().into_iter().find(|l| l.0 == primary)
     }
-    /// The first of Korean or English in an Accept-Language list, by its q-values.
+    /// The most wanted catalogue language of an Accept-Language list, by its q-values.
     pub fn from_accept_language(header: &str) -> Option<Lang> {
         let mut best: Option<(f32, Lang)> = None;
         for part in header.split(',') {
@@ -60,6 +70,24 @@ impl Lang {
     }
 }
 
+/// A locale code as `'static`: the compiled-in catalogue's codes already are; a code added at
+/// run time (the tests' pseudo-locale) is kept once, so the few that exist leak once each.
+fn intern(code: Cow<'static, str>) -> &'static str {
+    match code {
+        Cow::Borrowed(c) => c,
+        Cow::Owned(c) => {
+            static KEPT: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+            let mut kept = KEPT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(k) = kept.iter().find(|k| **k == c) {
+                return k;
+            }
+            let k: &'static str = Box::leak(c.into_boxed_str());
+            kept.push(k);
+            k
+        }
+    }
+}
+
 /// The language of the page being rendered.
 #[derive(Debug, Clone, Copy)]
 pub struct UiLang(pub RwSignal<Lang>);
@@ -73,17 +101,17 @@ pub fn provide_lang() -> RwSignal<Lang> {
 }
 
 pub fn use_lang() -> RwSignal<Lang> {
-    use_context::<UiLang>().map(|l| l.0).unwrap_or_else(|| RwSignal::new(Lang::En))
+    use_context::<UiLang>().map(|l| l.0).unwrap_or_else(|| RwSignal::new(Lang::DEFAULT))
 }
 
 #[cfg(feature = "ssr")]
 pub fn initial_lang() -> Lang {
-    let Some(parts) = use_context::<axum::http::request::Parts>() else { return Lang::En };
+    let Some(parts) = use_context::<axum::http::request::Parts>() else { return Lang::DEFAULT };
     let header = |name| parts.headers.get(name).and_then(|v| v.to_str().ok());
     header(axum::http::header::COOKIE)
         .and_then(Lang::from_cookie_header)
         .or_else(|| header(axum::http::header::ACCEPT_LANGUAGE).and_then(Lang::from_accept_language))
-        .unwrap_or(Lang::En)
+        .unwrap_or(Lang::DEFAULT)
 }
 
 #[cfg(not(feature = "ssr"))]
@@ -95,10 +123,10 @@ pub fn initial_lang() -> Lang {
             .and_then(|d| d.document_element())
             .and_then(|e| e.get_attribute("lang"))
             .and_then(|l| Lang::from_code(&l))
-            .unwrap_or(Lang::En)
+            .unwrap_or(Lang::DEFAULT)
     }
     #[cfg(not(feature = "hydrate"))]
-    Lang::En
+    Lang::DEFAULT
 }
 
 /// Switches language and remembers it for a year.
@@ -132,7 +160,72 @@ macro_rules! tr {
 
 /// Translates in a given language (outside reactive contexts, and in tests).
 pub fn text(lang: Lang, key: &str) -> String {
+    #[cfg(test)]
+    pseudo::register();
     rust_i18n::t!(key, locale = lang.code()).to_string()
+}
+
+/// The tests' third language: the pseudo-locale `qps` (as Windows calls it), every English
+/// entry bracketed and accented, `%{…}` parameters kept. It joins the catalogue at run time
+/// through rust-i18n's own extension point, as a third file would at build time; a text that
+/// comes out unbracketed did not come from the catalogue.
+#[cfg(test)]
+pub(crate) mod pseudo {
+    use super::Lang;
+    use std::{borrow::Cow, collections::HashMap};
+
+    pub const QPS: Lang = Lang("qps");
+    pub const OPEN: char = '⟦';
+    pub const CLOSE: char = '⟧';
+
+    /// Adds `qps` to the catalogue (once per test process).
+    pub fn register() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let english = crate::_rust_i18n_backend().messages_for_locale("en").unwrap_or_default();
+            let entries: HashMap<Cow<'static, str>, Cow<'static, str>> = english
+                .into_iter()
+                .map(|(key, value)| (Cow::Owned(format!("pseudo.{key}")), Cow::Owned(pseudo(&value))))
+                .collect();
+            let mut backend = rust_i18n::SimpleBackend::new();
+            backend.add_translations(Cow::Borrowed(QPS.0), entries);
+            crate::_rust_i18n_extend(Box::leak(Box::new(backend)), "pseudo");
+        });
+    }
+
+    /// "Komi %{k} to %{who}" → "⟦Ķömï %{k} ţö %{who}⟧".
+    pub fn pseudo(english: &str) -> String {
+        let mut out = String::from(OPEN);
+        let mut in_param = false;
+        let mut chars = english.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '%' && chars.peek() == Some(&'{') {
+                in_param = true;
+            }
+            out.push(if in_param { c } else { accent(c) });
+            if c == '}' {
+                in_param = false;
+            }
+        }
+        out.push(CLOSE);
+        out
+    }
+
+    fn accent(c: char) -> char {
+        match c {
+            'a' => 'á',
+            'e' => 'é',
+            'i' => 'ï',
+            'o' => 'ö',
+            'u' => 'ü',
+            'c' => 'ç',
+            'n' => 'ñ',
+            'A' => 'Å',
+            'E' => 'É',
+            'O' => 'Ö',
+            other => other,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -140,33 +233,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn korean_is_chosen_when_the_browser_prefers_it() {
-        assert_eq!(Lang::from_accept_language("ko-KR,ko;q=0.9,en-US;q=0.8"), Some(Lang::Ko));
-        assert_eq!(Lang::from_accept_language("en-US,en;q=0.9,ko;q=0.5"), Some(Lang::En));
-        assert_eq!(Lang::from_accept_language("fr-FR,en;q=0.4,ko;q=0.6"), Some(Lang::Ko));
+    fn the_wanted_language_is_chosen_from_the_browser_and_the_cookie() {
+        assert_eq!(Lang::from_accept_language("ko-KR,ko;q=0.9,en-US;q=0.8"), Some(Lang::KO));
+        assert_eq!(Lang::from_accept_language("en-US,en;q=0.9,ko;q=0.5"), Some(Lang::EN));
+        assert_eq!(Lang::from_accept_language("fr-FR,en;q=0.4,ko;q=0.6"), Some(Lang::KO));
         assert_eq!(Lang::from_accept_language("fr-FR"), None);
-        assert_eq!(Lang::from_cookie_header("a=b; sb_lang=en; c=d"), Some(Lang::En));
+        assert_eq!(Lang::from_cookie_header("a=b; sb_lang=en; c=d"), Some(Lang::EN));
+        assert_eq!(Lang::from_code("KO_kr"), Some(Lang::KO));
+        assert_eq!(Lang::from_code("xx"), None, "only the catalogue's languages");
     }
 
+    /// Every language of the catalogue has every key of the fallback (English), and no more.
     #[test]
-    fn every_key_has_both_languages() {
-        let text = include_str!("../locales/app.yml");
-        let mut key: Option<&str> = None;
-        let mut seen = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("_version")) {
-            if !line.starts_with(' ') {
-                if let Some(k) = key.take() {
-                    assert_eq!(seen.len(), 2, "{k} needs ko and en, has {seen:?}");
-                }
-                key = Some(line.trim_end_matches(':'));
-                seen.clear();
-            } else if let Some((l, _)) = line.trim().split_once(':') {
-                seen.push(l.to_string());
-            }
+    fn every_language_has_every_key() {
+        let keys = |code: &str| -> std::collections::BTreeSet<String> {
+            crate::_rust_i18n_backend()
+                .messages_for_locale(code)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, _)| k.into_owned())
+                .collect()
+        };
+        let english = keys("en");
+        assert!(english.len() > 100, "the catalogue is read: {} keys", english.len());
+        let files: Vec<Lang> = Lang::all().into_iter().filter(|l| *l != pseudo::QPS).collect();
+        assert!(files.contains(&Lang::KO) && files.contains(&Lang::EN), "{files:?}");
+        for lang in files {
+            let have = keys(lang.code());
+            let missing: Vec<_> = english.difference(&have).collect();
+            let extra: Vec<_> = have.difference(&english).collect();
+            assert!(missing.is_empty() && extra.is_empty(), "{}: missing {missing:?}, extra {extra:?}", lang.code());
+            assert!(!lang.name().is_empty() && lang.name() != "lang.name", "{} names itself", lang.code());
         }
         for k in ["room.confirm_move", "room.pass", "scoring.agree"] {
-            assert_ne!(super::text(Lang::Ko, k), super::text(Lang::En, k), "{k} translated");
-            assert_ne!(super::text(Lang::En, k), k, "{k} exists");
+            assert_ne!(super::text(Lang::KO, k), super::text(Lang::EN, k), "{k} translated");
         }
+    }
+
+    /// The pseudo-locale is a language like the others: listed, chosen by its code, switched
+    /// to and from, every text bracketed.
+    #[test]
+    fn a_third_language_joins_by_its_catalogue_alone() {
+        assert!(Lang::all().contains(&pseudo::QPS), "{:?}", Lang::all());
+        assert_eq!(Lang::from_code("qps-ploc"), Some(pseudo::QPS));
+        assert_eq!(pseudo::QPS.name(), pseudo::pseudo(&Lang::EN.name()));
+        assert_eq!(super::text(pseudo::QPS, "room.pass"), pseudo::pseudo(&super::text(Lang::EN, "room.pass")));
+        // The switch goes round every language and comes back.
+        let mut seen = vec![Lang::KO];
+        while let Some(next) = Some(seen.last().unwrap().next()).filter(|n| *n != Lang::KO) {
+            seen.push(next);
+            assert!(seen.len() <= Lang::all().len(), "{seen:?}");
+        }
+        seen.sort();
+        assert_eq!(seen, Lang::all());
     }
 }

@@ -9,12 +9,21 @@ import { agreeAndReady, createRoom, pass, play, player, roomView, sit, until, wa
 
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
 
-/// Opens `path` in `lang` and `viewport`, screenshots it and checks its visible text.
+/// Opens `path` in `lang` and `viewport` (or, with no path, stays on the page and switches its
+/// language with the page's own switch: a player who reloads during play is reconnecting, and
+/// the match waits for both to be ready), screenshots it and checks its visible text.
 async function look(p, path, lang, viewport, name) {
-  await p.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
   await p.page.setViewportSize(VIEWPORTS[viewport]);
-  await p.page.goto(BASE + path);
-  await waitHydrated(p.page);
+  if (path) {
+    await p.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
+    await p.page.goto(BASE + path);
+    await waitHydrated(p.page);
+  } else {
+    for (let i = 0; i < 3 && (await p.page.evaluate(() => document.documentElement.lang)) !== lang; i++) {
+      await p.page.click("[data-testid=lang-switch]");
+    }
+    assert.equal(await p.page.evaluate(() => document.documentElement.lang), lang, "the switch reaches " + lang);
+  }
   await p.page.waitForTimeout(300); // the live stream's first view
   await p.page.screenshot({ path: `${ARTIFACTS}/texts-${name}-${lang}-${viewport}.png`, fullPage: true });
   const text = await p.page.evaluate(() => document.body.innerText);
@@ -47,7 +56,7 @@ test("the agreement, play, scoring and the result read as sentences in both lang
     await play(bob, id, 7, 7, 1);
     for (const lang of ["ko", "en"]) {
       for (const vp of Object.keys(VIEWPORTS)) {
-        const t = await look(alice, `/rooms/${id}`, lang, vp, "2-play");
+        const t = await look(alice, null, lang, vp, "2-play");
         assert.match(t, lang === "ko" ? /대국 중/ : /Playing/);
       }
     }
@@ -57,7 +66,7 @@ test("the agreement, play, scoring and the result read as sentences in both lang
     const scoring = await until(id, (v) => v.phase === "scoring", "scoring");
     for (const lang of ["ko", "en"]) {
       for (const vp of Object.keys(VIEWPORTS)) {
-        await look(bob, `/rooms/${id}`, lang, vp, "3-scoring");
+        await look(bob, null, lang, vp, "3-scoring");
       }
     }
     const n = scoring.scoring.statement;

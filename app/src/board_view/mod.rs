@@ -165,10 +165,10 @@ pub fn BoardCanvas(
                 data-testid=testid
                 data-frames="0"
                 role="img"
-                aria-label=move || label.map(|l| l.get()).unwrap_or_else(|| format!("{nx}×{ny}×{nz} 판 · board"))
+                aria-label=move || label.map(|l| l.get()).unwrap_or_else(|| crate::tr!("board.canvas_label", nx = nx, ny = ny, nz = nz))
                 tabindex="0"
             >
-                "이 판을 보려면 WebGL2가 필요합니다. · This board needs WebGL2."
+                {move || crate::tr!("board.needs_webgl2")}
             </canvas>
             // Direction letters, placed over the arrow tips by the renderer.
             <span class="axis-label x" aria-hidden="true">"X"</span>

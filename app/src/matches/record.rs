@@ -63,9 +63,9 @@ impl RoomRecord {
             white,
             phase: s.phase,
             result: s.result(),
-            text: crate::i18n::Lang::ALL
-                .iter()
-                .map(|&lang| {
+            text: crate::i18n::Lang::all()
+                .into_iter()
+                .map(|lang| {
                     let result = s.result().map(|r| crate::text::result(lang, &r));
                     (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &s.settings) })
                 })

@@ -66,13 +66,13 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
     });
 }
 
-/// Switches between Korean and English (remembered in a cookie).
+/// Switches to the next language of the catalogue, named in itself (remembered in a cookie).
 #[component]
 pub fn LangSwitch() -> impl IntoView {
     let lang = crate::i18n::use_lang();
     view! {
-        <button class="lang" data-testid="lang-switch" on:click=move |_| crate::i18n::set_lang(lang, lang.get().other())>
-            {move || if lang.get() == crate::i18n::Lang::Ko { "English" } else { "한국어" }}
+        <button class="lang" data-testid="lang-switch" on:click=move |_| crate::i18n::set_lang(lang, lang.get().next())>
+            {move || lang.get().next().name()}
         </button>
     }
 }

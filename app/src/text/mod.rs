@@ -50,20 +50,17 @@ pub fn duration(lang: Lang, s: u32) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::matches::commands::*;
     use crate::matches::events::{FaultCause, MarkKind, Xyz};
     use crate::matches::settings::MatchSettings;
     use engine::{Color, GameResult, IllegalKind, ScoringMethod};
 
-    /// Every key of the catalogue (the lines that start a key in `app.yml`).
-    fn keys() -> Vec<&'static str> {
-        include_str!("../../locales/app.yml")
-            .lines()
-            .filter(|l| !l.starts_with(' ') && !l.starts_with('#') && !l.starts_with("_version") && l.ends_with(':'))
-            .map(|l| l.trim_end_matches(':'))
-            .collect()
+    /// Every key of the catalogue (those of the fallback language, which every language has).
+    fn keys() -> Vec<String> {
+        let english = crate::_rust_i18n_backend().messages_for_locale(Lang::DEFAULT.code()).unwrap_or_default();
+        english.into_iter().map(|(k, _)| k.into_owned()).collect()
     }
 
     /// What the app renders from codes: every result, the default settings of both presets,
@@ -177,7 +174,7 @@ mod tests {
     fn no_rendered_text_is_a_catalogue_key_a_placeholder_or_empty() {
         let keys = keys();
         assert!(keys.len() > 200, "{} keys found", keys.len());
-        for lang in Lang::ALL {
+        for lang in Lang::all() {
             for text in samples(lang) {
                 assert!(!text.trim().is_empty(), "{lang:?}: empty text");
                 assert!(!text.contains("%{"), "{lang:?}: unfilled parameter in {text:?}");
@@ -193,6 +190,35 @@ mod tests {
             }
         }
         // The languages really differ (no silent fallback to one of them).
-        assert_ne!(samples(Lang::Ko), samples(Lang::En));
+        assert_ne!(samples(Lang::KO), samples(Lang::EN));
+    }
+
+    /// In the pseudo-locale, every word of a result, a settings summary and a refusal is
+    /// bracketed: nothing is written outside the catalogue, so a third language's file is all
+    /// a third language needs. (The room itself: `pages::room::tests`.)
+    #[test]
+    fn a_pseudo_locale_renders_results_settings_and_refusals_from_its_catalogue_alone() {
+        let qps = crate::i18n::pseudo::QPS;
+        for text in samples(qps) {
+            assert_eq!(outside_catalogue(&text), "", "{text:?} has words from outside the catalogue");
+        }
+    }
+
+    /// The words of `text` outside pseudo-locale brackets (letters only: numbers, points and
+    /// punctuation are data).
+    pub(crate) fn outside_catalogue(text: &str) -> String {
+        use crate::i18n::pseudo::{CLOSE, OPEN};
+        let mut depth = 0u32;
+        let mut out = String::new();
+        for c in text.chars() {
+            match c {
+                OPEN => depth += 1,
+                CLOSE => depth = depth.saturating_sub(1),
+                c if depth == 0 && c.is_alphabetic() => out.push(c),
+                _ if depth == 0 && !out.is_empty() && !out.ends_with(' ') => out.push(' '),
+                _ => {}
+            }
+        }
+        out.trim().to_string()
     }
 }

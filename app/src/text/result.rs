@@ -48,7 +48,7 @@ mod tests {
     #[test]
     fn korean_and_english_results_000_s6_5_s8_6() {
         let score = |w, h, m| GameResult::Score { winner: w, margin_half: h, method: m };
-        let both = |r: GameResult| (result(Lang::Ko, &r), result(Lang::En, &r));
+        let both = |r: GameResult| (result(Lang::KO, &r), result(Lang::EN, &r));
         use ScoringMethod::*;
         assert_eq!(both(score(Black, 5, Territory)), ("흑 2집 반 승".into(), "Black wins by 2.5 points".into()));
         assert_eq!(both(score(White, 1, Territory)).0, "백 반집 승");

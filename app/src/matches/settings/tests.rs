@@ -617,34 +617,34 @@ fn summaries() {
     use crate::i18n::Lang;
     use crate::text::{duration, settings_summary};
     let sum = |s: &MatchSettings, l| settings_summary(l, s);
-    let ko = sum(&classic(), Lang::Ko);
+    let ko = sum(&classic(), Lang::KO);
     assert!(ko.contains(&"덤 6.5 (백)".to_string()), "{ko:?}");
     assert!(ko.contains(&"판: 19줄 (19×19)".to_string()), "{ko:?}");
     assert!(ko.contains(&"시간: 기본 20분 + 초읽기 30초 3회".to_string()), "{ko:?}");
     assert!(ko.contains(&"무르기: 1인당 3회 (상대 동의)".to_string()), "{ko:?}");
-    let en = sum(&classic(), Lang::En);
+    let en = sum(&classic(), Lang::EN);
     assert!(en.contains(&"Komi 6.5 to White".to_string()), "{en:?}");
     assert!(en.contains(&"Time: 20 min + byo-yomi 3 × 30 s".to_string()), "{en:?}");
     assert!(en.contains(&"Disconnection grace: 2 min (then loss on time)".to_string()), "{en:?}");
     assert_eq!(ko.len(), en.len());
 
     let neg = MatchSettings { komi_half_points: -7, ..classic() };
-    assert!(sum(&neg, Lang::Ko).contains(&"덤 3.5 (흑)".to_string()));
-    assert!(sum(&neg, Lang::En).contains(&"Komi 3.5 to Black".to_string()));
+    assert!(sum(&neg, Lang::KO).contains(&"덤 3.5 (흑)".to_string()));
+    assert!(sum(&neg, Lang::EN).contains(&"Komi 3.5 to Black".to_string()));
 
     let s = MatchSettings { time: TimeControl::SpaceHours { black: 2, white: 3 }, ..space() };
-    let ko = sum(&s, Lang::Ko);
+    let ko = sum(&s, Lang::KO);
     assert!(ko.contains(&"덤 없음".to_string()), "{ko:?}");
     assert!(ko.contains(&"시간: 흑 2시간, 백 3시간 (초읽기 없음)".to_string()), "{ko:?}");
     assert!(ko.contains(&"판: 19×19×19 (x 1..19, y 1..19, z 1..19)".to_string()), "{ko:?}");
     assert!(ko.contains(&"연결 끊김: 5분 대기 후 관리자 판단".to_string()), "{ko:?}");
-    let en = sum(&s, Lang::En);
+    let en = sum(&s, Lang::EN);
     assert!(en.contains(&"Time: Black 2 h, White 3 h (no byo-yomi)".to_string()), "{en:?}");
     assert!(en.contains(&"Outside assistance: none (no advice from spectators)".to_string()), "{en:?}");
     assert!(en.contains(&"Rules: Space (common rules 1.9.1-rc1)".to_string()), "{en:?}");
-    assert_eq!(duration(Lang::Ko, 90), "1분 30초");
-    assert_eq!(duration(Lang::En, 3600), "1 h");
-    assert_eq!(duration(Lang::En, 0), "0 s");
+    assert_eq!(duration(Lang::KO, 90), "1분 30초");
+    assert_eq!(duration(Lang::EN, 3600), "1 h");
+    assert_eq!(duration(Lang::EN, 0), "0 s");
 }
 
 // --- never panics -----------------------------------------------------------------------------
@@ -796,8 +796,8 @@ proptest! {
     #[test]
     fn never_panics_on_arbitrary_values(s in any_settings()) {
         let v = s.validate();
-        let _ = crate::text::settings_summary(crate::i18n::Lang::Ko, &s);
-        let _ = crate::text::settings_summary(crate::i18n::Lang::En, &s);
+        let _ = crate::text::settings_summary(crate::i18n::Lang::KO, &s);
+        let _ = crate::text::settings_summary(crate::i18n::Lang::EN, &s);
         let _ = s.clone().normalized().validate();
         match &v {
             Ok(()) => {

@@ -8,6 +8,8 @@ mod live;
 mod panel;
 mod scoring;
 mod space;
+#[cfg(all(test, feature = "ssr"))]
+mod tests;
 
 use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};

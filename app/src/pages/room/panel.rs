@@ -147,6 +147,30 @@ fn hold_text(h: &crate::matches::events::HoldReason) -> String {
     }
 }
 
+/// What each typed coordinate may be, first–last: a flat board's column letters and row
+/// numbers ("A–J", "1–9" on 9×9; 000 §9), a room's own labels, or the box's numbers (003 §7.1).
+pub(super) fn entry_ranges(v: &crate::matches::view::RoomView) -> [String; 3] {
+    let b = v.settings.board;
+    let numbers = |a: engine::Axis| format!("{}–{}", a.start, a.end);
+    if let Some(names) = super::label_set(v) {
+        let span = |a| {
+            let list = names.axis(a);
+            format!("{}–{}", list.first().cloned().unwrap_or_default(), list.last().cloned().unwrap_or_default())
+        };
+        return [span(engine::AxisName::X), span(engine::AxisName::Y), span(engine::AxisName::Z)];
+    }
+    if b.z.start == b.z.end {
+        // A vertex is column letters then the row number ("J9"): its letters are the column.
+        let column = |x| {
+            let vertex = super::label(v, Xyz { x, y: b.y.start, z: b.z.start });
+            vertex.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
+        };
+        let rows = format!("1–{}", b.y.end - b.y.start + 1);
+        return [format!("{}–{}", column(b.x.start), column(b.x.end)), rows, numbers(b.z)];
+    }
+    [numbers(b.x), numbers(b.y), numbers(b.z)]
+}
+
 /// Selection by coordinates, the confirm button and the move commands (003 §2.4–2.7).
 #[component]
 fn MoveControls() -> impl IntoView {
@@ -216,13 +240,14 @@ fn MoveControls() -> impl IntoView {
         }
     };
     let ask = move |what: &'static str| confirming.set(Some(what));
+    let ranges = ctx.view.with_untracked(entry_ranges);
     view! {
         <Show when=move || ctx.my_colour().is_some()>
             <form class="coord-entry" on:submit=move |e| { e.prevent_default(); select_typed(); }>
-                <label>{if flat { "X (A–T)" } else { "X" }}<input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
-                <label>{if flat { "Y (1–)" } else { "Y" }}<input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
+                <label>{format!("X ({})", ranges[0])}<input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
+                <label>{format!("Y ({})", ranges[1])}<input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
                 {(!flat).then(|| view! {
-                    <label>"Z"<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
+                    <label>{format!("Z ({})", ranges[2])}<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
                 })}
                 <button type="submit" data-testid="coord-select">{move || tr!("room.select")}</button>
             </form>

@@ -1,0 +1,198 @@
+//! The room page rendered on the server in every language of the catalogue, at each stage of
+//! a Classic game and of a Space game, as a spectator and as the player to move: no text is
+//! empty, a catalogue key or an unfilled parameter, and in the pseudo-locale every word comes
+//! from the catalogue (issue 10 point 1).
+
+use leptos::prelude::*;
+
+use super::Room;
+use crate::{
+    api::auth::UserView,
+    data::sha256_hex,
+    i18n::{pseudo::QPS, Lang, UiLang},
+    matches::{
+        actor::Viewer,
+        commands::{Caller, Command, RoomPhase},
+        events::{RoomSecrets, Xyz},
+        settings::{ColourAssignment, MatchSettings},
+        state::MatchState,
+        view::RoomView,
+    },
+    text::tests::outside_catalogue,
+    Role,
+};
+
+const HOST: i64 = 1;
+const GUEST: i64 = 2;
+
+fn caller(id: i64) -> Caller {
+    Caller { user_id: id, username: name(id), is_admin: false }
+}
+fn name(id: i64) -> String {
+    ["", "host", "guest"][id as usize].to_string()
+}
+
+/// A room and a command script: the state after each stage worth looking at.
+fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static str, MatchState)> {
+    settings.colours = ColourAssignment::HostBlack;
+    let secrets = RoomSecrets { invite_sha256: [sha256_hex("a"), sha256_hex("b")], nigiri_seed: Some(1) };
+    let mut s = MatchState::new("Room".into(), settings, HOST, secrets).expect("valid settings");
+    let mut now = 0;
+    let mut run = |s: &mut MatchState, who: i64, c: Command| {
+        now += 1000;
+        let d = s.handle(&caller(who), &c, now);
+        assert!(d.outcome.is_ok(), "{c:?}: {:?}", d.outcome);
+    };
+    let mut out = Vec::new();
+    run(&mut s, HOST, Command::Join { code: "a".into() });
+    out.push(("open", s.clone()));
+    run(&mut s, GUEST, Command::Join { code: "b".into() });
+    run(&mut s, HOST, Command::Confirm);
+    run(&mut s, GUEST, Command::Confirm);
+    out.push(("waiting_ready", s.clone()));
+    run(&mut s, HOST, Command::Ready);
+    run(&mut s, GUEST, Command::Ready);
+    run(&mut s, HOST, Command::Move { at: first });
+    run(&mut s, GUEST, Command::Acknowledge { move_number: 1 });
+    run(&mut s, GUEST, Command::Move { at: second });
+    run(&mut s, HOST, Command::Acknowledge { move_number: 2 });
+    out.push(("playing", s.clone()));
+    let mut resigned = s.clone();
+    run(&mut s, HOST, Command::Pass);
+    run(&mut s, GUEST, Command::Acknowledge { move_number: 3 });
+    run(&mut s, GUEST, Command::Pass);
+    assert_eq!(s.phase, RoomPhase::Scoring);
+    out.push(("scoring", s.clone()));
+    run(&mut resigned, HOST, Command::Resign);
+    assert_eq!(resigned.phase, RoomPhase::Finished);
+    out.push(("finished", resigned));
+    out
+}
+
+/// The room page's HTML as `who` (a seated player, or a spectator) sees it in `lang`.
+fn render(lang: Lang, s: &MatchState, who: Option<i64>) -> String {
+    let viewer = who.map(|id| Viewer { user_id: id, username: name(id), is_admin: false });
+    let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
+    let me = who.map(|id| UserView { id, username: name(id), role: Role::Player });
+    let owner = Owner::new();
+    owner.with(|| {
+        provide_context(UiLang(RwSignal::new(lang)));
+        view! { <Room initial=view me=me code=None/> }.to_html()
+    })
+}
+
+/// The texts a reader meets: text nodes and the attributes read aloud or shown on hover.
+fn texts(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        out.push(unescape(&rest[..open]));
+        rest = &rest[open..];
+        if let Some(after) = rest.strip_prefix("<!--") {
+            rest = after.find("-->").map_or("", |e| &after[e + 3..]);
+            continue;
+        }
+        let close = rest.find('>').unwrap_or(rest.len() - 1);
+        let tag = &rest[..close];
+        for attr in ["aria-label=\"", "title=\"", "placeholder=\"", "alt=\""] {
+            if let Some(at) = tag.find(attr) {
+                let value = &tag[at + attr.len()..];
+                out.push(unescape(&value[..value.find('"').unwrap_or(value.len())]));
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push(unescape(rest));
+    out.into_iter().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect()
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
+}
+
+/// Every `<button>` says what it does, in words or in its `aria-label`.
+fn assert_buttons_speak(html: &str, context: &str) {
+    for (i, _) in html.match_indices("<button") {
+        let tag_end = i + html[i..].find('>').expect("tag closes");
+        let end = tag_end + html[tag_end..].find("</button>").expect("button closes");
+        let inner = texts(&html[tag_end + 1..end]).concat();
+        let labelled = html[i..tag_end].contains("aria-label=\"");
+        assert!(!inner.is_empty() || labelled, "{context}: an empty button: {}", &html[i..end]);
+    }
+}
+
+fn catalogue_keys() -> Vec<String> {
+    let english = crate::_rust_i18n_backend().messages_for_locale(Lang::DEFAULT.code()).unwrap_or_default();
+    english.into_iter().map(|(k, _)| k.into_owned()).collect()
+}
+
+fn check_room(settings: MatchSettings, first: Xyz, second: Xyz) {
+    let keys = catalogue_keys();
+    // Data, not text: the names, the product's name, coordinates such as "D4", and each
+    // language's name in itself (the switch offers the next one so).
+    let mut data_words: Vec<String> =
+        ["Space Baduk", "Room", "host", "guest", "JSON", "SGF", "WebGL2"].map(String::from).to_vec();
+    data_words.extend(Lang::all().into_iter().filter(|l| *l != QPS).map(Lang::name));
+    let data = |t: &str| {
+        let mut t = t.to_string();
+        for d in &data_words {
+            t = t.replace(d.as_str(), " ");
+        }
+        t
+    };
+    for (stage, s) in stages(settings, first, second) {
+        for who in [None, Some(HOST), Some(GUEST)] {
+            for lang in Lang::all() {
+                let context = format!("{} {stage} as {who:?} in {}", s.settings.preset.as_str(), lang.code());
+                let html = render(lang, &s, who);
+                assert_buttons_speak(&html, &context);
+                let texts = texts(&html);
+                assert!(texts.len() > 5, "{context}: the page renders: {html}");
+                for t in &texts {
+                    assert!(!t.contains("%{"), "{context}: unfilled parameter in {t:?}");
+                    for k in &keys {
+                        assert_ne!(t, k, "{context}: shows the key {k}");
+                        assert!(!t.contains(&format!("{}.{k}", lang.code())), "{context}: a missing key in {t:?}");
+                    }
+                    if lang == QPS {
+                        let outside = outside_catalogue(&data(t));
+                        let coordinate = |w: &str| w.chars().count() <= 1;
+                        assert!(
+                            outside.split_whitespace().all(coordinate),
+                            "{context}: {t:?} has words from outside the catalogue: {outside:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_classic_room_renders_from_the_catalogue_in_every_language() {
+    let xyz = |x, y| Xyz { x, y, z: 1 };
+    check_room(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7));
+}
+
+#[test]
+fn a_space_room_renders_from_the_catalogue_in_every_language() {
+    let mut s = MatchSettings::space_default();
+    s.board = engine::BoxSpec { x: engine::Axis::one_to(5), y: engine::Axis::one_to(5), z: engine::Axis::one_to(5) };
+    let xyz = |x, y, z| Xyz { x, y, z };
+    check_room(s, xyz(1, 1, 1), xyz(5, 5, 5));
+}
+
+/// The coordinate entry names what may be typed: 9×9 columns A–J (no I) and rows 1–9, a Space
+/// box its own numbers.
+#[test]
+fn the_coordinate_entry_names_the_boards_own_ranges() {
+    let xyz = |x, y| Xyz { x, y, z: 1 };
+    let (_, playing) = stages(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7)).swap_remove(2);
+    let html = render(Lang::EN, &playing, Some(HOST));
+    assert!(html.contains("X (A–J)") && html.contains("Y (1–9)"), "{html}");
+    let mut space = MatchSettings::space_default();
+    space.board = engine::BoxSpec { x: engine::Axis { start: -2, end: 2 }, ..space.board };
+    let (_, playing) = stages(space, Xyz { x: 0, y: 1, z: 1 }, Xyz { x: 1, y: 5, z: 5 }).swap_remove(2);
+    let html = render(Lang::EN, &playing, Some(HOST));
+    assert!(html.contains("X (-2–2)") && html.contains("Z (1–"), "{html}");
+}
