@@ -133,7 +133,7 @@ impl RoomView {
     pub fn of(
         room_id: i64,
         s: &super::state::MatchState,
-        viewer: Option<&super::actor::Viewer>,
+        viewer: Option<&super::commands::Requester>,
         now: i64,
         watchers: usize,
     ) -> RoomView {
@@ -144,7 +144,7 @@ impl RoomView {
 
     /// Adds what depends on the viewer and the time to a [`RoomView::shared`] view: the
     /// viewer's colour, the hints for the player to move (000 §8.3) and the clocks at `now`.
-    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::actor::Viewer>, now: i64) {
+    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::commands::Requester>, now: i64) {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);

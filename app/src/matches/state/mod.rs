@@ -20,7 +20,7 @@ mod timers;
 use serde::{Deserialize, Serialize};
 
 pub use super::commands::{
-    Caller, Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, RoomPhase, UndoRefusal,
+    Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, Requester, RoomPhase, UndoRefusal,
     REASONS_LEN,
 };
 use super::{
@@ -284,11 +284,11 @@ impl MatchState {
 
     /// Who may read and download the stored record (003 §8.1, §9.7): the players, the
     /// administrator, and users both players approved. Live viewing is open to all.
-    pub fn may_read_record(&self, user_id: i64, username: &str, is_admin: bool) -> bool {
-        if is_admin || self.seat_of(user_id).is_some() {
+    pub fn may_read_record(&self, who: &Requester) -> bool {
+        if who.is_admin() || self.seat_of(who.user_id).is_some() {
             return true;
         }
-        let name = username.to_lowercase();
+        let name = who.username.to_lowercase();
         self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
     }
 
@@ -305,7 +305,7 @@ impl MatchState {
 
     /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
     /// to `self` on return.
-    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64) -> Decision {
+    pub fn handle(&mut self, caller: &Requester, cmd: &Command, now: i64) -> Decision {
         // Moves and passes are validated by playing them on the engine (no second pass).
         if let Command::Move { .. } | Command::Pass = cmd {
             let colour = match self.seat_of(caller.user_id) {
@@ -326,11 +326,11 @@ impl MatchState {
     }
 
     /// Decides a command's events without applying them (moves excepted: see `play`).
-    fn decide(&mut self, caller: &Caller, cmd: &Command) -> Result<Decision, MatchError> {
+    fn decide(&mut self, caller: &Requester, cmd: &Command) -> Result<Decision, MatchError> {
         use Command::*;
         match cmd {
             AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
-                if !caller.is_admin {
+                if !caller.is_admin() {
                     return Err(MatchError::AdminOnly);
                 }
                 return self.admin(cmd).map(ok);

@@ -5,7 +5,7 @@
 use super::*;
 
 impl MatchState {
-    pub(super) fn join(&mut self, caller: &Caller, code: &str) -> Result<Vec<Event>, MatchError> {
+    pub(super) fn join(&mut self, caller: &Requester, code: &str) -> Result<Vec<Event>, MatchError> {
         if self.phase != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));
         }

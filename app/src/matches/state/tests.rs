@@ -13,8 +13,9 @@ const GUEST: i64 = 2; // second seat; White
 const STRANGER: i64 = 3;
 const ADMIN: i64 = 9;
 
-fn caller(id: i64) -> Caller {
-    Caller { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN }
+fn caller(id: i64) -> Requester {
+    let role = if id == ADMIN { crate::Role::Admin } else { crate::Role::Player };
+    Requester { user_id: id, username: format!("user{id}"), role }
 }
 
 struct T {
@@ -627,8 +628,8 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
 /// directly, for players and spectators, later in time, in play and in scoring.
 #[test]
 fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
-    use crate::matches::{actor::Viewer, view::RoomView};
-    let viewer = |id: i64| Viewer { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN };
+    use crate::matches::view::RoomView;
+    let viewer = caller;
     let check = |t: &T| {
         let shared = RoomView::shared(5, &t.s, 3);
         for who in [None, Some(viewer(HOST)), Some(viewer(GUEST)), Some(viewer(STRANGER))] {
