@@ -19,14 +19,9 @@ pub(crate) fn db() -> Result<crate::data::Db, crate::AppError> {
     })
 }
 
-/// The signed-in user as the sender of match commands.
+/// The signed-in user as the one asking: sending match commands, watching a room, reading
+/// its record.
 #[cfg(feature = "ssr")]
-pub fn caller(u: crate::data::User) -> crate::matches::commands::Caller {
-    crate::matches::commands::Caller { user_id: u.id, is_admin: u.role.is_admin(), username: u.username }
-}
-
-/// The signed-in user as a viewer of a room.
-#[cfg(feature = "ssr")]
-pub fn viewer(u: crate::data::User) -> crate::matches::actor::Viewer {
-    crate::matches::actor::Viewer { user_id: u.id, is_admin: u.role.is_admin(), username: u.username }
+pub fn requester(u: crate::data::User) -> crate::matches::commands::Requester {
+    crate::matches::commands::Requester { user_id: u.id, username: u.username, role: u.role }
 }

@@ -23,9 +23,9 @@ fn service() -> Result<crate::matches::service::MatchService, AppError> {
 }
 
 #[cfg(feature = "ssr")]
-async fn signed_in() -> Result<crate::matches::commands::Caller, AppError> {
+async fn signed_in() -> Result<crate::matches::commands::Requester, AppError> {
     let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
-    user.map(super::caller).ok_or(AppError::NotSignedIn)
+    user.map(super::requester).ok_or(AppError::NotSignedIn)
 }
 
 /// Creates a room with agreed settings; the creator receives both invitation codes.
@@ -44,6 +44,6 @@ pub async fn match_command(room_id: i64, command: Command) -> Result<CommandRepl
 #[server(endpoint = "match_view", input = server_fn::codec::Json)]
 pub async fn match_view(room_id: i64) -> Result<RoomView, AppError> {
     let viewer =
-        crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?.map(super::viewer);
+        crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?.map(super::requester);
     Ok(service()?.view(room_id, viewer).await?)
 }

@@ -9,29 +9,21 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{
     events::{Event, StoredEvent},
-    state::{Caller, Command, MatchError, MatchState},
+    state::{Command, MatchError, MatchState, Requester},
     view::RoomView,
 };
 use crate::{clock::Clock, data::Db};
 
 pub use super::commands::CommandReply;
 
-/// Who is looking, for views filtered per viewer (000 §8.3) and record access (003 §8.1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Viewer {
-    pub user_id: i64,
-    pub username: String,
-    pub is_admin: bool,
-}
-
 pub(crate) enum Request {
     Command {
-        caller: Caller,
+        caller: Requester,
         cmd: Command,
         reply: oneshot::Sender<Result<CommandReply, MatchError>>,
     },
     View {
-        viewer: Option<Viewer>,
+        viewer: Option<Requester>,
         reply: oneshot::Sender<RoomView>,
     },
     /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers.
@@ -41,7 +33,7 @@ pub(crate) enum Request {
     },
     /// May this viewer read the stored record? Answers with the room's state for export.
     Record {
-        viewer: Viewer,
+        viewer: Requester,
         reply: oneshot::Sender<Result<Box<MatchState>, MatchError>>,
     },
 }
@@ -144,7 +136,7 @@ impl Actor {
                 let _ = reply.send(view);
             }
             Request::Record { viewer, reply } => {
-                let allowed = self.state.may_read_record(viewer.user_id, &viewer.username, viewer.is_admin);
+                let allowed = self.state.may_read_record(&viewer);
                 let _ = reply.send(if allowed {
                     Ok(Box::new(self.state.clone()))
                 } else {

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::{Colour, FaultCause, MarkKind, StoredEvent, Xyz};
+use crate::Role;
 
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
@@ -46,12 +47,22 @@ impl RoomPhase {
     }
 }
 
-/// Who sends a command: a signed-in user.
+/// Who is asking — sending a command, watching a room or reading its record: a signed-in
+/// user as the server knows them from their session (anonymous visitors have none). Their
+/// account role is all the server knows of them beyond their name; whether they play in a
+/// room follows from the room's seats, not from this.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caller {
+pub struct Requester {
     pub user_id: i64,
     pub username: String,
-    pub is_admin: bool,
+    pub role: Role,
+}
+
+impl Requester {
+    /// May rule, hold and decide (003 §1.5, §3.6, §6.1).
+    pub fn is_admin(&self) -> bool {
+        self.role.is_admin()
+    }
 }
 
 /// What a participant can ask of a room.

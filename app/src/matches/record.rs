@@ -61,7 +61,7 @@ impl RoomRecord {
             settings: s.settings.clone(),
             black,
             white,
-            phase: s.phase,
+            phase: s.phase(),
             result: s.result(),
             text: crate::i18n::Lang::all()
                 .into_iter()

@@ -6,10 +6,10 @@ use std::{collections::HashMap, sync::Arc};
 use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
-    actor::{self, CommandReply, Request, RoomHandle, Viewer},
+    actor::{self, CommandReply, Request, RoomHandle},
     events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
-    state::{Caller, Command, MatchError, MatchState},
+    state::{Command, MatchError, MatchState, Requester},
     view::RoomView,
 };
 use crate::{
@@ -91,7 +91,7 @@ impl MatchService {
 
     pub async fn create_room(
         &self,
-        creator: &Caller,
+        creator: &Requester,
         name: &str,
         settings: MatchSettings,
     ) -> Result<CreatedRoom, AppError> {
@@ -118,7 +118,7 @@ impl MatchService {
         Ok(CreatedRoom { room_id, invite_codes: codes })
     }
 
-    pub async fn command(&self, room_id: i64, caller: Caller, cmd: Command) -> Result<CommandReply, MatchError> {
+    pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         h.tx.send(Request::Command { caller, cmd, reply }).await.map_err(|_| MatchError::Internal)?;
@@ -126,7 +126,7 @@ impl MatchService {
     }
 
     /// The room as `viewer` may see it (hints only for the player to move, 000 §8.3).
-    pub async fn view(&self, room_id: i64, viewer: Option<Viewer>) -> Result<RoomView, MatchError> {
+    pub async fn view(&self, room_id: i64, viewer: Option<Requester>) -> Result<RoomView, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         h.tx.send(Request::View { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
@@ -142,7 +142,7 @@ impl MatchService {
     }
 
     /// The stored record of a room, for those allowed to read it (003 §8.1, §9.7).
-    pub async fn record(&self, room_id: i64, viewer: Viewer) -> Result<super::record::RoomRecord, MatchError> {
+    pub async fn record(&self, room_id: i64, viewer: Requester) -> Result<super::record::RoomRecord, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         h.tx.send(Request::Record { viewer, reply }).await.map_err(|_| MatchError::Internal)?;

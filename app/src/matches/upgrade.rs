@@ -131,7 +131,7 @@ mod tests {
             let s = MatchState::replay(&log, secrets).unwrap_or_else(|e| panic!("{path:?}: {e}"));
             let want = &file["expect"];
             assert_eq!(s.version, want["version"].as_i64().unwrap(), "{path:?}");
-            assert_eq!(serde_json::to_value(s.phase).unwrap(), want["phase"], "{path:?}");
+            assert_eq!(serde_json::to_value(s.phase()).unwrap(), want["phase"], "{path:?}");
             assert_eq!(u64::from(s.game.move_number()), want["move_number"].as_u64().unwrap(), "{path:?}");
             assert_eq!(s.game.hash().to_string(), want["board_hash"].as_str().unwrap(), "{path:?}");
             match (&s.ended, want["ended"].as_object()) {

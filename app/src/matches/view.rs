@@ -133,7 +133,7 @@ impl RoomView {
     pub fn of(
         room_id: i64,
         s: &super::state::MatchState,
-        viewer: Option<&super::actor::Viewer>,
+        viewer: Option<&super::commands::Requester>,
         now: i64,
         watchers: usize,
     ) -> RoomView {
@@ -144,13 +144,13 @@ impl RoomView {
 
     /// Adds what depends on the viewer and the time to a [`RoomView::shared`] view: the
     /// viewer's colour, the hints for the player to move (000 §8.3) and the clocks at `now`.
-    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::actor::Viewer>, now: i64) {
+    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::commands::Requester>, now: i64) {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
         let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
-        let hints = your_colour.filter(|c| s.phase == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
+        let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
             illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.reason_word().to_string())).collect(),
             atari: if s.settings.atari_warning {
                 g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
@@ -180,7 +180,7 @@ impl RoomView {
         let faults = s.faults.map(|f| {
             f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
         });
-        let scoring = s.scoring.as_ref().map(|sc| {
+        let scoring = s.scoring().map(|sc| {
             let limit = s.settings.scoring_deadline_s as i64 * 1000;
             let deadline_ms = match s.settings.preset {
                 super::settings::Preset::Classic => Some(sc.started_ms + limit),
@@ -212,14 +212,14 @@ impl RoomView {
             version: s.version,
             server_time_ms: 0,
             name: s.name.clone(),
-            phase: s.phase,
+            phase: s.phase(),
             settings: s.settings.clone(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
             confirmed: s.confirmed,
             black: s.holder_of(Colour::Black).map(|h| h.username.clone()),
             white: s.holder_of(Colour::White).map(|h| h.username.clone()),
             your_colour: None,
-            ready: s.ready,
+            ready: s.ready_flags(),
             to_move: s.to_move(),
             move_number: g.move_number(),
             stones,
@@ -237,7 +237,7 @@ impl RoomView {
             draw_offer_by: s.draw.pending_by,
             scoring,
             faults,
-            hold: s.hold.clone(),
+            hold: s.hold().cloned(),
             attention: s.attention,
             result,
             illegal_attempts: s.illegal_attempts,

@@ -14,13 +14,12 @@ use app::{
     api::UserView,
     data::{sessions, Db, SignInThrottle},
     matches::{
-        actor::Viewer,
         commands::{CommandReply, CreatedRoom},
         events::StoredEvent,
         record::RoomRecord,
         service::MatchService,
         settings::MatchSettings,
-        state::{Caller, Command, MatchError},
+        state::{Command, MatchError, Requester},
         view::RoomView,
     },
     AppError, ErrorBody,
@@ -112,13 +111,13 @@ pub fn router(state: ApiState) -> Router {
     .with_state(state)
 }
 
-async fn caller(db: &Db, session: &Session) -> Result<Caller, AppError> {
-    Ok(app::api::caller(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
+async fn caller(db: &Db, session: &Session) -> Result<Requester, AppError> {
+    Ok(app::api::requester(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
 }
 
 /// The signed-in viewer, if any (anonymous visitors may watch live, 003 §8.1).
-async fn viewer(db: &Db, session: &Session) -> Result<Option<Viewer>, AppError> {
-    Ok(sessions::current(db, session).await?.map(app::api::viewer))
+async fn viewer(db: &Db, session: &Session) -> Result<Option<Requester>, AppError> {
+    Ok(sessions::current(db, session).await?.map(app::api::requester))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -229,7 +228,7 @@ async fn room_view(
     Ok(Json(s.matches.view(id, v).await?))
 }
 
-async fn record_viewer(s: &ApiState, session: &Session) -> Result<Viewer, AppError> {
+async fn record_viewer(s: &ApiState, session: &Session) -> Result<Requester, AppError> {
     viewer(&s.db, session).await?.ok_or(AppError::NotSignedIn)
 }
 
@@ -286,7 +285,7 @@ async fn record_sgf(State(s): State<ApiState>, RoomId(id): RoomId, session: Sess
 ))]
 async fn attention(State(s): State<ApiState>, session: Session) -> Result<Json<Vec<RoomView>>, AppError> {
     let c = caller(&s.db, &session).await?;
-    if !c.is_admin {
+    if !c.is_admin() {
         return Err(MatchError::AdminOnly.into());
     }
     Ok(Json(s.matches.needing_attention().await?))

@@ -2,7 +2,7 @@
 //! rule on life and death, decide it. Every ruling carries reasons and is recorded; the
 //! caller is checked to be an administrator before any of this runs.
 
-use super::{check_reasons, MatchState};
+use super::{check_reasons, MatchState, Phase};
 use crate::matches::commands::PhaseNeeded;
 use crate::matches::{
     commands::{Command, MatchError, RoomPhase},
@@ -14,22 +14,21 @@ impl MatchState {
         match cmd {
             Command::AdminHold { reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                if !matches!(self.phase, RoomPhase::WaitingReady | RoomPhase::Playing | RoomPhase::Scoring) {
+                if !matches!(self.phase(), RoomPhase::WaitingReady | RoomPhase::Playing | RoomPhase::Scoring) {
                     return Err(self.wrong_phase(PhaseNeeded::StartedNotHeld));
                 }
                 Ok(vec![Event::Held { reason: HoldReason::Administrator { reasons } }])
             }
             Command::AdminResume { reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                if self.phase != RoomPhase::Held {
+                if self.phase() != RoomPhase::Held {
                     return Err(self.wrong_phase(PhaseNeeded::Held));
                 }
                 Ok(vec![Event::Resumed { reasons }])
             }
             Command::AdminRuling { dead, seki, unresolved, reasons, finalize } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                let in_scoring = self.phase == RoomPhase::Scoring
-                    || (self.phase == RoomPhase::Held && self.held_from == RoomPhase::Scoring);
+                let in_scoring = matches!(self.phase, Phase::Scoring(_) | Phase::Held { scoring: Some(_), .. });
                 if !in_scoring {
                     return Err(self.wrong_phase(PhaseNeeded::ScoringOrHeldInScoring));
                 }
@@ -55,7 +54,7 @@ impl MatchState {
             }
             Command::AdminDecide { winner, reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
+                if matches!(self.phase(), RoomPhase::Open | RoomPhase::Finished) {
                     return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
                 }
                 Ok(vec![

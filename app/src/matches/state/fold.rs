@@ -57,11 +57,8 @@ impl MatchState {
                 if *result == engine::GameResult::DrawAgreed {
                     g.agree_draw().map_err(|e| e.to_string())?;
                 } else if statement.is_some() {
-                    let marks = self
-                        .scoring
-                        .as_ref()
-                        .map(|s| scoring::engine_marks(g.geometry(), &s.marks))
-                        .unwrap_or_default();
+                    let marks =
+                        self.phase.scoring().map(|s| scoring::engine_marks(g.geometry(), &s.marks)).unwrap_or_default();
                     g.finish_by_score(&marks).map_err(|e| e.to_string())?;
                 }
             }
@@ -82,10 +79,13 @@ impl MatchState {
                 self.black = Some(*black);
                 self.wait_for_ready(t);
             }
-            Event::Ready { colour } => self.ready[colour_index(*colour)] = true,
+            Event::Ready { colour } => {
+                if let Phase::WaitingReady(r) = &mut self.phase {
+                    r.ready[colour_index(*colour)] = true;
+                }
+            }
             Event::PlayResumed => {
-                self.phase = RoomPhase::Playing;
-                self.ready_since_ms = None;
+                self.phase = Phase::Playing;
                 // The acknowledgement wait, if any, starts afresh now that both devices are back.
                 self.ack_since_ms = t;
             }
@@ -130,48 +130,45 @@ impl MatchState {
             }
             Event::DrawOfferCancelled { .. } => self.draw.pending_by = None,
             Event::ScoringEntered => {
-                self.phase = RoomPhase::Scoring;
+                // The first statement follows at once (the same instant).
+                self.phase = Phase::Scoring(ScoringState::entered(t));
                 self.awaiting_ack = None;
                 self.undo = None;
                 self.scoring_requests = [None, None];
                 self.draw.pending_by = None;
             }
             Event::MarkAdded { mark, .. } => {
-                if let Some(s) = &mut self.scoring {
+                if let Some(s) = self.phase.scoring_mut() {
                     s.marks.push(mark.clone());
                 }
             }
             Event::MarkWithdrawn { mark, .. } => {
-                if let Some(s) = &mut self.scoring {
+                if let Some(s) = self.phase.scoring_mut() {
                     s.marks.retain(|m| m != mark);
                 }
             }
             Event::StatementIssued { number, marks, score } => {
-                let started_ms = self.scoring.as_ref().map_or(t, |s| s.started_ms);
-                let alerted = self.scoring.as_ref().is_some_and(|s| s.alerted);
-                self.scoring = Some(ScoringState {
-                    started_ms,
-                    marks: marks.clone(),
-                    statement: *number,
-                    score: score.clone(),
-                    consents: [None, None],
-                    alerted,
-                });
+                // Only in scoring; consents given before are void (003 §4.5).
+                if let Some(s) = self.phase.scoring_mut() {
+                    s.marks = marks.clone();
+                    s.statement = *number;
+                    s.score = score.clone();
+                    s.consents = [None, None];
+                }
                 self.next_statement = number + 1;
             }
             Event::Consented { colour, statement, .. } => {
-                if let Some(s) = &mut self.scoring {
+                if let Some(s) = self.phase.scoring_mut() {
                     s.consents[colour_index(*colour)] = Some(*statement);
                 }
             }
             Event::ConsentWithdrawn { colour, .. } => {
-                if let Some(s) = &mut self.scoring {
+                if let Some(s) = self.phase.scoring_mut() {
                     s.consents[colour_index(*colour)] = None;
                 }
             }
             Event::PlayContinued { .. } => {
-                self.phase = RoomPhase::Playing;
-                self.scoring = None;
+                self.phase = Phase::Playing;
                 self.awaiting_ack = None;
             }
             Event::ScoringDeadlinePassed => {}
@@ -181,7 +178,7 @@ impl MatchState {
             Event::Reconnected { colour } => {
                 self.faults[colour_index(*colour)] = None;
                 // Play resumes from the server's record after both players' Ready (003 §6.2).
-                if self.phase == RoomPhase::Playing && self.faults.iter().all(Option::is_none) {
+                if matches!(self.phase, Phase::Playing) && self.faults.iter().all(Option::is_none) {
                     self.wait_for_ready(t);
                 }
             }
@@ -189,9 +186,13 @@ impl MatchState {
             Event::AttentionNeeded { attention } => {
                 self.attention = Some(*attention);
                 match attention {
-                    Attention::ReadinessTimeout => self.readiness_alerted = true,
+                    Attention::ReadinessTimeout => {
+                        if let Phase::WaitingReady(r) = &mut self.phase {
+                            r.alerted = true;
+                        }
+                    }
                     Attention::ScoringWait => {
-                        if let Some(s) = &mut self.scoring {
+                        if let Some(s) = self.phase.scoring_mut() {
                             s.alerted = true;
                         }
                     }
@@ -206,27 +207,25 @@ impl MatchState {
                     self.wait_for_ready(t);
                 }
                 _ => {
-                    self.held_from =
-                        if self.phase == RoomPhase::Scoring { RoomPhase::Scoring } else { RoomPhase::Playing };
-                    self.phase = RoomPhase::Held;
-                    self.hold = Some(reason.clone());
+                    // Scoring goes on when resumed; play waits for both players' Ready.
+                    let scoring = self.phase.take_scoring();
+                    self.phase = Phase::Held { reason: reason.clone(), scoring };
                     self.faults = [None, None];
                     self.undo = None;
                 }
             },
             Event::Resumed { .. } => {
-                self.hold = None;
                 self.attention = None;
-                if self.held_from == RoomPhase::Scoring {
-                    self.phase = RoomPhase::Scoring;
-                } else {
-                    self.wait_for_ready(t);
+                match self.phase.take_scoring() {
+                    Some(s) => self.phase = Phase::Scoring(s),
+                    None => self.wait_for_ready(t),
                 }
             }
             Event::Ruling { .. } => {
-                self.hold = None;
                 self.attention = None;
-                self.phase = RoomPhase::Scoring;
+                // The ruling's statement follows at once.
+                let s = self.phase.take_scoring().unwrap_or_else(|| ScoringState::entered(t));
+                self.phase = Phase::Scoring(s);
             }
             Event::Decided { .. } => {}
             Event::RecordViewerApproved { colour, username } => {
@@ -242,11 +241,10 @@ impl MatchState {
                 }
             }
             Event::Ended { .. } => {
-                self.phase = RoomPhase::Finished;
+                self.phase = Phase::Finished { scoring: self.phase.take_scoring() };
                 self.awaiting_ack = None;
                 self.undo = None;
                 self.faults = [None, None];
-                self.hold = None;
                 self.attention = None;
                 self.draw.pending_by = None;
                 self.ended = Some(e.clone());

@@ -20,7 +20,7 @@ mod timers;
 use serde::{Deserialize, Serialize};
 
 pub use super::commands::{
-    Caller, Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, RoomPhase, UndoRefusal,
+    Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, Requester, RoomPhase, UndoRefusal,
     REASONS_LEN,
 };
 use super::{
@@ -91,6 +91,97 @@ pub struct ScoringState {
     pub alerted: bool,
 }
 
+impl ScoringState {
+    /// Counting entered at `t`, before its first statement (which follows at once).
+    fn entered(t: i64) -> ScoringState {
+        ScoringState {
+            started_ms: t,
+            marks: Vec::new(),
+            statement: 0,
+            score: scoring::engine_fallback_summary(),
+            consents: [None, None],
+            alerted: false,
+        }
+    }
+}
+
+/// Waiting for both players' Ready (003 §1.6, §6.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Readiness {
+    /// Ready flags by colour (Black, White).
+    pub ready: [bool; 2],
+    /// Since when both players' readiness is awaited.
+    pub since_ms: i64,
+    /// The administrator was told the wait is long (003 §1.6).
+    pub alerted: bool,
+}
+
+/// Where the room stands, with what exists only there. The wire names it by [`RoomPhase`]
+/// ([`MatchState::phase`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    Open,
+    WaitingReady(Readiness),
+    Playing,
+    Scoring(ScoringState),
+    /// Held for the administrator; `scoring` is the counting it interrupted, if any (it
+    /// goes on when resumed; otherwise play waits for both players' Ready).
+    Held {
+        reason: HoldReason,
+        scoring: Option<ScoringState>,
+    },
+    /// `scoring`: the counting the game ended in or after, if any (shown with the result).
+    Finished {
+        scoring: Option<ScoringState>,
+    },
+}
+
+impl Phase {
+    pub fn name(&self) -> RoomPhase {
+        match self {
+            Phase::Open => RoomPhase::Open,
+            Phase::WaitingReady(_) => RoomPhase::WaitingReady,
+            Phase::Playing => RoomPhase::Playing,
+            Phase::Scoring(_) => RoomPhase::Scoring,
+            Phase::Held { .. } => RoomPhase::Held,
+            Phase::Finished { .. } => RoomPhase::Finished,
+        }
+    }
+
+    fn scoring(&self) -> Option<&ScoringState> {
+        match self {
+            Phase::Scoring(s) | Phase::Held { scoring: Some(s), .. } | Phase::Finished { scoring: Some(s) } => Some(s),
+            _ => None,
+        }
+    }
+
+    fn scoring_mut(&mut self) -> Option<&mut ScoringState> {
+        match self {
+            Phase::Scoring(s) | Phase::Held { scoring: Some(s), .. } | Phase::Finished { scoring: Some(s) } => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Moves the counting out of this phase (which keeps whatever else it holds).
+    fn take_scoring(&mut self) -> Option<ScoringState> {
+        match std::mem::replace(self, Phase::Open) {
+            Phase::Scoring(s) => Some(s),
+            Phase::Held { reason, scoring } => {
+                *self = Phase::Held { reason, scoring: None };
+                scoring
+            }
+            Phase::Finished { scoring } => {
+                *self = Phase::Finished { scoring: None };
+                scoring
+            }
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
 /// Equality compares every field: live play and replay of its log must agree on all.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatchState {
@@ -103,12 +194,8 @@ pub struct MatchState {
     pub confirmed: [bool; 2],
     /// Which seat plays Black, once started.
     pub black: Option<Seat>,
-    /// Ready flags by colour (Black, White).
-    pub ready: [bool; 2],
-    /// Since when both players' readiness is awaited, and whether the administrator was told.
-    pub ready_since_ms: Option<i64>,
-    pub readiness_alerted: bool,
-    pub phase: RoomPhase,
+    /// Where the room stands, with the readiness wait, the counting or the hold in it.
+    pub phase: Phase,
     pub game: engine::Game,
     pub clocks: MatchClocks,
     /// After a move or pass: the colour whose device must acknowledge it, its number, and
@@ -122,12 +209,8 @@ pub struct MatchState {
     /// Move number at which each colour asked to count (003 §2.7).
     pub scoring_requests: [Option<u32>; 2],
     pub draw: DrawState,
-    pub scoring: Option<ScoringState>,
     pub next_statement: u64,
     pub faults: [Option<Fault>; 2],
-    /// Why the room is held, and the phase it returns to.
-    pub hold: Option<HoldReason>,
-    pub held_from: RoomPhase,
     /// An outstanding notice to the administrator.
     pub attention: Option<Attention>,
     /// Users approved to read the stored record, by lower-case name, with each colour's
@@ -218,10 +301,7 @@ impl MatchState {
             seats: [None, None],
             confirmed: [false, false],
             black: None,
-            ready: [false, false],
-            ready_since_ms: None,
-            readiness_alerted: false,
-            phase: RoomPhase::Open,
+            phase: Phase::Open,
             game,
             clocks,
             awaiting_ack: None,
@@ -231,11 +311,8 @@ impl MatchState {
             undos_used: [0, 0],
             scoring_requests: [None, None],
             draw: DrawState::default(),
-            scoring: None,
             next_statement: 1,
             faults: [None, None],
-            hold: None,
-            held_from: RoomPhase::Playing,
             attention: None,
             record_viewers: Vec::new(),
             illegal_attempts: 0,
@@ -279,21 +356,49 @@ impl MatchState {
     }
 
     pub fn is_started(&self) -> bool {
-        !matches!(self.phase, RoomPhase::Open)
+        !matches!(self.phase, Phase::Open)
+    }
+
+    /// Where the room stands, by its wire name.
+    pub fn phase(&self) -> RoomPhase {
+        self.phase.name()
+    }
+
+    /// The counting: in scoring, held during scoring, or finished after it.
+    pub fn scoring(&self) -> Option<&ScoringState> {
+        self.phase.scoring()
+    }
+
+    /// Why the room is held, while it is.
+    pub fn hold(&self) -> Option<&HoldReason> {
+        match &self.phase {
+            Phase::Held { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The ready flags (Black, White) as the room view shows them: those of the current
+    /// wait; none before the start; both once play began.
+    pub fn ready_flags(&self) -> [bool; 2] {
+        match &self.phase {
+            Phase::Open => [false, false],
+            Phase::WaitingReady(r) => r.ready,
+            _ => [true, true],
+        }
     }
 
     /// Who may read and download the stored record (003 §8.1, §9.7): the players, the
     /// administrator, and users both players approved. Live viewing is open to all.
-    pub fn may_read_record(&self, user_id: i64, username: &str, is_admin: bool) -> bool {
-        if is_admin || self.seat_of(user_id).is_some() {
+    pub fn may_read_record(&self, who: &Requester) -> bool {
+        if who.is_admin() || self.seat_of(who.user_id).is_some() {
             return true;
         }
-        let name = username.to_lowercase();
+        let name = who.username.to_lowercase();
         self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
     }
 
     fn wrong_phase(&self, needed: PhaseNeeded) -> MatchError {
-        MatchError::WrongPhase { phase: self.phase, needed }
+        MatchError::WrongPhase { phase: self.phase(), needed }
     }
 
     /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1).
@@ -305,7 +410,7 @@ impl MatchState {
 
     /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
     /// to `self` on return.
-    pub fn handle(&mut self, caller: &Caller, cmd: &Command, now: i64) -> Decision {
+    pub fn handle(&mut self, caller: &Requester, cmd: &Command, now: i64) -> Decision {
         // Moves and passes are validated by playing them on the engine (no second pass).
         if let Command::Move { .. } | Command::Pass = cmd {
             let colour = match self.seat_of(caller.user_id) {
@@ -326,11 +431,11 @@ impl MatchState {
     }
 
     /// Decides a command's events without applying them (moves excepted: see `play`).
-    fn decide(&mut self, caller: &Caller, cmd: &Command) -> Result<Decision, MatchError> {
+    fn decide(&mut self, caller: &Requester, cmd: &Command) -> Result<Decision, MatchError> {
         use Command::*;
         match cmd {
             AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
-                if !caller.is_admin {
+                if !caller.is_admin() {
                     return Err(MatchError::AdminOnly);
                 }
                 return self.admin(cmd).map(ok);
@@ -386,10 +491,7 @@ impl MatchState {
     }
 
     fn wait_for_ready(&mut self, t: i64) {
-        self.phase = RoomPhase::WaitingReady;
-        self.ready = [false, false];
-        self.ready_since_ms = Some(t);
-        self.readiness_alerted = false;
+        self.phase = Phase::WaitingReady(Readiness { ready: [false, false], since_ms: t, alerted: false });
         self.awaiting_ack = self.awaiting_ack.filter(|_| self.game.phase() == engine::Phase::Playing);
     }
 
@@ -397,7 +499,7 @@ impl MatchState {
     /// last move, with no undo question open and both connections sound (003 §5.2, §5.5,
     /// §6.1); it stops in every other state (003 §2.7, §4.4).
     fn clock_should_run(&self) -> bool {
-        self.phase == RoomPhase::Playing
+        matches!(self.phase, Phase::Playing)
             && self.awaiting_ack.is_none()
             && self.undo.is_none()
             && self.faults.iter().all(Option::is_none)
@@ -415,8 +517,12 @@ impl MatchState {
     /// Events to append when a server (re)starts with this room loaded: a game in play is
     /// held until both players are ready again (003 §6.1–6.3).
     pub fn on_restart(&mut self, now: i64) -> Vec<Event> {
-        if self.phase == RoomPhase::Playing || (self.phase == RoomPhase::WaitingReady && self.ready.iter().any(|r| *r))
-        {
+        let waited_on = match &self.phase {
+            Phase::Playing => true,
+            Phase::WaitingReady(r) => r.ready.iter().any(|x| *x),
+            _ => false,
+        };
+        if waited_on {
             let e = Event::Held { reason: HoldReason::ServerRestart };
             self.note(&e, now);
             vec![e]

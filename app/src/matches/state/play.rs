@@ -15,7 +15,7 @@ const DRAW_OFFER_SPACING: u32 = 5;
 impl MatchState {
     /// Common preconditions of acting in play.
     fn require_play(&self) -> Result<(), MatchError> {
-        if self.phase != RoomPhase::Playing {
+        if self.phase() != RoomPhase::Playing {
             return Err(self.wrong_phase(PhaseNeeded::Playing));
         }
         match self.suspension() {
@@ -111,7 +111,7 @@ impl MatchState {
 
     pub(super) fn request_undo(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         let not = |why| MatchError::UndoNotAllowed { why };
-        if self.phase == RoomPhase::Scoring {
+        if self.phase() == RoomPhase::Scoring {
             return Err(not(UndoRefusal::InScoring));
         }
         self.require_play()?;

@@ -72,14 +72,14 @@ impl MatchState {
     }
 
     fn require_scoring(&self) -> Result<&super::ScoringState, MatchError> {
-        if self.phase != RoomPhase::Scoring {
+        if self.phase() != RoomPhase::Scoring {
             return Err(self.wrong_phase(PhaseNeeded::Scoring));
         }
         if let Some(e) = self.suspension() {
             // 003 §4.6: a disconnection suspends consent processing and finalization.
             return Err(e);
         }
-        self.scoring.as_ref().ok_or(MatchError::Internal)
+        self.scoring().ok_or(MatchError::Internal)
     }
 
     /// Checks that `at` can carry a mark of `kind`: a stone for dead/unresolved, an empty
@@ -179,7 +179,7 @@ impl MatchState {
 
     /// The `Ended` event for the statement in force.
     pub(super) fn final_score(&self) -> Result<Event, MatchError> {
-        let s = self.scoring.as_ref().ok_or(MatchError::Internal)?;
+        let s = self.scoring().ok_or(MatchError::Internal)?;
         let st = self.score_for(&s.marks)?;
         Ok(ended(&st.result, Some((s.statement, summary(self.game.geometry(), &st)))))
     }
@@ -195,7 +195,7 @@ impl MatchState {
 
     /// 003 §3.6: disagreement holds scoring for the administrator; nothing is removed.
     pub(super) fn dispute(&mut self, colour: Colour, reason: &str) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::Scoring {
+        if self.phase() != RoomPhase::Scoring {
             return Err(self.wrong_phase(PhaseNeeded::Scoring));
         }
         let reason = check_reasons("reason", reason)?;
@@ -210,15 +210,16 @@ impl MatchState {
     pub(super) fn continue_play(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         if self.settings.preset != Preset::Classic {
             // 000 §5.5 step 5 is Classic only; in Space, dispute for the administrator (003 §3.6).
-            return Err(MatchError::WrongPhase { phase: self.phase, needed: PhaseNeeded::ClassicScoring });
+            return Err(MatchError::WrongPhase { phase: self.phase(), needed: PhaseNeeded::ClassicScoring });
         }
         self.require_scoring()?;
         Ok(vec![Event::PlayContinued { requested_by: colour }])
     }
 }
 
-/// Only reached if even an unmarked board fails to score (a bug, logged above).
-fn engine_fallback_summary() -> ScoreSummary {
+/// Only reached if even an unmarked board fails to score (a bug, logged above), and as the
+/// score of counting just entered, before its first statement.
+pub(super) fn engine_fallback_summary() -> ScoreSummary {
     let zero = SideTotals {
         stones: 0,
         territory: 0,

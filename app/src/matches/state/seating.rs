@@ -5,8 +5,8 @@
 use super::*;
 
 impl MatchState {
-    pub(super) fn join(&mut self, caller: &Caller, code: &str) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::Open {
+    pub(super) fn join(&mut self, caller: &Requester, code: &str) -> Result<Vec<Event>, MatchError> {
+        if self.phase() != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));
         }
         if self.seat_of(caller.user_id).is_some() {
@@ -24,7 +24,7 @@ impl MatchState {
     }
 
     pub(super) fn confirm(&mut self, seat: Seat) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::Open {
+        if self.phase() != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));
         }
         if self.confirmed[seat.index()] {
@@ -54,14 +54,14 @@ impl MatchState {
     }
 
     pub(super) fn ready(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if self.phase != RoomPhase::WaitingReady {
+        let Phase::WaitingReady(r) = &self.phase else {
             return Err(self.wrong_phase(PhaseNeeded::WaitingReady));
-        }
-        if self.ready[colour_index(colour)] {
+        };
+        if r.ready[colour_index(colour)] {
             return Err(MatchError::AlreadyDone);
         }
         let mut events = vec![Event::Ready { colour }];
-        if self.ready[colour_index(opponent(colour))] {
+        if r.ready[colour_index(opponent(colour))] {
             events.push(Event::PlayResumed);
         }
         Ok(events)
@@ -82,7 +82,7 @@ impl MatchState {
     }
 
     pub(super) fn resign(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if matches!(self.phase, RoomPhase::Open | RoomPhase::Finished) {
+        if matches!(self.phase(), RoomPhase::Open | RoomPhase::Finished) {
             return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
         }
         let result = engine::GameResult::resignation(colour);

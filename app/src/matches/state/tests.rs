@@ -13,8 +13,9 @@ const GUEST: i64 = 2; // second seat; White
 const STRANGER: i64 = 3;
 const ADMIN: i64 = 9;
 
-fn caller(id: i64) -> Caller {
-    Caller { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN }
+fn caller(id: i64) -> Requester {
+    let role = if id == ADMIN { crate::Role::Admin } else { crate::Role::Player };
+    Requester { user_id: id, username: format!("user{id}"), role }
 }
 
 struct T {
@@ -59,7 +60,7 @@ impl T {
         t.ok(GUEST, Command::Confirm);
         t.ok(HOST, Command::Ready);
         t.ok(GUEST, Command::Ready);
-        assert_eq!(t.s.phase, RoomPhase::Playing);
+        assert_eq!(t.s.phase(), RoomPhase::Playing);
         t
     }
 
@@ -118,7 +119,7 @@ impl T {
     #[track_caller]
     fn pass(&mut self, who: i64) {
         self.ok(who, Command::Pass);
-        if self.s.phase == RoomPhase::Playing {
+        if self.s.phase() == RoomPhase::Playing {
             let n = self.s.game.move_number();
             self.ok(other(who), Command::Acknowledge { move_number: n });
         }
@@ -140,7 +141,7 @@ impl T {
         let name = std::thread::current().name().unwrap_or("unnamed").rsplit("::").next().unwrap().to_string();
         let expect = serde_json::json!({
             "version": self.s.version,
-            "phase": self.s.phase,
+            "phase": self.s.phase(),
             "move_number": self.s.game.move_number(),
             "board_hash": self.s.game.hash().to_string(),
             "ended": self.s.ended,
@@ -191,7 +192,7 @@ fn a_move_after_the_time_ran_out_is_refused_and_the_game_is_lost_on_time() {
     t.now = 20_000; // 10 s main + one 10 s period: exactly out
     let e = t.err(HOST, Command::Move { at: at(3, 3, 1) });
     assert_eq!(e, MatchError::TimeExpired { colour: Colour::Black });
-    assert_eq!(t.s.phase, RoomPhase::Finished);
+    assert_eq!(t.s.phase(), RoomPhase::Finished);
     assert_eq!(t.s.game.move_number(), 0, "the late move is not on the board");
     assert!(matches!(
         &t.s.ended,
@@ -227,13 +228,13 @@ fn no_acknowledgement_for_ten_seconds_is_a_connection_fault_then_a_hold_in_space
     assert!(matches!(t.err(HOST, Command::Pass), MatchError::Suspended { .. }));
     let e = t.advance(300_000);
     assert_eq!(T::kinds(&e), ["reconnection_expired", "held", "attention_needed"]);
-    assert_eq!(t.s.phase, RoomPhase::Held);
+    assert_eq!(t.s.phase(), RoomPhase::Held);
     assert_eq!(t.s.attention, Some(Attention::Disconnection));
     // Only an administrator resumes, with reasons; then both must be ready again.
     assert_eq!(t.err(HOST, Command::AdminResume { reasons: "back".into() }), MatchError::AdminOnly);
     assert!(matches!(t.err(ADMIN, Command::AdminResume { reasons: " ".into() }), MatchError::InvalidInput { .. }));
     t.ok(ADMIN, Command::AdminResume { reasons: "White's network failed; both confirmed the board".into() });
-    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert_eq!(t.s.phase(), RoomPhase::WaitingReady);
     t.ok(HOST, Command::Ready);
     t.ok(GUEST, Command::Ready);
     // The move still waits for White's device.
@@ -251,7 +252,7 @@ fn a_late_acknowledgement_ends_the_fault_and_play_resumes_after_both_are_ready()
     t.advance(10_000);
     let e = t.ok(GUEST, Command::Acknowledge { move_number: 1 });
     assert_eq!(T::kinds(&e), ["move_acknowledged", "reconnected"]);
-    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert_eq!(t.s.phase(), RoomPhase::WaitingReady);
     assert!(matches!(t.err(GUEST, Command::Move { at: at(2, 2, 2) }), MatchError::WrongPhase { .. }));
     t.ok(GUEST, Command::Ready);
     t.ok(HOST, Command::Ready);
@@ -284,7 +285,7 @@ fn reconnecting_in_time_resumes_after_both_players_are_ready() {
     let e = t.s.presence(Colour::Black, true, t.now);
     t.store(&e);
     assert_eq!(T::kinds(&e), ["reconnected"]);
-    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert_eq!(t.s.phase(), RoomPhase::WaitingReady);
     assert_eq!(t.s.clocks.main_ms[0], 3_600_000, "the disconnection is not charged");
     t.ok(HOST, Command::Ready);
     t.ok(GUEST, Command::Ready);
@@ -315,9 +316,9 @@ fn five_minutes_without_readiness_notifies_the_administrator_and_nothing_else() 
     assert!(t.advance(299_999).is_empty());
     assert_eq!(T::kinds(&t.advance(1)), ["attention_needed"]);
     assert!(t.advance(3_600_000).is_empty(), "one notice, no automatic loss");
-    assert_eq!(t.s.phase, RoomPhase::WaitingReady);
+    assert_eq!(t.s.phase(), RoomPhase::WaitingReady);
     t.ok(GUEST, Command::Ready);
-    assert_eq!(t.s.phase, RoomPhase::Playing);
+    assert_eq!(t.s.phase(), RoomPhase::Playing);
     t.assert_replays();
 }
 
@@ -407,7 +408,7 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
     let mut t = T::started(space_box(5));
     t.play(HOST, at(1, 1, 1));
     t.ok(HOST, Command::RequestScoring);
-    assert_eq!(t.s.phase, RoomPhase::Playing, "one request stops nothing");
+    assert_eq!(t.s.phase(), RoomPhase::Playing, "one request stops nothing");
     t.play(GUEST, at(5, 5, 5));
     assert_eq!(t.s.scoring_requests, [None, None]);
     t.ok(GUEST, Command::RequestScoring);
@@ -418,9 +419,9 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
     t.ok(GUEST, Command::RequestScoring);
     let e = t.ok(HOST, Command::RequestScoring);
     assert_eq!(T::kinds(&e), ["scoring_requested", "scoring_entered", "statement_issued"]);
-    assert_eq!(t.s.phase, RoomPhase::Scoring);
+    assert_eq!(t.s.phase(), RoomPhase::Scoring);
     assert!(!t.s.clocks.is_running());
-    assert_eq!(t.s.scoring.as_ref().unwrap().statement, 1);
+    assert_eq!(t.s.scoring().unwrap().statement, 1);
     t.assert_replays();
 }
 
@@ -428,13 +429,13 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
 fn space_scoring_marks_statements_and_consents() {
     // 003 §3.4–3.5, §4.5–4.6.
     let mut t = T::space_scoring();
-    assert_eq!(t.s.phase, RoomPhase::Scoring);
+    assert_eq!(t.s.phase(), RoomPhase::Scoring);
     // Undo is refused in scoring (003 §4.4).
     assert!(matches!(t.err(HOST, Command::RequestUndo), MatchError::UndoNotAllowed { .. }));
     // Marking a chain issues a new statement; the mark names the whole chain.
     let e = t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     assert_eq!(T::kinds(&e), ["mark_added", "statement_issued"]);
-    let n = t.s.scoring.as_ref().unwrap().statement;
+    let n = t.s.scoring().unwrap().statement;
     assert_eq!(n, 2);
     assert!(
         matches!(t.err(HOST, Command::Mark { at: at(2, 2, 2), kind: MarkKind::Dead }), MatchError::BadMark { .. }),
@@ -449,7 +450,7 @@ fn space_scoring_marks_statements_and_consents() {
     t.ok(GUEST, Command::Consent { statement: n });
     // A change issues a new number and clears consents.
     t.ok(HOST, Command::Unmark { at: at(5, 5, 5) });
-    let sc = t.s.scoring.as_ref().unwrap();
+    let sc = t.s.scoring().unwrap();
     assert_eq!((sc.statement, sc.consents), (3, [None, None]));
     t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     t.ok(HOST, Command::Consent { statement: 4 });
@@ -473,7 +474,7 @@ fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
     t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     let e = t.ok(GUEST, Command::Dispute { reason: "my stone at 5,5,5 lives".into() });
     assert_eq!(T::kinds(&e), ["held", "attention_needed"]);
-    assert_eq!(t.s.phase, RoomPhase::Held);
+    assert_eq!(t.s.phase(), RoomPhase::Held);
     assert!(matches!(t.err(GUEST, Command::Consent { statement: 2 }), MatchError::WrongPhase { .. }));
     assert_eq!(
         t.err(
@@ -516,18 +517,18 @@ fn classic_scoring_toggles_marks_resumes_play_and_auto_agrees_at_the_deadline() 
     t.pass(GUEST);
     t.ok(GUEST, Command::Mark { at: at(3, 3, 1), kind: MarkKind::Dead });
     t.ok(HOST, Command::Mark { at: at(3, 3, 1), kind: MarkKind::Dead }); // toggles off
-    assert!(t.s.scoring.as_ref().unwrap().marks.is_empty());
+    assert!(t.s.scoring().unwrap().marks.is_empty());
     // Step 5: resuming play drops the marks; the requester's opponent moves first.
     t.ok(HOST, Command::ResumePlay);
-    assert_eq!((t.s.phase, t.s.to_move()), (RoomPhase::Playing, Colour::White));
+    assert_eq!((t.s.phase(), t.s.to_move()), (RoomPhase::Playing, Colour::White));
     t.play(GUEST, at(5, 5, 1));
     t.pass(HOST);
     t.pass(GUEST);
-    let started = t.s.scoring.as_ref().unwrap().started_ms;
+    let started = t.s.scoring().unwrap().started_ms;
     t.ok(HOST, Command::Mark { at: at(5, 5, 1), kind: MarkKind::Dead });
-    let n = t.s.scoring.as_ref().unwrap().statement;
+    let n = t.s.scoring().unwrap().statement;
     t.ok(HOST, Command::Consent { statement: n });
-    assert_eq!(t.s.scoring.as_ref().unwrap().started_ms, started);
+    assert_eq!(t.s.scoring().unwrap().started_ms, started);
     let e = t.advance(180_000);
     assert_eq!(T::kinds(&e), ["scoring_deadline_passed", "consented", "ended"]);
     assert!(matches!(&t.s.ended, Some(Event::Ended { statement: Some(s), .. }) if *s == n));
@@ -547,13 +548,13 @@ fn korean_ko_resumed_play_ends_in_scoring_again_not_a_repetition_draw() {
     t.pass(HOST);
     t.pass(GUEST);
     for (round, asker) in [(1, HOST), (2, GUEST), (3, HOST)] {
-        assert_eq!(t.s.phase, RoomPhase::Scoring, "round {round}");
+        assert_eq!(t.s.phase(), RoomPhase::Scoring, "round {round}");
         t.ok(asker, Command::ResumePlay);
         let first = if t.s.to_move() == Colour::Black { HOST } else { GUEST };
         assert_eq!(first, other(asker), "the requester's opponent moves first");
         t.pass(first);
         t.pass(other(first));
-        assert_eq!((t.s.phase, t.s.ended.is_none()), (RoomPhase::Scoring, true), "round {round}: no draw");
+        assert_eq!((t.s.phase(), t.s.ended.is_none()), (RoomPhase::Scoring, true), "round {round}: no draw");
     }
     t.assert_replays();
 }
@@ -604,7 +605,7 @@ fn strangers_and_players_cannot_act_outside_their_role() {
     assert!(matches!(t.err(HOST, Command::Move { at: at(1, 1, 1) }), MatchError::WrongPhase { .. }));
     let e = t.ok(ADMIN, Command::AdminDecide { winner: None, reasons: "both players left".into() });
     assert_eq!(T::kinds(&e), ["decided", "ended"]);
-    assert_eq!(t.s.phase, RoomPhase::Finished);
+    assert_eq!(t.s.phase(), RoomPhase::Finished);
     t.assert_replays();
 }
 
@@ -618,7 +619,7 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
     let mut back = MatchState::replay(&t.log, secrets()).unwrap();
     let held = back.on_restart(30_000 + 3_600_000);
     assert_eq!(T::kinds(&held), ["held"]);
-    assert_eq!(back.phase, RoomPhase::WaitingReady);
+    assert_eq!(back.phase(), RoomPhase::WaitingReady);
     assert_eq!(back.clocks.snapshot(30_000 + 3_600_000).main_ms, [3_600_000 - 30_000, 3_600_000]);
 }
 
@@ -627,8 +628,8 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
 /// directly, for players and spectators, later in time, in play and in scoring.
 #[test]
 fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
-    use crate::matches::{actor::Viewer, view::RoomView};
-    let viewer = |id: i64| Viewer { user_id: id, username: format!("user{id}"), is_admin: id == ADMIN };
+    use crate::matches::view::RoomView;
+    let viewer = caller;
     let check = |t: &T| {
         let shared = RoomView::shared(5, &t.s, 3);
         for who in [None, Some(viewer(HOST)), Some(viewer(GUEST)), Some(viewer(STRANGER))] {

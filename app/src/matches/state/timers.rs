@@ -7,7 +7,7 @@
 //! calls `tick` with the current time; the events `tick` yields are stored like any other,
 //! so a replay needs no clock.
 
-use super::{colour_index, ended, MatchState};
+use super::{colour_index, ended, MatchState, Phase};
 use crate::matches::{
     commands::RoomPhase,
     events::{Attention, Colour, Event, FaultCause, HoldReason},
@@ -34,8 +34,8 @@ enum Timer {
 impl MatchState {
     fn timers(&self) -> Vec<(i64, Timer)> {
         let mut t = Vec::new();
-        match self.phase {
-            RoomPhase::Playing => {
+        match &self.phase {
+            Phase::Playing => {
                 if let Some((at, c)) = self.clocks.deadline() {
                     t.push((at, Timer::ClockExpiry(c)));
                 }
@@ -48,26 +48,24 @@ impl MatchState {
                     t.push((u.since_ms + UNDO_ANSWER_MS, Timer::UndoAnswer));
                 }
             }
-            RoomPhase::WaitingReady => {
-                if let (Some(since), false) = (self.ready_since_ms, self.readiness_alerted) {
-                    t.push((since + READINESS_WAIT_MS, Timer::ReadinessWait));
+            Phase::WaitingReady(r) => {
+                if !r.alerted {
+                    t.push((r.since_ms + READINESS_WAIT_MS, Timer::ReadinessWait));
                 }
             }
-            RoomPhase::Scoring => {
-                if let Some(s) = &self.scoring {
-                    let limit = self.settings.scoring_deadline_s as i64 * 1000;
-                    let applies = match self.settings.preset {
-                        Preset::Classic => true,
-                        Preset::Space => limit > 0 && !s.alerted,
-                    };
-                    if applies {
-                        t.push((s.started_ms + limit, Timer::ScoringDeadline));
-                    }
+            Phase::Scoring(s) => {
+                let limit = self.settings.scoring_deadline_s as i64 * 1000;
+                let applies = match self.settings.preset {
+                    Preset::Classic => true,
+                    Preset::Space => limit > 0 && !s.alerted,
+                };
+                if applies {
+                    t.push((s.started_ms + limit, Timer::ScoringDeadline));
                 }
             }
-            RoomPhase::Open | RoomPhase::Held | RoomPhase::Finished => {}
+            Phase::Open | Phase::Held { .. } | Phase::Finished { .. } => {}
         }
-        if matches!(self.phase, RoomPhase::Playing | RoomPhase::Scoring) {
+        if matches!(self.phase, Phase::Playing | Phase::Scoring(_)) {
             for c in [Colour::Black, Colour::White] {
                 if let Some(f) = self.faults[colour_index(c)] {
                     t.push((f.since_ms + self.settings.disconnect_grace_s as i64 * 1000, Timer::ReconnectionWait(c)));
@@ -122,7 +120,7 @@ impl MatchState {
             Timer::ReadinessWait => vec![Event::AttentionNeeded { attention: Attention::ReadinessTimeout }],
             Timer::ReconnectionWait(c) => {
                 let mut events = vec![Event::ReconnectionExpired { colour: c }];
-                match (self.settings.preset, self.phase) {
+                match (self.settings.preset, self.phase()) {
                     // 003 §6.1, §4.6: no automatic loss; the administrator decides.
                     (Preset::Space, _) => {
                         events.push(Event::Held { reason: HoldReason::Disconnection { colour: c } });
@@ -153,7 +151,7 @@ impl MatchState {
 
     /// Consents on behalf of `who` to the statement in force, and the end if both agree.
     fn deemed_consents(&self, who: &[Colour]) -> Vec<Event> {
-        let Some(s) = &self.scoring else {
+        let Some(s) = self.scoring() else {
             return Vec::new();
         };
         let mut consents = s.consents;
@@ -188,7 +186,7 @@ impl MatchState {
                 }
                 _ => Vec::new(),
             }
-        } else if matches!(self.phase, RoomPhase::Playing | RoomPhase::Scoring) && fault.is_none() {
+        } else if matches!(self.phase, Phase::Playing | Phase::Scoring(_)) && fault.is_none() {
             vec![Event::ConnectionLost { colour, cause: FaultCause::Disconnected }]
         } else {
             Vec::new()
