@@ -3,13 +3,20 @@
 //! clock says how much time is left and when it runs out. Shared with the browser, which
 //! shows the same numbers from a snapshot.
 //!
+//! The clocks run on a [`ClockRule`], which only validated settings make: one preset's time,
+//! so a Space clock never has byo-yomi and a Classic clock never hours per side. The view
+//! shows the flat [`TimeControl`] of the settings.
+//!
 //! A turn may run in several stretches (an undo request pauses it, 003 §5.2); time is
 //! settled against main time and byo-yomi only when the turn ends, so a pause does not
 //! reset a byo-yomi period.
 
 use serde::{Deserialize, Serialize};
 
-use super::{events::Colour, settings::TimeControl};
+use super::{
+    events::Colour,
+    settings::{ClassicTime, ClockRule, SpaceHours, TimeControl},
+};
 
 /// The turn being timed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -21,9 +28,9 @@ pub struct TurnClock {
     pub running_since: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchClocks {
-    pub control: TimeControl,
+    pub rule: ClockRule,
     /// Main time left, by colour (Black, White).
     pub main_ms: [i64; 2],
     /// Byo-yomi periods left (000 §8.1 `periodsLeft`); 0 for other controls.
@@ -45,26 +52,29 @@ pub fn index(c: Colour) -> usize {
 }
 
 impl MatchClocks {
-    pub fn new(control: TimeControl) -> MatchClocks {
-        let (main, periods) = match control {
-            TimeControl::SpaceHours { black, white } => ([black as i64 * 3_600_000, white as i64 * 3_600_000], 0),
-            TimeControl::None { .. } => ([0, 0], 0),
-            TimeControl::Byoyomi { main_s, periods, .. } => ([main_s as i64 * 1000; 2], periods),
-            TimeControl::Fischer { main_s, .. } => ([main_s as i64 * 1000; 2], 0),
+    pub fn new(rule: ClockRule) -> MatchClocks {
+        let (main, periods) = match rule {
+            // 003 §1.2: hours per side, may differ.
+            ClockRule::Space(SpaceHours { black, white }) => ([black as i64 * 3_600_000, white as i64 * 3_600_000], 0),
+            ClockRule::Classic(t) => match t {
+                ClassicTime::None { .. } => ([0, 0], 0),
+                ClassicTime::Byoyomi { main_s, periods, .. } => ([main_s as i64 * 1000; 2], periods),
+                ClassicTime::Fischer { main_s, .. } => ([main_s as i64 * 1000; 2], 0),
+            },
         };
-        MatchClocks { control, main_ms: main, periods_left: [periods; 2], turn: None }
+        MatchClocks { rule, main_ms: main, periods_left: [periods; 2], turn: None }
     }
 
     /// Everything `colour` may still use in one turn from its start: main time plus every
     /// byo-yomi period (000 §8.5 `deadline`), or the idle limit without a clock.
     pub fn turn_budget_ms(&self, colour: Colour) -> i64 {
         let i = index(colour);
-        match self.control {
-            TimeControl::SpaceHours { .. } | TimeControl::Fischer { .. } => self.main_ms[i],
-            TimeControl::Byoyomi { period_s, .. } => {
+        match self.rule {
+            ClockRule::Space(_) | ClockRule::Classic(ClassicTime::Fischer { .. }) => self.main_ms[i],
+            ClockRule::Classic(ClassicTime::Byoyomi { period_s, .. }) => {
                 self.main_ms[i] + self.periods_left[i] as i64 * period_s as i64 * 1000
             }
-            TimeControl::None { idle_limit_s } => idle_limit_s as i64 * 1000,
+            ClockRule::Classic(ClassicTime::None { idle_limit_s }) => idle_limit_s as i64 * 1000,
         }
     }
 
@@ -120,16 +130,16 @@ impl MatchClocks {
         let Some(t) = self.turn.take() else { return };
         let i = index(t.colour);
         let used = t.used_ms;
-        match self.control {
-            TimeControl::SpaceHours { .. } => self.main_ms[i] = (self.main_ms[i] - used).max(0),
-            TimeControl::None { .. } => {}
-            TimeControl::Fischer { increment_s, .. } => {
+        match self.rule {
+            ClockRule::Space(_) => self.main_ms[i] = (self.main_ms[i] - used).max(0),
+            ClockRule::Classic(ClassicTime::None { .. }) => {}
+            ClockRule::Classic(ClassicTime::Fischer { increment_s, .. }) => {
                 self.main_ms[i] = (self.main_ms[i] - used).max(0);
                 if moved {
                     self.main_ms[i] += increment_s as i64 * 1000;
                 }
             }
-            TimeControl::Byoyomi { period_s, .. } => {
+            ClockRule::Classic(ClassicTime::Byoyomi { period_s, .. }) => {
                 // 000 §8.2: main time first; a turn that fits in one period keeps it, each
                 // period overrun uses one up.
                 let over = used - self.main_ms[i];
@@ -155,12 +165,12 @@ impl MatchClocks {
             let i = index(t.colour);
             main[i] = probe.main_ms[i];
             periods[i] = probe.periods_left[i];
-            if let TimeControl::None { .. } = self.control {
+            if let ClockRule::Classic(ClassicTime::None { .. }) = self.rule {
                 main[i] = (self.turn_budget_ms(t.colour) - self.used_in_turn(now)).max(0);
             }
         }
         ClockView {
-            control: self.control,
+            control: self.rule.control(),
             main_ms: main,
             periods_left: periods,
             running: self.turn.filter(|t| t.running_since.is_some()).map(|t| t.colour),
@@ -194,7 +204,7 @@ mod tests {
     #[test]
     fn space_hours_charge_used_time_only_while_running() {
         // 003 §1.2: hours per side, may differ; 003 §5.2: paused while waiting.
-        let mut c = MatchClocks::new(TimeControl::SpaceHours { black: 1, white: 2 });
+        let mut c = MatchClocks::new(ClockRule::Space(SpaceHours { black: 1, white: 2 }));
         assert_eq!(c.main_ms, [3_600_000, 7_200_000]);
         c.run(B, 0);
         c.pause(10_000);
@@ -209,7 +219,7 @@ mod tests {
     #[test]
     fn byoyomi_keeps_a_period_used_within_it_and_spends_one_per_overrun() {
         // 000 §8.2 clock handling.
-        let mut c = MatchClocks::new(TimeControl::Byoyomi { main_s: 10, period_s: 30, periods: 3 });
+        let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Byoyomi { main_s: 10, period_s: 30, periods: 3 }));
         c.run(B, 0);
         c.settle(25_000, true); // 10 s main + 15 s of a period: period kept
         assert_eq!((c.main_ms[0], c.periods_left[0]), (0, 3));
@@ -227,7 +237,7 @@ mod tests {
 
     #[test]
     fn byoyomi_period_is_not_reset_by_a_pause() {
-        let mut c = MatchClocks::new(TimeControl::Byoyomi { main_s: 0, period_s: 10, periods: 1 });
+        let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Byoyomi { main_s: 0, period_s: 10, periods: 1 }));
         c.run(W, 0);
         c.pause(8_000);
         c.run(W, 20_000);
@@ -236,7 +246,7 @@ mod tests {
 
     #[test]
     fn fischer_adds_the_increment_after_a_move_only() {
-        let mut c = MatchClocks::new(TimeControl::Fischer { main_s: 60, increment_s: 10 });
+        let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Fischer { main_s: 60, increment_s: 10 }));
         c.run(B, 0);
         c.settle(5_000, true);
         assert_eq!(c.main_ms[0], 65_000);
@@ -248,7 +258,7 @@ mod tests {
     #[test]
     fn no_clock_means_an_idle_limit_per_turn() {
         // 000 §8.5: `none` → turnStartedAt + idleLimitSec.
-        let mut c = MatchClocks::new(TimeControl::None { idle_limit_s: 300 });
+        let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::None { idle_limit_s: 300 }));
         c.run(W, 1_000);
         assert_eq!(c.deadline(), Some((301_000, W)));
         c.settle(2_000, true);
@@ -258,7 +268,7 @@ mod tests {
 
     #[test]
     fn snapshot_shows_the_running_side_as_if_its_turn_ended_now() {
-        let mut c = MatchClocks::new(TimeControl::Byoyomi { main_s: 5, period_s: 10, periods: 2 });
+        let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Byoyomi { main_s: 5, period_s: 10, periods: 2 }));
         c.run(B, 0);
         let v = c.snapshot(7_000);
         assert_eq!((v.main_ms, v.periods_left, v.running, v.turn_left_ms), ([0, 5_000], [2, 2], Some(B), Some(18_000)));

@@ -53,12 +53,13 @@ impl RoomRecord {
             };
             engine::sgf::replay::export_sgf(&s.game, &info).ok()
         });
+        let settings = s.settings();
         RoomRecord {
             format: "space-baduk-room-record",
             version: ROOM_RECORD_VERSION,
             room_id,
             name: s.name.clone(),
-            settings: s.settings.clone(),
+            settings: settings.clone(),
             black,
             white,
             phase: s.phase(),
@@ -67,7 +68,7 @@ impl RoomRecord {
                 .into_iter()
                 .map(|lang| {
                     let result = s.result().map(|r| crate::text::result(lang, &r));
-                    (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &s.settings) })
+                    (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &settings) })
                 })
                 .collect(),
             events: log.to_vec(),

@@ -1,10 +1,14 @@
 //! Match settings: what two players agree on before play (issue 4 item 2).
 //!
 //! Pure domain code (serde + engine only), compiled into both the server and the browser.
-//! One [`MatchSettings`] value is the complete agreement of a room; it is validated with
-//! [`MatchSettings::validate`], which reports *every* problem (field, value, allowed
-//! range and clause), and turned into the engine's types with
-//! [`MatchSettings::engine_rules`] and [`MatchSettings::geometry`].
+//! One [`MatchSettings`] value is the complete agreement of a room, in the flat form that is
+//! sent, stored and shown. It is validated with [`MatchSettings::validate`], which reports
+//! *every* problem (field, value, allowed range and clause) or yields the preset's validated
+//! [`MatchRules`] (`rules`: [`SpaceRules`] or [`ClassicRules`]) that the match procedure works
+//! from, so that no Space code sees byo-yomi and no Classic code hours per side;
+//! [`MatchRules::settings`] gives the flat form back. The engine's types come from
+//! [`MatchRules::engine_rules`] (or [`MatchSettings::engine_rules`]) and
+//! [`MatchSettings::geometry`].
 //!
 //! Sources: the Space rules `003` (§1.1–1.5 board, time, agreement, special rules,
 //! versioned common rules; §4.1/§4.3 komi and bonus; §5 undo; §6.1 disconnection;
@@ -34,8 +38,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod limits;
+mod rules;
 mod validate;
 pub use limits::*;
+pub use rules::{ClassicRules, ClassicTime, ClockRule, MatchRules, SpaceHours, SpaceRules};
 pub use validate::format_half_points;
 pub(crate) use validate::{classic_size, describe_box};
 
@@ -473,42 +479,10 @@ impl MatchSettings {
         (u32::try_from(k.unsigned_abs()).unwrap_or(u32::MAX), to)
     }
 
-    /// The engine rules for this match, after a full [`validate`](Self::validate).
-    /// Space: immediate repetition, Space formula, the agreed bonus and komi/recipient.
-    /// Classic: the chosen ko rule and scoring, no bonus, komi to White (negative → Black),
-    /// handicap.
+    /// The engine rules for this match, after a full [`validate`](Self::validate)
+    /// (see [`MatchRules::engine_rules`]).
     pub fn engine_rules(&self) -> Result<Rules, SettingsError> {
-        self.validate()?;
-        let (half, komi_to) = self.effective_komi();
-        let komi = Komi::from_half_points(half).map_err(|e| SettingsError {
-            problems: vec![SettingProblem {
-                field: Field::KomiHalfPoints,
-                path: "komi".into(),
-                value: format_half_points(i64::from(self.komi_half_points)),
-                kind: ProblemKind::OutOfRange,
-                allowed: e.to_string(),
-                clause: "003 §4.3".into(),
-            }],
-        })?;
-        Ok(match self.preset {
-            Preset::Space => Rules {
-                ko: KoRule::Immediate,
-                scoring: ScoringMethod::Space,
-                capture_bonus: self.capture_bonus,
-                komi,
-                komi_to,
-                handicap: 0,
-            },
-            Preset::Classic => Rules {
-                ko: self.ko,
-                scoring: self.scoring,
-                capture_bonus: false,
-                komi,
-                komi_to,
-                // Validated: 0..=9.
-                handicap: u8::try_from(self.handicap).unwrap_or(0),
-            },
-        })
+        Ok(self.validate()?.engine_rules())
     }
 
     /// The validated board of this match, after a full [`validate`](Self::validate).

@@ -9,7 +9,7 @@ use super::{
     clocks::ClockView,
     commands::RoomPhase,
     events::{Attention, Colour, FaultCause, HoldReason, Mark, ScoreSummary, Xyz},
-    settings::MatchSettings,
+    settings::{MatchRules, MatchSettings},
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,7 +152,7 @@ impl RoomView {
         // 000 §8.3: illegal points and atari warnings only for the player to move.
         let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
             illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.reason_word().to_string())).collect(),
-            atari: if s.settings.atari_warning {
+            atari: if s.rules.atari_warning() {
                 g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
             } else {
                 Vec::new()
@@ -176,16 +176,17 @@ impl RoomView {
             Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
             _ => None,
         };
-        let grace = s.settings.disconnect_grace_s as i64 * 1000;
+        let grace = s.rules.reconnection_wait_s() as i64 * 1000;
         let faults = s.faults.map(|f| {
             f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
         });
         let scoring = s.scoring().map(|sc| {
-            let limit = s.settings.scoring_deadline_s as i64 * 1000;
-            let deadline_ms = match s.settings.preset {
-                super::settings::Preset::Classic => Some(sc.started_ms + limit),
-                super::settings::Preset::Space => (limit > 0).then_some(sc.started_ms + limit),
+            let limit_s = match &s.rules {
+                // 000 §8.5: the review limit; 003 §10.1: the scoring-wait alert, if agreed.
+                MatchRules::Classic(c) => Some(c.scoring_deadline_s()),
+                MatchRules::Space(sp) => sp.scoring_wait_s(),
             };
+            let deadline_ms = limit_s.map(|l| sc.started_ms + l as i64 * 1000);
             let ownership = s
                 .score_for(&sc.marks)
                 .map(|st| st.ownership.iter().map(|c| ownership_char(*c)).collect())
@@ -213,7 +214,7 @@ impl RoomView {
             server_time_ms: 0,
             name: s.name.clone(),
             phase: s.phase(),
-            settings: s.settings.clone(),
+            settings: s.settings(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
             confirmed: s.confirmed,
             black: s.holder_of(Colour::Black).map(|h| h.username.clone()),

@@ -1,5 +1,5 @@
 //! Validation: every problem of a [`MatchSettings`] at once (field, value, allowed range,
-//! clause), per preset.
+//! clause), per preset; settings without a problem become their preset's [`MatchRules`].
 
 use super::limits::MAX_VERSION_CHARS;
 use super::*;
@@ -166,25 +166,26 @@ fn check_text(p: &mut Problems, field: Field, path: String, s: &str, max: usize,
 }
 
 impl MatchSettings {
-    /// Checks every setting against its preset and returns all problems found.
-    /// Never panics, whatever the values.
-    pub fn validate(&self) -> Result<(), SettingsError> {
+    /// Checks every setting against its preset and returns all problems found, or, when
+    /// there is none, the preset's validated [`MatchRules`] (whose
+    /// [`settings`](MatchRules::settings) equal `self`). Never panics, whatever the values.
+    pub fn validate(&self) -> Result<MatchRules, SettingsError> {
         let mut p = Problems(Vec::new());
         self.check_board(&mut p);
         self.check_komi(&mut p);
         self.check_scoring_and_ko(&mut p);
         self.check_handicap_and_colours(&mut p);
-        self.check_time(&mut p);
+        let time = self.check_time(&mut p);
         self.check_undo_draw(&mut p);
         self.check_deadlines(&mut p);
         self.check_special_rules(&mut p);
         self.check_assistance(&mut p);
         self.check_version(&mut p);
         self.check_labels(&mut p);
-        if p.0.is_empty() {
-            Ok(())
-        } else {
-            Err(SettingsError { problems: p.0 })
+        match time {
+            // `check_time` reports a problem whenever it finds no time of the preset.
+            Some(time) if p.0.is_empty() => self.assemble(time),
+            _ => Err(SettingsError { problems: p.0 }),
         }
     }
 
@@ -362,8 +363,11 @@ impl MatchSettings {
         }
     }
 
-    fn check_time(&self, p: &mut Problems) {
-        match (self.preset, self.time) {
+    /// The preset's time (003 §1.2; 000 §2), or `None` with the problem reported. Only a
+    /// Space preset yields [`ClockRule::Space`], only a Classic one [`ClockRule::Classic`].
+    fn check_time(&self, p: &mut Problems) -> Option<ClockRule> {
+        let before = p.0.len();
+        let time = match (self.preset, self.time) {
             (Preset::Space, TimeControl::SpaceHours { black, white }) => {
                 // 003 §1.2: 1–5 whole hours each, may differ.
                 for (name, v) in [("black", black), ("white", white)] {
@@ -371,21 +375,28 @@ impl MatchSettings {
                         p.range(Field::Time, format!("time.{name}"), v, "1 to 5 whole hours", "003 §1.2");
                     }
                 }
+                Some(ClockRule::Space(SpaceHours { black, white }))
             }
-            (Preset::Space, t) => p.not_allowed(
-                Field::Time,
-                "time.kind",
-                t.kind_str(),
-                "space_hours for the Space preset (1 to 5 whole hours each, no byo-yomi)",
-                "003 §1.2",
-            ),
-            (Preset::Classic, TimeControl::SpaceHours { .. }) => p.not_allowed(
-                Field::Time,
-                "time.kind",
-                "space_hours",
-                "none, byoyomi or fischer for the Classic preset",
-                "000 §2",
-            ),
+            (Preset::Space, t) => {
+                p.not_allowed(
+                    Field::Time,
+                    "time.kind",
+                    t.kind_str(),
+                    "space_hours for the Space preset (1 to 5 whole hours each, no byo-yomi)",
+                    "003 §1.2",
+                );
+                None
+            }
+            (Preset::Classic, TimeControl::SpaceHours { .. }) => {
+                p.not_allowed(
+                    Field::Time,
+                    "time.kind",
+                    "space_hours",
+                    "none, byoyomi or fischer for the Classic preset",
+                    "000 §2",
+                );
+                None
+            }
             (Preset::Classic, TimeControl::None { idle_limit_s }) => {
                 if !CLASSIC_IDLE_LIMIT_S.contains(&idle_limit_s) {
                     p.not_allowed(
@@ -396,6 +407,7 @@ impl MatchSettings {
                         "000 §2",
                     );
                 }
+                Some(ClockRule::Classic(ClassicTime::None { idle_limit_s }))
             }
             (Preset::Classic, TimeControl::Byoyomi { main_s, period_s, periods }) => {
                 if main_s > CLASSIC_MAIN_MAX_S {
@@ -407,6 +419,7 @@ impl MatchSettings {
                 if !(CLASSIC_PERIODS_MIN..=CLASSIC_PERIODS_MAX).contains(&periods) {
                     p.range(Field::Time, "time.periods", periods, "1 to 5", "000 §2");
                 }
+                Some(ClockRule::Classic(ClassicTime::Byoyomi { main_s, period_s, periods }))
             }
             (Preset::Classic, TimeControl::Fischer { main_s, increment_s }) => {
                 if main_s > CLASSIC_MAIN_MAX_S {
@@ -425,8 +438,10 @@ impl MatchSettings {
                 if increment_s > CLASSIC_INCREMENT_MAX_S {
                     p.range(Field::Time, "time.increment_s", increment_s, "0 to 30 seconds", "000 §2");
                 }
+                Some(ClockRule::Classic(ClassicTime::Fischer { main_s, increment_s }))
             }
-        }
+        };
+        time.filter(|_| p.0.len() == before)
     }
 
     fn check_undo_draw(&self, p: &mut Problems) {

@@ -4,6 +4,12 @@
 //! path rebuilds a room from its log after a restart, so replay and live play cannot
 //! disagree. `tick` yields the events that time itself causes (clocks, waits).
 //!
+//! The state works from the validated [`MatchRules`] of its settings, never from the flat
+//! [`MatchSettings`]: what only one preset agrees (byo-yomi, draw offers and the scoring
+//! deadline in Classic; hours per side and the scoring-wait alert in Space) is reachable only
+//! in that preset's branch. The flat settings for views and records are derived from the
+//! rules ([`MatchState::settings`]).
+//!
 //! Submodules hold the procedures: `play` (moves, passes, undo, draw offers, scoring
 //! requests), `scoring` (marks, statements, consents, rulings), `timers` (deadlines and
 //! presence), `admin` (holds, resumption, decisions).
@@ -28,7 +34,7 @@ use super::{
     events::{
         Attention, Colour, Event, FaultCause, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent, Xyz,
     },
-    settings::{ColourAssignment, MatchSettings},
+    settings::{ColourAssignment, MatchRules, MatchSettings},
 };
 pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
 
@@ -187,7 +193,8 @@ impl Phase {
 pub struct MatchState {
     pub version: i64,
     pub name: String,
-    pub settings: MatchSettings,
+    /// The validated settings (the flat form is [`MatchState::settings`]).
+    pub rules: MatchRules,
     pub created_by: i64,
     secrets: RoomSecrets,
     pub seats: [Option<SeatHolder>; 2],
@@ -288,14 +295,14 @@ impl MatchState {
         created_by: i64,
         secrets: RoomSecrets,
     ) -> Result<MatchState, String> {
-        let rules = settings.engine_rules().map_err(|e| e.to_string())?;
-        let geometry = settings.geometry().map_err(|e| e.to_string())?;
-        let game = engine::Game::new(geometry, rules).map_err(|e| e.to_string())?;
-        let clocks = MatchClocks::new(settings.time);
+        let rules = settings.validate().map_err(|e| e.to_string())?;
+        let geometry = engine::Geometry::from_spec(rules.board()).map_err(|e| e.to_string())?;
+        let game = engine::Game::new(geometry, rules.engine_rules()).map_err(|e| e.to_string())?;
+        let clocks = MatchClocks::new(rules.clock());
         Ok(MatchState {
             version: 0,
             name,
-            settings,
+            rules,
             created_by,
             secrets,
             seats: [None, None],
@@ -321,6 +328,11 @@ impl MatchState {
             last_event_ms: 0,
             poisoned: false,
         })
+    }
+
+    /// The agreed settings in their flat wire and storage form, as stored with `RoomCreated`.
+    pub fn settings(&self) -> MatchSettings {
+        self.rules.settings()
     }
 
     pub fn seat_of(&self, user_id: i64) -> Option<Seat> {

@@ -6,7 +6,7 @@ use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusa
 use crate::matches::{
     commands::{MatchError, RoomPhase},
     events::{Colour, Event, Xyz},
-    settings::UndoAllowance,
+    settings::{MatchRules, UndoAllowance},
 };
 
 /// A new draw offer needs this many of one's own moves since one's last declined offer.
@@ -115,13 +115,20 @@ impl MatchState {
             return Err(not(UndoRefusal::InScoring));
         }
         self.require_play()?;
-        let used = self.undos_used[colour_index(colour)];
-        match self.settings.undo {
-            UndoAllowance::Off => return Err(not(UndoRefusal::OffInThisMatch)),
-            UndoAllowance::Limited(n) if used >= n => {
-                return Err(not(UndoRefusal::AllUsed { allowance: n }));
+        match &self.rules {
+            // 003 §5.1: any request, each by the opponent's consent; no allowance.
+            MatchRules::Space(_) => {}
+            // 000 §2 `undo`: the agreed allowance per player.
+            MatchRules::Classic(c) => {
+                let used = self.undos_used[colour_index(colour)];
+                match c.undo() {
+                    UndoAllowance::Off => return Err(not(UndoRefusal::OffInThisMatch)),
+                    UndoAllowance::Limited(n) if used >= n => {
+                        return Err(not(UndoRefusal::AllUsed { allowance: n }));
+                    }
+                    UndoAllowance::Limited(_) | UndoAllowance::Unlimited => {}
+                }
             }
-            _ => {}
         }
         if self.undo.is_some() {
             return Err(not(UndoRefusal::AlreadyPending));
@@ -178,8 +185,11 @@ impl MatchState {
 
     pub(super) fn offer_draw(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         let not = |why| MatchError::DrawOfferNotAllowed { why };
-        if !self.settings.draw_offer {
-            return Err(not(DrawRefusal::OffInThisMatch));
+        match &self.rules {
+            // 000 §2 `drawOffer`, §8.2.
+            MatchRules::Classic(c) if c.draw_offer() => {}
+            // 003 knows no draw by agreement (003 §4.1); Classic may turn offers off.
+            MatchRules::Classic(_) | MatchRules::Space(_) => return Err(not(DrawRefusal::OffInThisMatch)),
         }
         self.require_play()?;
         if let Some(by) = self.draw.pending_by {

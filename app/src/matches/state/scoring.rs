@@ -7,7 +7,7 @@ use crate::matches::commands::{MarkProblem, PendingKind, PhaseNeeded};
 use crate::matches::{
     commands::{MatchError, RoomPhase},
     events::{Attention, Colour, Event, HoldReason, Mark, MarkKind, ScoreSummary, SideTotals, Xyz},
-    settings::Preset,
+    settings::MatchRules,
 };
 
 /// The engine's marks for a list of marks in force.
@@ -123,9 +123,9 @@ impl MatchState {
         let existing = self.mark_on(p, &marks);
         let mut events = Vec::new();
         let mut now_marks = marks.clone();
-        match (existing, self.settings.preset) {
+        match (existing, &self.rules) {
             // Classic toggles (000 §5.5 step 2): the same mark again removes it.
-            (Some(m), Preset::Classic) => {
+            (Some(m), MatchRules::Classic(_)) => {
                 now_marks.retain(|x| *x != m);
                 events.push(Event::MarkWithdrawn { colour, mark: m.clone() });
                 if m.kind != kind {
@@ -134,8 +134,9 @@ impl MatchState {
                     events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(p) });
                 }
             }
-            (Some(m), Preset::Space) if m.kind == kind => return Err(MatchError::AlreadyDone),
-            (Some(m), Preset::Space) => {
+            // 003 §3.5: a mark in force stays until its author withdraws it.
+            (Some(m), MatchRules::Space(_)) if m.kind == kind => return Err(MatchError::AlreadyDone),
+            (Some(m), MatchRules::Space(_)) => {
                 return Err(MatchError::BadMark { at, why: MarkProblem::MarkedOtherwise { kind: m.kind, by: m.by } });
             }
             (None, _) => {
@@ -153,7 +154,7 @@ impl MatchState {
         let p = self.point(at)?;
         let m = self.mark_on(p, &marks).ok_or(MatchError::BadMark { at, why: MarkProblem::NothingMarked })?;
         // 003 §3.5: one's own marks only; the opponent's stay. Classic toggles freely.
-        if self.settings.preset == Preset::Space && m.by != Some(colour) {
+        if matches!(self.rules, MatchRules::Space(_)) && m.by != Some(colour) {
             return Err(MatchError::NotYourMark { at });
         }
         let rest: Vec<Mark> = marks.into_iter().filter(|x| *x != m).collect();
@@ -208,7 +209,7 @@ impl MatchState {
     /// Classic 000 §5.5 step 5: marks are dropped and play goes on; the requester's
     /// opponent moves first.
     pub(super) fn continue_play(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if self.settings.preset != Preset::Classic {
+        if !matches!(self.rules, MatchRules::Classic(_)) {
             // 000 §5.5 step 5 is Classic only; in Space, dispute for the administrator (003 §3.6).
             return Err(MatchError::WrongPhase { phase: self.phase(), needed: PhaseNeeded::ClassicScoring });
         }

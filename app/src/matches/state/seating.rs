@@ -35,7 +35,7 @@ impl MatchState {
         }
         let mut events = vec![Event::SettingsConfirmed { seat }];
         if self.confirmed[seat.other().index()] {
-            let black = match self.settings.colours {
+            let black = match self.rules.colours() {
                 ColourAssignment::HostBlack => Seat::First,
                 ColourAssignment::HostWhite => Seat::Second,
                 ColourAssignment::Nigiri => nigiri(self.nigiri_seed()),

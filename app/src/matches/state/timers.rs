@@ -11,7 +11,7 @@ use super::{colour_index, ended, MatchState, Phase};
 use crate::matches::{
     commands::RoomPhase,
     events::{Attention, Colour, Event, FaultCause, HoldReason},
-    settings::Preset,
+    settings::MatchRules,
 };
 
 /// 003 §5.6: a move not acknowledged within ten seconds is a connection fault.
@@ -54,21 +54,24 @@ impl MatchState {
                 }
             }
             Phase::Scoring(s) => {
-                let limit = self.settings.scoring_deadline_s as i64 * 1000;
-                let applies = match self.settings.preset {
-                    Preset::Classic => true,
-                    Preset::Space => limit > 0 && !s.alerted,
+                let limit_s = match &self.rules {
+                    // 000 §8.5: the dead-stone review limit, then auto-agree.
+                    MatchRules::Classic(c) => Some(c.scoring_deadline_s()),
+                    // 003 §10.1–10.2: the agreed scoring-wait alert, sent once.
+                    MatchRules::Space(sp) => sp.scoring_wait_s().filter(|_| !s.alerted),
                 };
-                if applies {
-                    t.push((s.started_ms + limit, Timer::ScoringDeadline));
+                if let Some(limit_s) = limit_s {
+                    t.push((s.started_ms + limit_s as i64 * 1000, Timer::ScoringDeadline));
                 }
             }
             Phase::Open | Phase::Held { .. } | Phase::Finished { .. } => {}
         }
         if matches!(self.phase, Phase::Playing | Phase::Scoring(_)) {
+            // 003 §6.1 five minutes; 000 §8.5 the agreed grace.
+            let wait_ms = self.rules.reconnection_wait_s() as i64 * 1000;
             for c in [Colour::Black, Colour::White] {
                 if let Some(f) = self.faults[colour_index(c)] {
-                    t.push((f.since_ms + self.settings.disconnect_grace_s as i64 * 1000, Timer::ReconnectionWait(c)));
+                    t.push((f.since_ms + wait_ms, Timer::ReconnectionWait(c)));
                 }
             }
         }
@@ -120,27 +123,27 @@ impl MatchState {
             Timer::ReadinessWait => vec![Event::AttentionNeeded { attention: Attention::ReadinessTimeout }],
             Timer::ReconnectionWait(c) => {
                 let mut events = vec![Event::ReconnectionExpired { colour: c }];
-                match (self.settings.preset, self.phase()) {
+                match (&self.rules, self.phase()) {
                     // 003 §6.1, §4.6: no automatic loss; the administrator decides.
-                    (Preset::Space, _) => {
+                    (MatchRules::Space(_), _) => {
                         events.push(Event::Held { reason: HoldReason::Disconnection { colour: c } });
                         events.push(Event::AttentionNeeded { attention: Attention::Disconnection });
                     }
                     // 000 §8.5: the absent player's timeout — a time loss in play …
-                    (Preset::Classic, RoomPhase::Playing) => {
+                    (MatchRules::Classic(_), RoomPhase::Playing) => {
                         events.push(Event::TimeExpired { colour: c });
                         events.push(ended(&engine::GameResult::time_loss(c), None));
                     }
                     // … and, in scoring, taken to agree to the current marks.
-                    (Preset::Classic, _) => events.extend(self.deemed_consents(&[c])),
+                    (MatchRules::Classic(_), _) => events.extend(self.deemed_consents(&[c])),
                 }
                 events
             }
-            Timer::ScoringDeadline => match self.settings.preset {
+            Timer::ScoringDeadline => match &self.rules {
                 // 003 §10.2: a notice, never automatic consent or loss.
-                Preset::Space => vec![Event::AttentionNeeded { attention: Attention::ScoringWait }],
+                MatchRules::Space(_) => vec![Event::AttentionNeeded { attention: Attention::ScoringWait }],
                 // 000 §8.5: whoever has not agreed is taken to agree; the marks stand.
-                Preset::Classic => {
+                MatchRules::Classic(_) => {
                     let mut events = vec![Event::ScoringDeadlinePassed];
                     events.extend(self.deemed_consents(&[Colour::Black, Colour::White]));
                     events

@@ -11,8 +11,7 @@ use crate::{
     data::sha256_hex,
     i18n::{pseudo::QPS, Lang, UiLang},
     matches::{
-        actor::Viewer,
-        commands::{Caller, Command, RoomPhase},
+        commands::{Command, Requester, RoomPhase},
         events::{RoomSecrets, Xyz},
         settings::{ColourAssignment, MatchSettings},
         state::MatchState,
@@ -25,8 +24,8 @@ use crate::{
 const HOST: i64 = 1;
 const GUEST: i64 = 2;
 
-fn caller(id: i64) -> Caller {
-    Caller { user_id: id, username: name(id), is_admin: false }
+fn caller(id: i64) -> Requester {
+    Requester { user_id: id, username: name(id), role: Role::Player }
 }
 fn name(id: i64) -> String {
     ["", "host", "guest"][id as usize].to_string()
@@ -61,17 +60,17 @@ fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static
     run(&mut s, HOST, Command::Pass);
     run(&mut s, GUEST, Command::Acknowledge { move_number: 3 });
     run(&mut s, GUEST, Command::Pass);
-    assert_eq!(s.phase, RoomPhase::Scoring);
+    assert_eq!(s.phase(), RoomPhase::Scoring);
     out.push(("scoring", s.clone()));
     run(&mut resigned, HOST, Command::Resign);
-    assert_eq!(resigned.phase, RoomPhase::Finished);
+    assert_eq!(resigned.phase(), RoomPhase::Finished);
     out.push(("finished", resigned));
     out
 }
 
 /// The room page's HTML as `who` (a seated player, or a spectator) sees it in `lang`.
 fn render(lang: Lang, s: &MatchState, who: Option<i64>) -> String {
-    let viewer = who.map(|id| Viewer { user_id: id, username: name(id), is_admin: false });
+    let viewer = who.map(caller);
     let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
     let me = who.map(|id| UserView { id, username: name(id), role: Role::Player });
     let owner = Owner::new();
@@ -143,7 +142,7 @@ fn check_room(settings: MatchSettings, first: Xyz, second: Xyz) {
     for (stage, s) in stages(settings, first, second) {
         for who in [None, Some(HOST), Some(GUEST)] {
             for lang in Lang::all() {
-                let context = format!("{} {stage} as {who:?} in {}", s.settings.preset.as_str(), lang.code());
+                let context = format!("{} {stage} as {who:?} in {}", s.settings().preset.as_str(), lang.code());
                 let html = render(lang, &s, who);
                 assert_buttons_speak(&html, &context);
                 let texts = texts(&html);
