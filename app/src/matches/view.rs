@@ -9,7 +9,7 @@ use super::{
     clocks::ClockView,
     commands::RoomPhase,
     events::{Attention, Colour, FaultCause, HoldReason, Mark, ScoreSummary, Xyz},
-    settings::{MatchRules, MatchSettings},
+    settings::MatchSettings,
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,8 +183,8 @@ impl RoomView {
         let scoring = s.scoring().map(|sc| {
             let limit_s = match &s.rules {
                 // 000 §8.5: the review limit; 003 §10.1: the scoring-wait alert, if agreed.
-                MatchRules::Classic(c) => Some(c.scoring_deadline_s()),
-                MatchRules::Space(sp) => sp.scoring_wait_s(),
+                super::settings::MatchRules::Classic(c) => Some(c.scoring_deadline_s()),
+                super::settings::MatchRules::Space(sp) => sp.scoring_wait_s(),
             };
             let deadline_ms = limit_s.map(|l| sc.started_ms + l as i64 * 1000);
             let ownership = s
