@@ -31,6 +31,12 @@ async function look(p, path, lang, viewport, name) {
   const keys = text.match(/(?<![\w./:-])[a-z][a-z_]*\.[a-z_][a-z_.]*[a-z_](?![\w/:-])/g) || [];
   assert.deepEqual(keys, [], `${name} ${lang} ${viewport} shows catalogue keys`);
   assert.ok(!text.includes("%{"), `${name} ${lang} ${viewport} has an unfilled parameter`);
+  if (lang === "en") {
+    // Switched without a reload, every text follows: no Korean is left but the switch's own
+    // "한국어" (a text rendered once, outside the page's reactive language, would stay).
+    const korean = text.replace("한국어", "").match(/[\uac00-\ud7a3]+/g) || [];
+    assert.deepEqual(korean, [], `${name} ${viewport}: Korean left in the English page`);
+  }
   return text;
 }
 
