@@ -31,6 +31,12 @@ async function look(p, path, lang, viewport, name) {
   const keys = text.match(/(?<![\w./:-])[a-z][a-z_]*\.[a-z_][a-z_.]*[a-z_](?![\w/:-])/g) || [];
   assert.deepEqual(keys, [], `${name} ${lang} ${viewport} shows catalogue keys`);
   assert.ok(!text.includes("%{"), `${name} ${lang} ${viewport} has an unfilled parameter`);
+  if (lang === "en") {
+    // Switched without a reload, every text follows: no Korean is left but the switch's own
+    // "한국어" (a text rendered once, outside the page's reactive language, would stay).
+    const korean = text.replace("한국어", "").match(/[\uac00-\ud7a3]+/g) || [];
+    assert.deepEqual(korean, [], `${name} ${viewport}: Korean left in the English page`);
+  }
   return text;
 }
 
@@ -58,6 +64,18 @@ test("the agreement, play, scoring and the result read as sentences in both lang
       for (const vp of Object.keys(VIEWPORTS)) {
         const t = await look(alice, null, lang, vp, "2-play");
         assert.match(t, lang === "ko" ? /대국 중/ : /Playing/);
+        // The pass and resignation dialogs ask in words and answer Yes / No (예 / 아니요).
+        for (const what of ["pass", "resign"]) {
+          await alice.page.click(`[data-testid=${what}]`);
+          const box = await alice.page.waitForSelector("[data-testid=confirm-box]");
+          await alice.page.screenshot({ path: `${ARTIFACTS}/texts-2-confirm-${what}-${lang}-${vp}.png` });
+          const question = (await box.innerText()).trim();
+          assert.ok(!/\b[a-z_]+\.[a-z_.]+\b/.test(question) && !question.includes("%{"), `${what} ${lang}: ${question}`);
+          assert.equal((await alice.page.innerText("[data-testid=confirm-yes]")).trim(), lang === "ko" ? "예" : "Yes");
+          assert.equal((await alice.page.innerText("[data-testid=confirm-no]")).trim(), lang === "ko" ? "아니요" : "No");
+          await alice.page.click("[data-testid=confirm-no]");
+          await alice.page.waitForSelector("[data-testid=confirm-box]", { state: "detached" });
+        }
       }
     }
     await alice.page.setViewportSize(VIEWPORTS.desktop);

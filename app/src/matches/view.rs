@@ -65,8 +65,8 @@ pub struct ScoringView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct Hints {
-    /// Empty points where the player to move may not play, with the reason word.
-    pub illegal: Vec<(Xyz, String)>,
+    /// Empty points where the player to move may not play, and why.
+    pub illegal: Vec<(Xyz, engine::IllegalKind)>,
     /// The player's own chains in atari (when the room enables atari warnings).
     pub atari: Vec<Vec<Xyz>>,
 }
@@ -151,7 +151,7 @@ impl RoomView {
         let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
         let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
-            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.reason_word().to_string())).collect(),
+            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.kind())).collect(),
             atari: if s.rules.atari_warning() {
                 g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
             } else {
