@@ -3,12 +3,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
+import { waitHydrated } from "./game.mjs";
 
 test("the one-time setup link creates the administrator, who can sign in again", async () => {
   const { context, close } = await launch();
   try {
     const page = await context.newPage();
     await page.goto(process.env.SETUP_URL);
+    // Submitted before hydration, the form would be a plain POST and the page would never
+    // show its answer (a flaky failure seen once in a full run).
+    await waitHydrated(page);
     await page.fill("#setup-form input[name=username]", "admin");
     await page.fill("#setup-form input[name=password]", "a long admin password");
     await page.fill("#setup-form input[name=password_again]", "a long admin password");

@@ -32,9 +32,10 @@ async function look(p, path, lang, viewport, name) {
   assert.deepEqual(keys, [], `${name} ${lang} ${viewport} shows catalogue keys`);
   assert.ok(!text.includes("%{"), `${name} ${lang} ${viewport} has an unfilled parameter`);
   if (lang === "en") {
-    // Switched without a reload, every text follows: no Korean is left but the switch's own
-    // "한국어" (a text rendered once, outside the page's reactive language, would stay).
-    const korean = text.replace("한국어", "").match(/[\uac00-\ud7a3]+/g) || [];
+    // Every text follows the language, also when switched without a reload (a text rendered
+    // once, outside the page's reactive language, would stay Korean). Only the switch's own
+    // "한국어" and the home page's bilingual logo "Space Baduk 공간 바둑" are Korean by design.
+    const korean = text.replace("한국어", "").replace("공간 바둑", "").match(/[\uac00-\ud7a3]+/g) || [];
     assert.deepEqual(korean, [], `${name} ${viewport}: Korean left in the English page`);
   }
   return text;
