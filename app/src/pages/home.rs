@@ -53,7 +53,7 @@ fn Rooms() -> impl IntoView {
                             }).collect_view()}
                         </ul>
                     }.into_any(),
-                    Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
                 }
             })}
         </Suspense>
@@ -127,7 +127,7 @@ fn Account() -> impl IntoView {
             })}
         </Suspense>
         {move || sign_in.value().get().and_then(|r| r.err()).map(|e| view! {
-            <p class="error" role="alert" data-testid="signin-error">{e.to_string()}</p>
+            <p class="error" role="alert" data-testid="signin-error">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
         })}
     }
 }

@@ -24,7 +24,7 @@ pub fn NewRoomPage() -> impl IntoView {
     // 003 §7.1: numeric, English, Korean or custom labels, one kind for all three axes.
     let labels = RwSignal::new(String::from("numeric"));
     let custom = [RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new())];
-    let result = RwSignal::new(None::<Result<CreatedRoom, String>>);
+    let result = RwSignal::new(None::<Result<CreatedRoom, crate::AppError>>);
     let busy = RwSignal::new(false);
     let submit = move || {
         let mut s = match preset.get_untracked() {
@@ -56,7 +56,7 @@ pub fn NewRoomPage() -> impl IntoView {
         let n = name.get_untracked();
         busy.set(true);
         spawn_local(async move {
-            let r = create_match(n, s).await.map_err(|e| e.to_string());
+            let r = create_match(n, s).await;
             busy.set(false);
             result.set(Some(r));
         });
@@ -145,7 +145,7 @@ pub fn NewRoomPage() -> impl IntoView {
                         </section>
                     }.into_any()
                 }
-                Err(e) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+                Err(e) => view! { <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
             })}
         </main>
     }

@@ -28,7 +28,7 @@ pub fn SetupPage() -> impl IntoView {
                         <a href="/">{tr!("nav.home")}</a>
                     </p>
                 }.into_any(),
-                Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
+                Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
             })}
         </main>
     }

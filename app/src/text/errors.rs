@@ -73,3 +73,34 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         MatchError::Internal => t(lang, "error.internal"),
     }
 }
+
+/// Any refusal as a person reads it: match refusals and the account errors from the
+/// catalogue. The participant API's own refusals (unreadable JSON, wrong route…) and the
+/// `why` of an invalid field keep the server's English words inside a catalogue sentence.
+pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
+    use crate::AppError as E;
+    match e {
+        E::Match(m) => match_error(lang, m),
+        E::BadCredentials => t(lang, "error.bad_credentials"),
+        E::NotSignedIn => t(lang, "error.not_signed_in"),
+        E::Forbidden => t(lang, "error.forbidden"),
+        E::BadSetupToken => t(lang, "error.bad_setup_token"),
+        E::Throttled { retry_after_s } => {
+            let wait = super::duration(lang, u32::try_from(*retry_after_s).unwrap_or(u32::MAX));
+            t_with(lang, "error.throttled", &[("wait", &wait)])
+        }
+        E::NoSgf => t(lang, "error.no_sgf"),
+        E::Internal => t(lang, "error.internal"),
+        E::Transport(_) => t(lang, "error.transport"),
+        E::InvalidInput { field, why } => {
+            let name = match field.as_str() {
+                known @ ("username" | "password" | "password_again" | "name" | "settings" | "room") => {
+                    t(lang, &format!("field.{known}"))
+                }
+                other => other.to_string(),
+            };
+            t_with(lang, "error.invalid_field", &[("field", &name), ("why", why)])
+        }
+        other => t_with(lang, "error.request_refused", &[("message", &other.to_string())]),
+    }
+}

@@ -6,7 +6,7 @@ mod errors;
 mod result;
 mod settings;
 
-pub use errors::match_error;
+pub use errors::{app_error, match_error};
 pub use result::result;
 pub use settings::settings_summary;
 
@@ -201,6 +201,55 @@ pub(crate) mod tests {
         let qps = crate::i18n::pseudo::QPS;
         for text in samples(qps) {
             assert_eq!(outside_catalogue(&text), "", "{text:?} has words from outside the catalogue");
+        }
+    }
+
+    /// The account and request errors a page shows. Those with the server's own words in
+    /// them (an invalid field's `why`, the API's refusals) come last, after `WORDED`.
+    fn app_errors() -> Vec<crate::AppError> {
+        use crate::AppError as E;
+        vec![
+            E::BadCredentials,
+            E::NotSignedIn,
+            E::Forbidden,
+            E::BadSetupToken,
+            E::Throttled { retry_after_s: 90 },
+            E::NoSgf,
+            E::Internal,
+            E::Transport("offline".into()),
+            E::Match(MatchError::SeatTaken),
+            // WORDED: from here on the text carries the server's English `why`.
+            E::invalid("username", "must be 3–32 characters, got 2"),
+            E::invalid("other_field", "out of range"),
+            E::BodyTooLarge { limit_bytes: 65536 },
+        ]
+    }
+    const WORDED: usize = 9;
+
+    #[test]
+    fn account_errors_read_in_every_language() {
+        let keys = keys();
+        for lang in Lang::all() {
+            for e in app_errors() {
+                let text = app_error(lang, &e);
+                assert!(!text.trim().is_empty() && !text.contains("%{"), "{lang:?}: {e:?} → {text:?}");
+                assert!(!keys.iter().any(|k| text.contains(k.as_str())), "{lang:?}: {text:?} shows a key");
+            }
+        }
+        assert_eq!(app_error(Lang::KO, &crate::AppError::BadCredentials), "사용자 이름이나 비밀번호가 틀렸습니다");
+        assert_eq!(
+            app_error(Lang::EN, &crate::AppError::Throttled { retry_after_s: 90 }),
+            "Too many sign-in attempts; try again in 1 min 30 s"
+        );
+        assert_eq!(
+            app_error(Lang::KO, &crate::AppError::invalid("username", "must be 3–32 characters, got 2")),
+            "사용자 이름: must be 3–32 characters, got 2",
+            "the field is named in Korean; its `why` is still the server's English (not yet typed)"
+        );
+        let qps = crate::i18n::pseudo::QPS;
+        for e in &app_errors()[..WORDED] {
+            let text = app_error(qps, e);
+            assert_eq!(outside_catalogue(&text), "", "{e:?}: {text:?} has words from outside the catalogue");
         }
     }
 

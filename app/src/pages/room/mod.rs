@@ -290,11 +290,7 @@ pub fn tr_dyn(key: &str) -> String {
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
-    match e {
-        AppError::Match(m) => crate::text::match_error(crate::i18n::use_lang().get(), m),
-        AppError::NotSignedIn => tr!("error.not_signed_in"),
-        other => other.to_string(),
-    }
+    crate::text::app_error(crate::i18n::use_lang().get(), e)
 }
 
 /// One event as a line of the move list and as a spoken announcement.
