@@ -20,9 +20,10 @@ use crate::matches::commands::MatchError;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(remote = "Self", tag = "error", rename_all = "snake_case")]
 pub enum AppError {
-    /// A field was missing or out of range; `why` names the allowed range.
-    #[error("{field}: {why}")]
-    InvalidInput { field: String, why: String },
+    /// A field was missing or out of range; `problem` names the allowed range (the wire's
+    /// `detail.why` is its English sentence, for programs that print it).
+    #[error("{field}: {problem}")]
+    InvalidInput { field: String, problem: InputProblem },
     /// The request body is not JSON at all.
     #[error("malformed JSON: {why}")]
     MalformedJson { why: String },
@@ -70,6 +71,25 @@ pub enum AppError {
     Transport(String),
 }
 
+/// What is wrong with a field, as data, so that each reader's language can say it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InputProblem {
+    /// A text of `got` characters where `min..=max` are allowed.
+    #[error("must be {min}–{max} characters, got {got}")]
+    Length { min: u64, max: u64, got: u64 },
+    /// A user name holds a character other than letters, digits, `_` and `-`.
+    #[error("may hold letters, digits, '_' and '-' only; found {found:?}")]
+    Characters { found: char },
+    #[error("the two passwords differ")]
+    PasswordsDiffer,
+    #[error("this name is taken")]
+    Taken,
+    /// Said by the server in words (the API's path, query and settings checks).
+    #[error("{text}")]
+    Words { text: String },
+}
+
 /// The JSON body of every error answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -86,8 +106,12 @@ pub struct ErrorBody {
 }
 
 impl AppError {
+    /// An invalid field, said in words (see [`AppError::input`] for the typed problems).
     pub fn invalid(field: &str, why: impl Into<String>) -> Self {
-        AppError::InvalidInput { field: field.to_string(), why: why.into() }
+        AppError::input(field, InputProblem::Words { text: why.into() })
+    }
+    pub fn input(field: &str, problem: InputProblem) -> Self {
+        AppError::InvalidInput { field: field.to_string(), problem }
     }
 
     /// The HTTP status of this error's answer.
@@ -119,6 +143,9 @@ impl AppError {
             Ok(serde_json::Value::Object(map)) => map,
             _ => serde_json::Map::new(),
         };
+        if let AppError::InvalidInput { problem, .. } = self {
+            detail.insert("why".into(), serde_json::Value::String(problem.to_string()));
+        }
         let error = match detail.remove("error") {
             Some(serde_json::Value::String(code)) => code,
             _ => "internal".to_string(),
@@ -250,6 +277,9 @@ mod tests {
         let at = Xyz { x: 3, y: 3, z: 1 };
         let errors = [
             AppError::invalid("username", "must be 3–32 characters, got 2"),
+            AppError::input("username", InputProblem::Length { min: 3, max: 32, got: 2 }),
+            AppError::input("username", InputProblem::Characters { found: '!' }),
+            AppError::input("password_again", InputProblem::PasswordsDiffer),
             AppError::MalformedJson { why: "EOF".into() },
             AppError::BadCredentials,
             AppError::Throttled { retry_after_s: 4 },

@@ -4,7 +4,7 @@
 // parameter or empty where a sentence belongs. The screenshots are for people to read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ARTIFACTS, BASE } from "./browser.mjs";
+import { ARTIFACTS, BASE, launch } from "./browser.mjs";
 import { agreeAndReady, createRoom, pass, play, player, roomView, sit, until, waitHydrated } from "./game.mjs";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
@@ -106,5 +106,41 @@ test("the agreement, play, scoring and the result read as sentences in both lang
   } finally {
     await alice.close();
     await bob.close();
+  }
+});
+
+// The account pages and the new-room form, and the refusals they show, in each language:
+// passwords that differ at sign-up, a setup link that does not hold, signed out and in.
+test("sign-up, setup and the new-room form read in both languages, refusals included", async () => {
+  const visitor = await launch();
+  visitor.page = await visitor.context.newPage();
+  const host = await player("texts_host");
+  const refusal = async (p, form, fields, name, lang, vp) => {
+    await waitHydrated(p.page);
+    for (const [field, value] of Object.entries(fields)) await p.page.fill(`${form} input[name=${field}]`, value);
+    await p.page.click(`${form} button[type=submit]`);
+    const error = (await (await p.page.waitForSelector("p.error[role=alert]")).innerText()).trim();
+    await p.page.screenshot({ path: `${ARTIFACTS}/texts-${name}-${lang}-${vp}.png`, fullPage: true });
+    return error;
+  };
+  try {
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        await look(visitor, "/signup", lang, vp, "6-signup");
+        // (A too-short name never leaves the browser: the field's own minlength stops it.)
+        const differ = await refusal(visitor, "#signup-form",
+          { username: "texts_newcomer", password: "a long password", password_again: "another long password" },
+          "6-signup-refused", lang, vp);
+        assert.equal(differ, lang === "ko" ? "비밀번호 확인: 두 비밀번호가 다릅니다" : "Password again: the two passwords differ");
+        await look(visitor, "/setup?token=not-a-token", lang, vp, "7-setup");
+        const used = await refusal(visitor, "#setup-form",
+          { username: "nobody", password: "a long password", password_again: "a long password" }, "7-setup-refused", lang, vp);
+        assert.equal(used, lang === "ko" ? "설정 링크가 올바르지 않거나 이미 쓰였습니다" : "The setup link is invalid or has already been used");
+        await look(host, "/rooms/new", lang, vp, "8-new-room");
+      }
+    }
+  } finally {
+    await visitor.close();
+    await host.close();
   }
 });

@@ -59,7 +59,7 @@ pub async fn sign_in(username: String, password: String) -> Result<UserView, App
 #[server(endpoint = "sign_up")]
 pub async fn sign_up(username: String, password: String, password_again: String) -> Result<UserView, AppError> {
     if password != password_again {
-        return Err(AppError::invalid("password_again", "the two passwords differ"));
+        return Err(AppError::input("password_again", crate::error::InputProblem::PasswordsDiffer));
     }
     let user = super::db()?.create_player(&username, &password).await?;
     sign_session_in(user).await
@@ -79,7 +79,7 @@ pub async fn complete_setup(
     password_again: String,
 ) -> Result<UserView, AppError> {
     if password != password_again {
-        return Err(AppError::invalid("password_again", "the two passwords differ"));
+        return Err(AppError::input("password_again", crate::error::InputProblem::PasswordsDiffer));
     }
     let user = super::db()?.create_first_admin(&token, &username, &password).await?;
     sign_session_in(user).await

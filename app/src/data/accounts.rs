@@ -11,7 +11,7 @@ use super::{
     secrets::{random_bytes, random_hex, sha256_hex},
     Db,
 };
-use crate::{AppError, Role};
+use crate::{error::InputProblem, AppError, Role};
 
 pub const USERNAME_LEN: std::ops::RangeInclusive<usize> = 3..=32;
 pub const PASSWORD_LEN: std::ops::RangeInclusive<usize> = 10..=128;
@@ -33,13 +33,11 @@ pub struct SetupToken {
 pub fn validate_username(name: &str) -> Result<(), AppError> {
     let n = name.chars().count();
     if !USERNAME_LEN.contains(&n) {
-        return Err(AppError::invalid(
-            "username",
-            format!("must be {}–{} characters, got {n}", USERNAME_LEN.start(), USERNAME_LEN.end()),
-        ));
+        let (min, max) = (*USERNAME_LEN.start() as u64, *USERNAME_LEN.end() as u64);
+        return Err(AppError::input("username", InputProblem::Length { min, max, got: n as u64 }));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_alphanumeric() || *c == '_' || *c == '-')) {
-        return Err(AppError::invalid("username", format!("may hold letters, digits, '_' and '-' only; found {c:?}")));
+        return Err(AppError::input("username", InputProblem::Characters { found: c }));
     }
     Ok(())
 }
@@ -47,10 +45,8 @@ pub fn validate_username(name: &str) -> Result<(), AppError> {
 pub fn validate_password(pw: &str) -> Result<(), AppError> {
     let n = pw.chars().count();
     if !PASSWORD_LEN.contains(&n) {
-        return Err(AppError::invalid(
-            "password",
-            format!("must be {}–{} characters, got {n}", PASSWORD_LEN.start(), PASSWORD_LEN.end()),
-        ));
+        let (min, max) = (*PASSWORD_LEN.start() as u64, *PASSWORD_LEN.end() as u64);
+        return Err(AppError::input("password", InputProblem::Length { min, max, got: n as u64 }));
     }
     Ok(())
 }
@@ -103,7 +99,7 @@ async fn insert_user(
     .fetch_one(conn)
     .await
     .map_err(|e| match &e {
-        sqlx::Error::Database(d) if d.is_unique_violation() => AppError::invalid("username", "this name is taken"),
+        sqlx::Error::Database(d) if d.is_unique_violation() => AppError::input("username", InputProblem::Taken),
         _ => internal(e),
     })?;
     user_from_row(&row)
@@ -220,7 +216,8 @@ mod tests {
         assert!(validate_username("kim_01").is_ok());
         assert!(validate_username("김바둑").is_ok());
         let e = validate_username("ab").unwrap_err();
-        assert_eq!(e, AppError::invalid("username", "must be 3–32 characters, got 2"));
+        assert_eq!(e, AppError::input("username", InputProblem::Length { min: 3, max: 32, got: 2 }));
+        assert_eq!(e.to_string(), "username: must be 3–32 characters, got 2");
         assert!(matches!(validate_username("a b c"), Err(AppError::InvalidInput { .. })));
     }
 

@@ -98,7 +98,8 @@ impl MatchService {
         let name = name.trim();
         let n = name.chars().count();
         if !ROOM_NAME_LEN.contains(&n) {
-            return Err(AppError::invalid("name", format!("must be 1–60 characters, got {n}")));
+            let (min, max) = (*ROOM_NAME_LEN.start() as u64, *ROOM_NAME_LEN.end() as u64);
+            return Err(AppError::input("name", crate::error::InputProblem::Length { min, max, got: n as u64 }));
         }
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
         // Invitation codes: 10 random bytes as hex.

@@ -75,8 +75,8 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
 }
 
 /// Any refusal as a person reads it: match refusals and the account errors from the
-/// catalogue. The participant API's own refusals (unreadable JSON, wrong route…) and the
-/// `why` of an invalid field keep the server's English words inside a catalogue sentence.
+/// catalogue. The participant API's own refusals (unreadable JSON, wrong route…) and a
+/// problem the server said in words keep its English inside a catalogue sentence.
 pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
     use crate::AppError as E;
     match e {
@@ -92,15 +92,30 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::NoSgf => t(lang, "error.no_sgf"),
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),
-        E::InvalidInput { field, why } => {
+        E::InvalidInput { field, problem } => {
             let name = match field.as_str() {
                 known @ ("username" | "password" | "password_again" | "name" | "settings" | "room") => {
                     t(lang, &format!("field.{known}"))
                 }
                 other => other.to_string(),
             };
-            t_with(lang, "error.invalid_field", &[("field", &name), ("why", why)])
+            t_with(lang, "error.invalid_field", &[("field", &name), ("why", &input_problem(lang, problem))])
         }
         other => t_with(lang, "error.request_refused", &[("message", &other.to_string())]),
+    }
+}
+
+/// What is wrong with a field (the sentence after its name).
+fn input_problem(lang: Lang, p: &crate::error::InputProblem) -> String {
+    use crate::error::InputProblem as P;
+    let n = |v: u64| v.to_string();
+    match p {
+        P::Length { min, max, got } => {
+            t_with(lang, "problem.length", &[("min", &n(*min)), ("max", &n(*max)), ("got", &n(*got))])
+        }
+        P::Characters { found } => t_with(lang, "problem.characters", &[("found", &format!("{found:?}"))]),
+        P::PasswordsDiffer => t(lang, "problem.passwords_differ"),
+        P::Taken => t(lang, "problem.taken"),
+        P::Words { text } => text.clone(),
     }
 }

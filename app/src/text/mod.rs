@@ -207,7 +207,7 @@ pub(crate) mod tests {
     /// The account and request errors a page shows. Those with the server's own words in
     /// them (an invalid field's `why`, the API's refusals) come last, after `WORDED`.
     fn app_errors() -> Vec<crate::AppError> {
-        use crate::AppError as E;
+        use crate::{error::InputProblem, AppError as E};
         vec![
             E::BadCredentials,
             E::NotSignedIn,
@@ -218,16 +218,21 @@ pub(crate) mod tests {
             E::Internal,
             E::Transport("offline".into()),
             E::Match(MatchError::SeatTaken),
-            // WORDED: from here on the text carries the server's English `why`.
-            E::invalid("username", "must be 3–32 characters, got 2"),
-            E::invalid("other_field", "out of range"),
+            E::input("username", InputProblem::Length { min: 3, max: 32, got: 2 }),
+            E::input("username", InputProblem::Characters { found: '!' }),
+            E::input("password_again", InputProblem::PasswordsDiffer),
+            E::input("username", InputProblem::Taken),
+            E::input("name", InputProblem::Length { min: 1, max: 60, got: 61 }),
+            // WORDED: from here on the text carries the server's English words.
+            E::invalid("after", "must be a number"),
             E::BodyTooLarge { limit_bytes: 65536 },
         ]
     }
-    const WORDED: usize = 9;
+    const WORDED: usize = 14;
 
     #[test]
     fn account_errors_read_in_every_language() {
+        use crate::error::InputProblem;
         let keys = keys();
         for lang in Lang::all() {
             for e in app_errors() {
@@ -241,11 +246,13 @@ pub(crate) mod tests {
             app_error(Lang::EN, &crate::AppError::Throttled { retry_after_s: 90 }),
             "Too many sign-in attempts; try again in 1 min 30 s"
         );
-        assert_eq!(
-            app_error(Lang::KO, &crate::AppError::invalid("username", "must be 3–32 characters, got 2")),
-            "사용자 이름: must be 3–32 characters, got 2",
-            "the field is named in Korean; its `why` is still the server's English (not yet typed)"
-        );
+        let short = crate::AppError::input("username", InputProblem::Length { min: 3, max: 32, got: 2 });
+        assert_eq!(app_error(Lang::KO, &short), "사용자 이름: 3–32자여야 합니다 (지금 2자)");
+        assert_eq!(app_error(Lang::EN, &short), "User name: must be 3–32 characters, got 2");
+        // Programs get the same sentence in English as `detail.why`, and the typed problem.
+        let body = short.body();
+        assert_eq!(body.detail["why"], "must be 3–32 characters, got 2");
+        assert_eq!(body.detail["problem"]["kind"], "length");
         let qps = crate::i18n::pseudo::QPS;
         for e in &app_errors()[..WORDED] {
             let text = app_error(qps, e);
