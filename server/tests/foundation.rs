@@ -50,12 +50,20 @@ async fn start_with_clock(
     (base, setup, tx, task)
 }
 
+/// Waits for a server to stop (its graceful shutdown), at most 30 s.
+async fn stopped(task: tokio::task::JoinHandle<()>) {
+    let done = tokio::time::timeout(std::time::Duration::from_secs(30), task).await;
+    done.expect("the server stops within 30 s of the signal").unwrap();
+}
+
+/// Every request of these tests gives up after 30 s, so a server that stops answering fails
+/// the test with the request named (a hang was seen once in `health_ssr_setup_signin_and_restart`).
 fn client() -> reqwest::Client {
-    reqwest::Client::builder().cookie_store(true).build().unwrap()
+    reqwest::Client::builder().cookie_store(true).timeout(std::time::Duration::from_secs(30)).build().unwrap()
 }
 
 async fn call(c: &reqwest::Client, base: &str, name: &str, form: &[(&str, &str)]) -> (u16, String) {
-    let r = c.post(format!("{base}/api/{name}")).form(form).send().await.expect("request");
+    let r = c.post(format!("{base}/api/{name}")).form(form).send().await.unwrap_or_else(|e| panic!("{name}: {e}"));
     (r.status().as_u16(), r.text().await.unwrap())
 }
 
@@ -74,14 +82,14 @@ async fn health_ssr_setup_signin_and_restart() {
     assert!(dir.path().join(app::data::DB_FILE).exists(), "SQLite file created in the data dir");
 
     // Health check answers with the database's state.
-    let r = reqwest::get(format!("{base}/healthz")).await.unwrap();
+    let r = client().get(format!("{base}/healthz")).send().await.unwrap();
     assert_eq!(r.status(), 200);
     let body: serde_json::Value = r.json().await.unwrap();
     assert_eq!(body["status"], "ok");
     assert_eq!(body["database"], true);
 
     // The home page is complete in the server-rendered HTML.
-    let html = reqwest::get(format!("{base}/")).await.unwrap().text().await.unwrap();
+    let html = client().get(format!("{base}/")).send().await.unwrap().text().await.unwrap();
     assert!(html.contains("Space Baduk"));
     assert!(html.contains("No rooms yet"), "room list rendered on the server");
     assert!(html.contains("board-canvas"));
@@ -183,7 +191,7 @@ async fn health_ssr_setup_signin_and_restart() {
     assert_eq!(rooms, "[]");
 
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 
     // Restart on the same data directory: the administrator and the session survive, and
     // no new setup link is printed.
@@ -197,7 +205,7 @@ async fn health_ssr_setup_signin_and_restart() {
         .unwrap();
     assert_eq!(r.status(), 200);
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 }
 
 #[tokio::test]
@@ -205,7 +213,7 @@ async fn restart_without_admin_revokes_the_old_link() {
     let dir = tempfile::tempdir().unwrap();
     let (_, first, stop, task) = start(dir.path()).await;
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
     let (base, second, stop, task) = start(dir.path()).await;
     let (first, second) = (first.unwrap(), second.unwrap());
     assert_ne!(first, second);
@@ -224,7 +232,7 @@ async fn restart_without_admin_revokes_the_old_link() {
     .await;
     assert_eq!(refusal(status, &body), (403, "bad_setup_token".into()), "only the newest link works");
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 }
 
 #[tokio::test]
@@ -251,9 +259,9 @@ async fn cross_site_posts_are_refused() {
         .unwrap();
     assert_eq!(ok.status(), 200);
     // Reading stays open: GET pages and health are never blocked.
-    assert_eq!(reqwest::get(format!("{base}/healthz")).await.unwrap().status(), 200);
+    assert_eq!(client().get(format!("{base}/healthz")).send().await.unwrap().status(), 200);
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 }
 
 #[tokio::test]
@@ -287,7 +295,7 @@ async fn sign_up_makes_players_with_case_insensitive_unique_names() {
     assert_eq!(refusal(status, &body), (400, "invalid_input".into()));
     assert!(body.contains("10–128 characters"), "{body}");
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 }
 
 #[tokio::test]
@@ -333,7 +341,7 @@ async fn sign_in_is_throttled_after_repeated_failures() {
         call(&client(), &base, "sign_in", &[("username", "park"), ("password", "correct horse battery")]).await;
     assert_eq!(status, 200, "{body}");
     let _ = stop.send(());
-    task.await.unwrap();
+    stopped(task).await;
 }
 
 /// Server functions answer the caller's mistakes with 4xx and the participant API's error
