@@ -247,7 +247,7 @@ pub(crate) mod tests {
             "Too many sign-in attempts; try again in 1 min 30 s"
         );
         let short = crate::AppError::input("username", InputProblem::Length { min: 3, max: 32, got: 2 });
-        assert_eq!(app_error(Lang::KO, &short), "사용자 이름: 3–32자여야 합니다 (지금 2자)");
+        assert_eq!(app_error(Lang::KO, &short), "아이디: 3–32자여야 합니다 (지금 2자)");
         assert_eq!(app_error(Lang::EN, &short), "User name: must be 3–32 characters, got 2");
         // Programs get the same sentence in English as `detail.why`, and the typed problem.
         let body = short.body();
