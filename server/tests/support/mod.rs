@@ -114,13 +114,26 @@ pub async fn view(base: &str, room: i64) -> serde_json::Value {
 /// the server answers is what the document promises (the fuzzer checks only what it happens
 /// to reach; the views the tests wait for are checked here).
 pub fn assert_documented(schema: &str, value: &serde_json::Value) {
-    let mut doc = serde_json::to_value(server::api::openapi()).unwrap();
-    assert!(doc["components"]["schemas"].get(schema).is_some(), "{schema} is not in the document");
-    doc["$ref"] = serde_json::json!(format!("#/components/schemas/{schema}"));
-    let validator = jsonschema::options()
-        .with_draft(jsonschema::Draft::Draft202012)
-        .build(&doc)
-        .unwrap_or_else(|e| panic!("the document's {schema} does not compile: {e}"));
+    // One compiled validator per schema name for the whole test binary.
+    static VALIDATORS: std::sync::Mutex<Vec<(String, Arc<jsonschema::Validator>)>> = std::sync::Mutex::new(Vec::new());
+    let validator = {
+        let mut cache = VALIDATORS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match cache.iter().find(|(name, _)| name == schema) {
+            Some((_, v)) => v.clone(),
+            None => {
+                let mut doc = serde_json::to_value(server::api::openapi()).unwrap();
+                assert!(doc["components"]["schemas"].get(schema).is_some(), "{schema} is not in the document");
+                doc["$ref"] = serde_json::json!(format!("#/components/schemas/{schema}"));
+                let v = jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .build(&doc)
+                    .unwrap_or_else(|e| panic!("the document's {schema} does not compile: {e}"));
+                let v = Arc::new(v);
+                cache.push((schema.to_string(), v.clone()));
+                v
+            }
+        }
+    };
     let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{e} at {}", e.instance_path())).collect();
     assert!(errors.is_empty(), "{schema} is not as documented:\n{}\nvalue: {value}", errors.join("\n"));
 }
