@@ -150,7 +150,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                     let marker = match marked {
                         Some(MarkKind::Dead) => "×",
                         Some(MarkKind::Unresolved) => "?",
-                        Some(MarkKind::Seki) => "",
+                        Some(MarkKind::Seki | MarkKind::Neutral) => "",
                         None if in_atari => "!",
                         None if is_last => "●",
                         None => "",

@@ -144,6 +144,11 @@ fn hold_text(h: &crate::matches::events::HoldReason) -> String {
         Disconnection { colour } => tr!("hold.disconnection", who = colour_text(*colour)),
         ScoringDispute { reason, .. } => tr!("hold.dispute", why = reason.clone()),
         Administrator { reasons } => tr!("hold.admin", why = reasons.clone()),
+        PlayerCall { colour, reason } => tr!("hold.player_call", who = colour_text(*colour), why = reason.clone()),
+        RulingObjection { colour, reasons } => {
+            tr!("hold.ruling_objection", who = colour_text(*colour), why = reasons.clone())
+        }
+        DamagedRecord { seq, .. } => tr!("hold.damaged", seq = seq.to_string()),
     }
 }
 
