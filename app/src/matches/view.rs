@@ -125,6 +125,13 @@ pub struct RoomView {
     pub hints: Option<Hints>,
     /// Open live connections to this room (players and spectators).
     pub watchers: usize,
+    /// Every ruling with its reasons, the opinions, objections and corrections (003 §3.6,
+    /// §4.7, §5.7): shown to everyone who watches.
+    #[serde(default)]
+    pub referee: super::referee::RefereeRecord,
+    /// The result is not settled while an objection or correction is open.
+    #[serde(default)]
+    pub under_review: bool,
 }
 
 #[cfg(feature = "ssr")]
@@ -244,6 +251,8 @@ impl RoomView {
             illegal_attempts: s.illegal_attempts,
             hints: None,
             watchers,
+            referee: s.referee.clone(),
+            under_review: s.referee.under_review(),
         }
     }
 }
