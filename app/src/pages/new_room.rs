@@ -66,7 +66,7 @@ pub fn NewRoomPage() -> impl IntoView {
         Preset::Classic => vec![9, 13, 19],
     };
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
         <main class="page narrow">
             <h1>{move || tr!("new.title")}</h1>
             <form class="card form" data-testid="new-room" on:submit=move |e| { e.prevent_default(); submit(); }>

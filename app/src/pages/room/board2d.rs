@@ -181,6 +181,22 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 .collect::<Vec<_>>()
         })
     };
+    // The safe spaces the latest ruling cited (003 §3.2, §8.5), for everyone to see.
+    let cited = move || {
+        ctx.view.with(|v| {
+            let w = window.get();
+            super::referee::cited_points(v)
+                .into_iter()
+                .filter(|p| p.z == z.get() && w.contains(p.x, p.y))
+                .map(|p| {
+                    view! {
+                        <rect class="cited-space" x=px(p.x) - 9.0 y=py(p.y) - 9.0 width="18" height="18" rx="3"
+                            data-testid=format!("cited-{}-{}-{}", p.x, p.y, p.z)/>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     let ghosts = move || {
         let w = window.get();
         ctx.ghosts
@@ -248,6 +264,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {stones}
             {illegal}
             {life}
+            {cited}
             {ghosts}
             {preview}
             {hits}

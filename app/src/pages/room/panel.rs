@@ -127,6 +127,9 @@ fn StatusBanner() -> impl IntoView {
             }
             if let Some(r) = &v.result {
                 parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));
+                if v.under_review {
+                    parts.push(tr!("referee.under_review"));
+                }
             }
             parts.join(" · ")
         })
@@ -137,7 +140,7 @@ fn StatusBanner() -> impl IntoView {
     }
 }
 
-fn hold_text(h: &crate::matches::events::HoldReason) -> String {
+pub(super) fn hold_text(h: &crate::matches::events::HoldReason) -> String {
     use crate::matches::events::HoldReason::*;
     match h {
         ServerRestart => tr!("hold.restart"),
