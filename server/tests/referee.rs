@@ -502,3 +502,42 @@ async fn the_administrators_stream_sends_the_queue_at_once_and_after_each_change
     assert_eq!(kinds_in(second["items"].as_array().unwrap(), room), ["player_call"]);
     t.srv.stop().await;
 }
+
+#[tokio::test]
+async fn a_disconnection_in_scoring_suspends_consents_then_queues_the_room() {
+    // 003 §4.6, §6.1: consent processing is suspended; after five minutes the room is held
+    // and queued; a consent given before stays only while the statement is unchanged.
+    let t = Table::new().await;
+    let referee = admin(&t.srv, "referee").await;
+    let room = space_in_scoring(&t).await;
+    let n = view(&t.base, room).await["scoring"]["statement"].as_u64().unwrap();
+    t.alice.ok(room, json!({"type": "consent", "statement": n})).await;
+    let ws = t.bob.stream(room, 0).await;
+    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
+    drop(ws);
+    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
+    let (status, e) = t.bob.cmd(room, json!({"type": "consent", "statement": n})).await;
+    assert_eq!((status, e["error"].as_str()), (409, Some("suspended")), "{e}");
+    assert_eq!(view(&t.base, room).await["scoring"]["consents"][0], n, "Black's consent stands meanwhile");
+    t.clock.advance_ms(300_000);
+    let v = until_view(&t.alice, room, |v| v["phase"] == "held").await;
+    assert_eq!(v["hold"]["kind"], "disconnection");
+    assert_eq!(kinds_in(&queue(&referee).await, room), ["connection_hold"]);
+    t.srv.stop().await;
+}
+
+#[tokio::test]
+async fn the_clock_keeps_running_after_an_illegal_attempt() {
+    // 003 §2.5, §8.6: an illegal attempt is recorded and refused; the mover's time runs on.
+    let t = Table::new().await;
+    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
+    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
+    t.clock.advance_ms(5_000);
+    let (status, e) = t.bob.cmd(room, mv(1, 1, 1)).await;
+    assert_eq!((status, e["detail"]["reason"].as_str()), (422, Some("occupied")), "{e}");
+    t.clock.advance_ms(5_000);
+    let v = view(&t.base, room).await;
+    assert_eq!((v["clocks"]["running"].as_str(), v["illegal_attempts"].as_u64()), (Some("white"), Some(1)));
+    assert_eq!(v["clocks"]["main_ms"][1], 3_600_000 - 10_000, "ten seconds charged to White");
+    t.srv.stop().await;
+}
