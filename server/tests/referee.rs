@@ -541,3 +541,58 @@ async fn the_clock_keeps_running_after_an_illegal_attempt() {
     assert_eq!(v["clocks"]["main_ms"][1], 3_600_000 - 10_000, "ten seconds charged to White");
     t.srv.stop().await;
 }
+
+#[tokio::test]
+async fn a_consent_survives_a_reconnection_when_the_statement_is_unchanged() {
+    // 003 §4.6: the consent binds to its number; coming back in time changes nothing.
+    let t = Table::new().await;
+    let room = space_in_scoring(&t).await;
+    let n = view(&t.base, room).await["scoring"]["statement"].as_u64().unwrap();
+    t.alice.ok(room, json!({"type": "consent", "statement": n})).await;
+    let ws = t.bob.stream(room, 0).await;
+    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
+    drop(ws);
+    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
+    t.clock.advance_ms(200_000);
+    let _back = t.bob.stream(room, 0).await;
+    let v = until_view(&t.alice, room, |v| v["faults"][1].is_null()).await;
+    assert_eq!((v["phase"].as_str(), v["scoring"]["statement"].as_u64()), (Some("scoring"), Some(n)));
+    assert_eq!(v["scoring"]["consents"][0], n, "Black's consent survived");
+    t.bob.ok(room, json!({"type": "consent", "statement": n})).await;
+    assert_eq!(view(&t.base, room).await["phase"], "awaiting_review");
+    t.srv.stop().await;
+}
+
+#[tokio::test]
+async fn time_expiry_and_a_disconnection_are_decided_in_the_order_the_server_received_them() {
+    // 003 §10.4, §5.4, §6.1: expiry first — the loss stands and the disconnection after it
+    // changes nothing; disconnection first — the clock stops, no loss, and after the wait
+    // the game is held for the administrator.
+    let t = Table::new().await;
+    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
+    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
+    let ws = t.bob.stream(room, 0).await;
+    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
+    t.clock.advance_ms(3_600_000);
+    until_view(&t.alice, room, |v| v["phase"] == "finished").await;
+    drop(ws);
+    t.clock.advance_ms(600_000);
+    let v = view(&t.base, room).await;
+    assert_eq!((v["result"]["reason"].as_str(), v["hold"].clone()), (Some("time"), Value::Null));
+
+    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
+    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
+    let ws = t.bob.stream(room, 0).await;
+    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
+    t.clock.advance_ms(3_599_000);
+    drop(ws);
+    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
+    t.clock.advance_ms(10_000);
+    let v = view(&t.base, room).await;
+    assert_eq!((v["phase"].as_str(), v["clocks"]["running"].clone()), (Some("playing"), Value::Null), "{v}");
+    assert_eq!(v["clocks"]["main_ms"][1], 1_000, "White's last second is kept");
+    t.clock.advance_ms(300_000);
+    let v = until_view(&t.alice, room, |v| v["phase"] == "held").await;
+    assert_eq!((v["hold"]["kind"].as_str(), v["result"].clone()), (Some("disconnection"), Value::Null));
+    t.srv.stop().await;
+}
