@@ -119,6 +119,9 @@ pub struct RoomView {
     pub scoring: Option<ScoringView>,
     pub faults: [Option<FaultView>; 2],
     pub hold: Option<HoldReason>,
+    /// Since when the room is held (server time), while it is.
+    #[serde(default)]
+    pub hold_since_ms: Option<i64>,
     pub attention: Option<Attention>,
     pub result: Option<ResultView>,
     pub illegal_attempts: u32,
@@ -246,6 +249,7 @@ impl RoomView {
             scoring,
             faults,
             hold: s.hold().cloned(),
+            hold_since_ms: s.hold_since_ms(),
             attention: s.attention,
             result,
             illegal_attempts: s.illegal_attempts,

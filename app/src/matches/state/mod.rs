@@ -457,6 +457,14 @@ impl MatchState {
         }
     }
 
+    /// Since when the room is held, while it is.
+    pub fn hold_since_ms(&self) -> Option<i64> {
+        match &self.phase {
+            Phase::Held { since_ms, .. } => Some(*since_ms),
+            _ => None,
+        }
+    }
+
     /// The ready flags (Black, White) as the room view shows them: those of the current
     /// wait; none before the start; both once play began.
     pub fn ready_flags(&self) -> [bool; 2] {
