@@ -104,12 +104,18 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-/// A server time as `YYYY-MM-DD HH:MM UTC` (the same on the server and in the browser).
+/// A server time as `YYYY-MM-DD HH:MM` and the time zone's name from the catalogue (UTC:
+/// the same on the server and in the browser).
 pub fn fmt_time(ms: i64) -> String {
+    let (date, time) = date_time(ms);
+    tr!("time.utc", date = date, time = time)
+}
+
+fn date_time(ms: i64) -> (String, String) {
     let s = ms.div_euclid(1000);
     let (y, m, d) = civil(s.div_euclid(86_400));
     let t = s.rem_euclid(86_400);
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", t / 3600, t / 60 % 60)
+    (format!("{y:04}-{m:02}-{d:02}"), format!("{:02}:{:02}", t / 3600, t / 60 % 60))
 }
 
 /// The time now in ms (the browser's clock there, the server's here).
@@ -140,7 +146,8 @@ pub fn age_text(since_ms: i64, now: i64) -> String {
 mod tests {
     #[test]
     fn server_times_read_as_utc_dates() {
-        assert_eq!(super::fmt_time(0), "1970-01-01 00:00 UTC");
-        assert_eq!(super::fmt_time(1_709_210_096_000), "2024-02-29 12:34 UTC");
+        let pair = |d: &str, t: &str| (d.to_string(), t.to_string());
+        assert_eq!(super::date_time(0), pair("1970-01-01", "00:00"));
+        assert_eq!(super::date_time(1_709_210_096_000), pair("2024-02-29", "12:34"));
     }
 }

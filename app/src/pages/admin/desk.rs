@@ -181,7 +181,7 @@ fn Chains(chains: Vec<ChainDetail>, draft: RulingDraft) -> impl IntoView {
                         crate::matches::events::MarkKind::Dead => "scoring.dead",
                         crate::matches::events::MarkKind::Unresolved => "scoring.unresolved",
                         crate::matches::events::MarkKind::Seki => "scoring.seki",
-                        crate::matches::events::MarkKind::Neutral => "scoring.neutral",
+                        crate::matches::events::MarkKind::Neutral => "verdict.neutral",
                     });
                     let colour = c.colour;
                     let spaces = c.life_spaces.clone();
@@ -355,14 +355,14 @@ fn RulingForm(draft: RulingDraft) -> impl IntoView {
                         on:input=move |e| region_at.set(event_target_value(&e))/></label>
                 <select data-testid="region-verdict" aria-label=move || tr!("desk.region_verdict") prop:value=region_kind
                     on:change=move |e| region_kind.set(event_target_value(&e))>
-                    <option value="neutral">{move || tr!("scoring.neutral")}</option>
+                    <option value="neutral">{move || tr!("verdict.neutral")}</option>
                     <option value="seki">{move || tr!("scoring.seki")}</option>
                 </select>
                 <button type="button" data-testid="add-region" on:click=move |_| add_region()>{move || tr!("desk.add_region")}</button>
                 <ul data-testid="regions">
                     {move || draft.regions.get().into_iter().map(|r| {
                         let at = r.at;
-                        let kind = if r.verdict == RegionVerdict::Seki { "scoring.seki" } else { "scoring.neutral" };
+                        let kind = if r.verdict == RegionVerdict::Seki { "scoring.seki" } else { "verdict.neutral" };
                         view! { <li>{ctx.view.with(|v| label(v, at))}" — "{tr_dyn(kind)}" "
                             <button type="button" data-testid="remove-region" on:click=move |_| draft.regions.update(|x| x.retain(|q| q.at != at))>
                                 {tr!("desk.remove")}</button></li> }

@@ -101,7 +101,7 @@ pub fn Rulings() -> impl IntoView {
                                     }
                                 }).collect_view()}
                                 {r.regions.iter().map(|g| view! {
-                                    <li>{label(v, g.at)}" — "{tr_dyn(if g.verdict == RegionVerdict::Seki { "scoring.seki" } else { "scoring.neutral" })}</li>
+                                    <li>{label(v, g.at)}" — "{tr_dyn(if g.verdict == RegionVerdict::Seki { "scoring.seki" } else { "verdict.neutral" })}</li>
                                 }).collect_view()}
                             </ul>
                             <p class="reasons" data-testid="ruling-reasons">{tr!("referee.reasons")}": "<q>{r.reasons.clone()}</q></p>
