@@ -181,8 +181,12 @@ fn Corrections() -> impl IntoView {
 pub fn PlayerReferee() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let held = move || ctx.view.with(|v| v.hold.clone());
+    // The server's time of the hold; the stream's event before that view field existed.
     let since = move || {
-        ctx.events.with(|es| es.iter().rev().find(|e| matches!(e.event, Event::Held { .. })).map(|e| fmt_time(e.at_ms)))
+        ctx.view.with(|v| v.hold_since_ms).map(fmt_time).or_else(|| {
+            ctx.events
+                .with(|es| es.iter().rev().find(|e| matches!(e.event, Event::Held { .. })).map(|e| fmt_time(e.at_ms)))
+        })
     };
     view! {
         {move || held().map(|h| view! {
