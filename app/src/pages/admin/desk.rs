@@ -206,7 +206,7 @@ fn Chains(chains: Vec<ChainDetail>, draft: RulingDraft) -> impl IntoView {
                                     })
                                 }).collect_view()}
                             </td>
-                            <td>{move || mark.map(|k| tr_dyn(k)).unwrap_or_else(|| "—".into())}</td>
+                            <td>{move || mark.map(tr_dyn).unwrap_or_else(|| "—".into())}</td>
                             <td>
                                 <select data-testid=format!("verdict-{id}") aria-label=move || tr!("desk.verdict")
                                     prop:value=move || draft.verdict(at)
@@ -414,7 +414,7 @@ fn Actions() -> impl IntoView {
         let method = ctx.view.with_untracked(|v| v.settings.scoring);
         let half = margin.get_untracked().trim().replace(',', ".").parse::<f64>().ok().map(|m| (m * 2.0).round());
         let result = match (colour(&winner.get_untracked()), half) {
-            (_, Some(h)) if h == 0.0 => engine::GameResult::Jigo { method },
+            (_, Some(0.0)) => engine::GameResult::Jigo { method },
             (None, _) => engine::GameResult::Jigo { method },
             (Some(c), Some(h)) if h > 0.0 => engine::GameResult::Score {
                 winner: if c == Colour::Black { engine::Color::Black } else { engine::Color::White },
