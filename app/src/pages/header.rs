@@ -28,13 +28,7 @@ impl Badges {
     }
 
     /// Fetches the counts again (after the page read or changed them).
-    pub fn reload() {
-        if let Some(b) = use_context::<Badges>() {
-            b.load();
-        }
-    }
-
-    fn load(self) {
+    pub fn load(self) {
         spawn_local(async move {
             let user = current_user().await.ok().flatten();
             let Some(user) = user else {

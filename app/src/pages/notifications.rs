@@ -28,13 +28,17 @@ pub fn notice_text(n: &Notice) -> String {
 pub fn NotificationsPage() -> impl IntoView {
     let data = Resource::new(|| (), |_| my_notices());
     let marking = RwSignal::new(false);
+    // Taken here: a task after an await runs outside the component.
+    let badges = use_context::<Badges>();
     let mark_all = move |_| {
         marking.set(true);
         spawn_local(async move {
             let _ = mark_notices_read(None).await;
             marking.set(false);
             data.refetch();
-            Badges::reload();
+            if let Some(b) = badges {
+                b.load();
+            }
         });
     };
     view! {

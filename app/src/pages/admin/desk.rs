@@ -99,6 +99,7 @@ pub fn DeskPanel() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let admin = move || ctx.me.with(|m| m.as_ref().is_some_and(|m| m.role.is_admin()));
     let desk = RwSignal::new(None::<Result<DeskView, String>>);
+    let lang = crate::i18n::use_lang();
     // Fetched in the browser, again after every change of the room.
     Effect::new(move |_| {
         let _version = ctx.view.with(|v| v.version);
@@ -107,8 +108,7 @@ pub fn DeskPanel() -> impl IntoView {
         }
         let id = ctx.id;
         spawn_local(async move {
-            let r =
-                admin_desk(id).await.map_err(|e| crate::text::app_error(crate::i18n::use_lang().get_untracked(), &e));
+            let r = admin_desk(id).await.map_err(|e| crate::text::app_error(lang.get_untracked(), &e));
             desk.try_set(Some(r));
         });
     });

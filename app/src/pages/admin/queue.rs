@@ -31,6 +31,7 @@ pub fn Queue(initial: Vec<QueueEntry>) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let now = RwSignal::new(now_ms());
     let live = RwSignal::new(false);
+    let lang = crate::i18n::use_lang();
     stream::start(items, live, now);
     Effect::new(move |_| set_queue_len(items.with(Vec::len)));
     let claim = move |e: QueueEntry| {
@@ -46,7 +47,7 @@ pub fn Queue(initial: Vec<QueueEntry>) -> impl IntoView {
                         }
                     });
                 }
-                Err(err) => error.set(Some(crate::text::app_error(crate::i18n::use_lang().get_untracked(), &err))),
+                Err(err) => error.set(Some(crate::text::app_error(lang.get_untracked(), &err))),
             }
         });
     };

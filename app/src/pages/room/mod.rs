@@ -90,6 +90,8 @@ impl RoomCtx {
         }
         self.busy.set(true);
         let is_move = matches!(cmd, Command::Move { .. });
+        // Taken before the task: after an await it runs outside the page's owner.
+        let lang = crate::i18n::use_lang();
         spawn_local(async move {
             let r = match_command(self.id, cmd).await;
             self.busy.set(false);
@@ -102,7 +104,7 @@ impl RoomCtx {
                     done(true);
                 }
                 Err(e) => {
-                    self.notice.set(Some(Notice::Error(describe_error(&e))));
+                    self.notice.set(Some(Notice::Error(crate::text::app_error(lang.get_untracked(), &e))));
                     done(false);
                 }
             }
