@@ -137,7 +137,7 @@ pub fn DeskPanel() -> impl IntoView {
                 <Opinions/>
                 <StatementInfo/>
                 <RulingForm draft=draft/>
-                <Actions/>
+                <Actions draft=draft/>
             </Show>
         </section>
     }
@@ -399,8 +399,9 @@ fn Action(
 }
 
 #[component]
-fn Actions() -> impl IntoView {
+fn Actions(draft: RulingDraft) -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
+    let correction_kind = RwSignal::new("result".to_string());
     let cancel_loss = RwSignal::new("cancel".to_string());
     let winner = RwSignal::new("black".to_string());
     let margin = RwSignal::new(String::new());
@@ -411,6 +412,21 @@ fn Actions() -> impl IntoView {
         _ => None,
     };
     let propose = move |reasons: String| {
+        if correction_kind.get_untracked() == "marks" {
+            // Corrected marks from the ruling form: dead and unresolved chains, seki and
+            // neutral regions; a new statement is counted from them (003 §4.7).
+            let chains = draft.verdicts.get_untracked();
+            let regions = draft.regions.get_untracked();
+            let with = |k: &str| chains.iter().filter(|(_, v)| v == k).map(|(at, _)| *at).collect::<Vec<_>>();
+            let region = |k: RegionVerdict| regions.iter().filter(|r| r.verdict == k).map(|r| r.at).collect::<Vec<_>>();
+            let correction = CorrectionProposal::Marks {
+                dead: with("dead"),
+                seki: region(RegionVerdict::Seki),
+                unresolved: with("unresolved"),
+                neutral: region(RegionVerdict::Neutral),
+            };
+            return Some(Command::AdminProposeCorrection { correction, reasons });
+        }
         let method = ctx.view.with_untracked(|v| v.settings.scoring);
         let half = margin.get_untracked().trim().replace(',', ".").parse::<f64>().ok().map(|m| (m * 2.0).round());
         let result = match (colour(&winner.get_untracked()), half) {
@@ -449,6 +465,11 @@ fn Actions() -> impl IntoView {
                 </select>
             </Action>
             <Action testid="propose-correction" title="desk.propose_correction" make=Callback::new(propose)>
+                <select data-testid="correction-kind" aria-label=move || tr!("desk.correction_kind") prop:value=correction_kind
+                    on:change=move |e| correction_kind.set(event_target_value(&e))>
+                    <option value="result">{move || tr!("desk.correction_result")}</option>
+                    <option value="marks">{move || tr!("desk.correction_marks")}</option>
+                </select>
                 <select data-testid="correction-winner" aria-label=move || tr!("desk.winner") prop:value=winner
                     on:change=move |e| winner.set(event_target_value(&e))>
                     <option value="black">{move || colour_text(Colour::Black)}</option>
