@@ -184,7 +184,7 @@ fn match_status(e: &MatchError) -> u16 {
         | NoPendingRequest { .. }
         | StaleStatement { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
-        Illegal { .. } | BadMark { .. } => 422,
+        Illegal { .. } | BadMark { .. } | UnknownUser { .. } => 422,
         Internal => 500,
     }
 }

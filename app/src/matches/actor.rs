@@ -9,7 +9,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::{
     events::{Event, StoredEvent},
-    state::{Command, MatchError, MatchState, Requester},
+    state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
 use crate::{clock::Clock, data::Db};
@@ -35,6 +35,13 @@ pub(crate) enum Request {
     Record {
         viewer: Requester,
         reply: oneshot::Sender<Result<Box<MatchState>, MatchError>>,
+    },
+    /// `ApproveRecordViewer { username }`, the name looked up: `account` is whom it names.
+    ApproveViewer {
+        caller: Requester,
+        username: String,
+        account: Option<SeatHolder>,
+        reply: oneshot::Sender<Result<CommandReply, MatchError>>,
     },
 }
 
@@ -143,6 +150,11 @@ impl Actor {
                     Err(MatchError::RecordNotAllowed)
                 });
             }
+            Request::ApproveViewer { caller, username, account, reply } => {
+                let now = self.clock.now_ms();
+                let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+            }
             Request::Presence { user_id, connected } => {
                 let now = self.clock.now_ms();
                 self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
@@ -165,24 +177,22 @@ impl Actor {
             }
             Request::Command { caller, cmd, reply } => {
                 let now = self.clock.now_ms();
-                let version = self.state.version;
                 let decision = self.state.handle(&caller, &cmd, now);
-                if decision.events.is_empty() {
-                    let _ = reply.send(decision.outcome.map(|()| CommandReply { version, events: Vec::new() }));
-                    return;
-                }
-                match self.commit(decision.events, Some(caller.user_id), now).await {
-                    Ok(stored) => {
-                        let _ = reply.send(
-                            decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
-                        );
-                    }
-                    // Not stored, so not acknowledged.
-                    Err(()) => {
-                        let _ = reply.send(Err(MatchError::Internal));
-                    }
-                }
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
+        }
+    }
+
+    /// Stores a handled command's events (already applied) and makes the caller's answer.
+    async fn decided(&mut self, caller: i64, decision: Decision, now: i64) -> Result<CommandReply, MatchError> {
+        let version = self.state.version;
+        if decision.events.is_empty() {
+            return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
+        }
+        match self.commit(decision.events, Some(caller), now).await {
+            Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
+            // Not stored, so not acknowledged.
+            Err(()) => Err(MatchError::Internal),
         }
     }
 

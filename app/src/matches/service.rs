@@ -9,7 +9,8 @@ use super::{
     actor::{self, CommandReply, Request, RoomHandle},
     events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
-    state::{Command, MatchError, MatchState, Requester},
+    commands::APPROVED_NAME_LEN,
+    state::{Command, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
 use crate::{
@@ -122,7 +123,21 @@ impl MatchService {
     pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Command { caller, cmd, reply }).await.map_err(|_| MatchError::Internal)?;
+        let request = match cmd {
+            // 003 §8.1: the name means an account (by its key, as at sign-up); the room
+            // records the approval by the account's id.
+            Command::ApproveRecordViewer { username } => {
+                let account = if APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
+                    let user = self.db.user_by_name(&username).await.map_err(from_app)?;
+                    user.map(|u| SeatHolder { user_id: u.id, username: u.username })
+                } else {
+                    None // the room refuses the length first
+                };
+                Request::ApproveViewer { caller, username, account, reply }
+            }
+            cmd => Request::Command { caller, cmd, reply },
+        };
+        h.tx.send(request).await.map_err(|_| MatchError::Internal)?;
         rx.await.map_err(|_| MatchError::Internal)?
     }
 

@@ -70,6 +70,7 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         MatchError::AdminOnly => t(lang, "error.admin_only"),
         MatchError::AlreadyDone => t(lang, "error.already_done"),
         MatchError::RecordNotAllowed => t(lang, "error.record_not_allowed"),
+        MatchError::UnknownUser { username } => tw("error.unknown_user", &[("name", username)]),
         MatchError::Internal => t(lang, "error.internal"),
     }
 }
