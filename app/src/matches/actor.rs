@@ -36,6 +36,17 @@ pub(crate) enum Request {
         viewer: Requester,
         reply: oneshot::Sender<Result<Box<MatchState>, MatchError>>,
     },
+    /// May this viewer (`None`: anonymous) read the stored record (003 §8.1)?
+    RecordAccess {
+        viewer: Option<Requester>,
+        reply: oneshot::Sender<bool>,
+    },
+    /// A viewer starts following the room: whether they may read the stored record, the
+    /// room as they see it now, and the live events from exactly then on.
+    Follow {
+        viewer: Option<Requester>,
+        reply: oneshot::Sender<Following>,
+    },
     /// `ApproveRecordViewer { username }`, the name looked up: `account` is whom it names.
     ApproveViewer {
         caller: Requester,
@@ -45,11 +56,18 @@ pub(crate) enum Request {
     },
 }
 
-/// Lets others talk to a room's actor and follow its events.
+/// What a new follower of a room gets from its actor, all at one version: the events after
+/// `view.version` are exactly those `live` will deliver.
+pub(crate) struct Following {
+    pub may_read_record: bool,
+    pub view: RoomView,
+    pub live: broadcast::Receiver<StoredEvent>,
+}
+
+/// Lets others talk to a room's actor (and follow its events: [`Request::Follow`]).
 #[derive(Clone)]
 pub struct RoomHandle {
     pub(crate) tx: mpsc::Sender<Request>,
-    pub(crate) events: broadcast::Sender<StoredEvent>,
 }
 
 impl RoomHandle {
@@ -65,18 +83,10 @@ const INBOX: usize = 256;
 pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
-    let actor = Actor {
-        room_id,
-        state,
-        db,
-        clock,
-        events: events.clone(),
-        connections: HashMap::new(),
-        watchers: 0,
-        shared_view: None,
-    };
+    let actor =
+        Actor { room_id, state, db, clock, events, connections: HashMap::new(), watchers: 0, shared_view: None };
     tokio::spawn(actor.run(rx));
-    RoomHandle { tx, events }
+    RoomHandle { tx }
 }
 
 pub(crate) fn random_seed() -> u64 {
@@ -132,15 +142,20 @@ impl Actor {
     async fn on_request(&mut self, req: Request) {
         match req {
             Request::View { viewer, reply } => {
+                let _ = reply.send(self.view_for(viewer.as_ref()));
+            }
+            Request::RecordAccess { viewer, reply } => {
+                let _ = reply.send(viewer.is_some_and(|v| self.state.may_read_record(&v)));
+            }
+            Request::Follow { viewer, reply } => {
+                let view = self.view_for(viewer.as_ref());
+                let live = self.events.subscribe();
+                let _ = reply.send(Following { may_read_record: view.may_read_record, view, live });
+            }
+            Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();
-                let key = (self.state.version, self.watchers);
-                let view = match &self.shared_view {
-                    Some((v, w, view)) if (*v, *w) == key => view,
-                    _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
-                };
-                let mut view = view.clone();
-                view.personalise(&self.state, viewer.as_ref(), now);
-                let _ = reply.send(view);
+                let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(&viewer);
@@ -149,11 +164,6 @@ impl Actor {
                 } else {
                     Err(MatchError::RecordNotAllowed)
                 });
-            }
-            Request::ApproveViewer { caller, username, account, reply } => {
-                let now = self.clock.now_ms();
-                let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
-                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
             Request::Presence { user_id, connected } => {
                 let now = self.clock.now_ms();
@@ -181,6 +191,20 @@ impl Actor {
                 let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
         }
+    }
+
+    /// The room as `viewer` sees it now; the viewer-independent part is computed once per
+    /// version and watcher count.
+    fn view_for(&mut self, viewer: Option<&Requester>) -> RoomView {
+        let now = self.clock.now_ms();
+        let key = (self.state.version, self.watchers);
+        let view = match &self.shared_view {
+            Some((v, w, view)) if (*v, *w) == key => view,
+            _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
+        };
+        let mut view = view.clone();
+        view.personalise(&self.state, viewer, now);
+        view
     }
 
     /// Stores a handled command's events (already applied) and makes the caller's answer.

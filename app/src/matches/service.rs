@@ -7,9 +7,9 @@ use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
     actor::{self, CommandReply, Request, RoomHandle},
+    commands::APPROVED_NAME_LEN,
     events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
-    commands::APPROVED_NAME_LEN,
     state::{Command, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
@@ -182,27 +182,53 @@ impl MatchService {
         Ok(out)
     }
 
-    /// Follows a room from event `after`: the stored events after it (the gap), then a
-    /// live receiver. Subscribing before reading the log means nothing falls between the
-    /// two; the caller skips live events it already had from the gap.
-    pub async fn follow(
-        &self,
-        room_id: i64,
-        after: i64,
-    ) -> Result<(Vec<StoredEvent>, broadcast::Receiver<StoredEvent>), MatchError> {
+    /// Follows a room as `viewer` (`None`: anonymous) from event `after`. Live viewing is
+    /// open to all, the stored record is not (003 §8.1): a viewer who may read the record
+    /// gets the stored events after `after` (the gap); anyone else gets no gap whatever
+    /// `after` says, only the room as it is now (`view`: during play the board, after the
+    /// end the final board, result and statement). Both then get the live events after
+    /// `view.version`: the actor subscribes and makes the view at one version, and the gap
+    /// is read after that, so nothing falls between (the caller skips live events it already
+    /// had from the gap).
+    pub async fn follow(&self, room_id: i64, viewer: Option<Requester>, after: i64) -> Result<Follow, MatchError> {
         let h = self.handle(room_id).await?;
-        let live = h.events.subscribe();
-        let gap = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        Ok((gap, live))
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::Follow { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        let actor::Following { may_read_record, view, live } = rx.await.map_err(|_| MatchError::Internal)?;
+        let gap = if may_read_record {
+            Some(self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?)
+        } else {
+            None
+        };
+        Ok(Follow { gap, view, live })
     }
 
-    /// Stored events after `after` (the public event type: no secrets exist in it).
-    pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
-        let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        // Nothing after `after`: an up-to-date viewer of a real room, or no such room.
-        if log.is_empty() && !self.db.room_exists(room_id).await.map_err(from_app)? {
-            return Err(MatchError::RoomNotFound);
+    /// Stored events after `after` (the public event type: no secrets exist in it), for
+    /// those who may read the stored record (003 §8.1); a missing room is `RoomNotFound`
+    /// for everyone, first.
+    pub async fn events_after(
+        &self,
+        room_id: i64,
+        viewer: Option<Requester>,
+        after: i64,
+    ) -> Result<Vec<StoredEvent>, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::RecordAccess { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        if !rx.await.map_err(|_| MatchError::Internal)? {
+            return Err(MatchError::RecordNotAllowed);
         }
-        Ok(log)
+        self.db.load_events(room_id, after.max(0)).await.map_err(from_app)
     }
+}
+
+/// A viewer following a room ([`MatchService::follow`]).
+pub struct Follow {
+    /// The stored events after the viewer's `after`: only for those who may read the stored
+    /// record (003 §8.1); `None` for everyone else.
+    pub gap: Option<Vec<StoredEvent>>,
+    /// The room as the viewer saw it when they joined; `view.version` is the join version.
+    pub view: RoomView,
+    /// The live events; those up to `view.version` are already in the view (or the gap).
+    pub live: broadcast::Receiver<StoredEvent>,
 }
