@@ -169,6 +169,7 @@ fn match_status(e: &MatchError) -> u16 {
     use MatchError::*;
     match e {
         RoomNotFound => 404,
+        UnknownUser { .. } => 422,
         NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => 403,
         SeatTaken
         | AlreadySeated
@@ -184,7 +185,7 @@ fn match_status(e: &MatchError) -> u16 {
         | NoPendingRequest { .. }
         | StaleStatement { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
-        Illegal { .. } | BadMark { .. } | UnknownUser { .. } => 422,
+        Illegal { .. } | BadMark { .. } => 422,
         Internal => 500,
     }
 }

@@ -41,12 +41,6 @@ pub(crate) enum Request {
         viewer: Option<Requester>,
         reply: oneshot::Sender<bool>,
     },
-    /// A viewer starts following the room: whether they may read the stored record, the
-    /// room as they see it now, and the live events from exactly then on.
-    Follow {
-        viewer: Option<Requester>,
-        reply: oneshot::Sender<Following>,
-    },
     /// `ApproveRecordViewer { username }`, the name looked up: `account` is whom it names.
     ApproveViewer {
         caller: Requester,
@@ -56,18 +50,11 @@ pub(crate) enum Request {
     },
 }
 
-/// What a new follower of a room gets from its actor, all at one version: the events after
-/// `view.version` are exactly those `live` will deliver.
-pub(crate) struct Following {
-    pub may_read_record: bool,
-    pub view: RoomView,
-    pub live: broadcast::Receiver<StoredEvent>,
-}
-
-/// Lets others talk to a room's actor (and follow its events: [`Request::Follow`]).
+/// Lets others talk to a room's actor and follow its events.
 #[derive(Clone)]
 pub struct RoomHandle {
     pub(crate) tx: mpsc::Sender<Request>,
+    pub(crate) events: broadcast::Sender<StoredEvent>,
 }
 
 impl RoomHandle {
@@ -83,10 +70,18 @@ const INBOX: usize = 256;
 pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
-    let actor =
-        Actor { room_id, state, db, clock, events, connections: HashMap::new(), watchers: 0, shared_view: None };
+    let actor = Actor {
+        room_id,
+        state,
+        db,
+        clock,
+        events: events.clone(),
+        connections: HashMap::new(),
+        watchers: 0,
+        shared_view: None,
+    };
     tokio::spawn(actor.run(rx));
-    RoomHandle { tx }
+    RoomHandle { tx, events }
 }
 
 pub(crate) fn random_seed() -> u64 {
@@ -146,11 +141,6 @@ impl Actor {
             }
             Request::RecordAccess { viewer, reply } => {
                 let _ = reply.send(viewer.is_some_and(|v| self.state.may_read_record(&v)));
-            }
-            Request::Follow { viewer, reply } => {
-                let view = self.view_for(viewer.as_ref());
-                let live = self.events.subscribe();
-                let _ = reply.send(Following { may_read_record: view.may_read_record, view, live });
             }
             Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();

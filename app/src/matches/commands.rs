@@ -232,13 +232,13 @@ pub enum MatchError {
     StaleStatement { given: u64, latest: u64 },
     #[error("{field}: must be {min}–{max} characters, got {got}")]
     InvalidInput { field: String, min: usize, max: usize, got: usize },
+    /// A record-viewer approval names a user nobody signed up as (003 §8.1).
+    #[error("username: no account is named {username:?}")]
+    UnknownUser { username: String },
     #[error(
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]
     RecordNotAllowed,
-    /// A record-viewer approval names a user nobody signed up as (003 §8.1).
-    #[error("username: no account is named {username:?}")]
-    UnknownUser { username: String },
     #[error("internal error")]
     Internal,
 }

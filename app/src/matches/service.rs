@@ -7,7 +7,6 @@ use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
     actor::{self, CommandReply, Request, RoomHandle},
-    commands::APPROVED_NAME_LEN,
     events::{RoomSecrets, StoredEvent},
     settings::MatchSettings,
     state::{Command, MatchError, MatchState, Requester, SeatHolder},
@@ -127,7 +126,7 @@ impl MatchService {
             // 003 §8.1: the name means an account (by its key, as at sign-up); the room
             // records the approval by the account's id.
             Command::ApproveRecordViewer { username } => {
-                let account = if APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
+                let account = if super::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
                     let user = self.db.user_by_name(&username).await.map_err(from_app)?;
                     user.map(|u| SeatHolder { user_id: u.id, username: u.username })
                 } else {
@@ -187,15 +186,14 @@ impl MatchService {
     /// gets the stored events after `after` (the gap); anyone else gets no gap whatever
     /// `after` says, only the room as it is now (`view`: during play the board, after the
     /// end the final board, result and statement). Both then get the live events after
-    /// `view.version`: the actor subscribes and makes the view at one version, and the gap
-    /// is read after that, so nothing falls between (the caller skips live events it already
-    /// had from the gap).
+    /// `view.version`. Subscribing before the view is made and the gap is read means nothing
+    /// falls between (the caller skips live events it already had from the view or the gap).
+    /// The room's actor decides the access ([`RoomView::may_read_record`]).
     pub async fn follow(&self, room_id: i64, viewer: Option<Requester>, after: i64) -> Result<Follow, MatchError> {
         let h = self.handle(room_id).await?;
-        let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Follow { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
-        let actor::Following { may_read_record, view, live } = rx.await.map_err(|_| MatchError::Internal)?;
-        let gap = if may_read_record {
+        let live = h.events.subscribe();
+        let view = self.view(room_id, viewer).await?;
+        let gap = if view.may_read_record {
             Some(self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?)
         } else {
             None

@@ -81,6 +81,14 @@ pub struct ResultView {
     pub statement: Option<u64>,
 }
 
+/// A user approved to read the stored record, and by whom (Black, White): it takes both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct RecordViewerView {
+    pub username: String,
+    pub approved: [bool; 2],
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomView {
@@ -123,21 +131,13 @@ pub struct RoomView {
     pub result: Option<ResultView>,
     pub illegal_attempts: u32,
     pub hints: Option<Hints>,
-    /// Open live connections to this room (players and spectators).
-    pub watchers: usize,
     /// Users approved to read the stored record, with each colour's approval (003 §8.1).
     pub record_viewers: Vec<RecordViewerView>,
     /// This viewer may read and download the stored record: a player, an administrator or
     /// a viewer both players approved (003 §8.1).
     pub may_read_record: bool,
-}
-
-/// A user approved to read the stored record, and by whom (Black, White): it takes both.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-pub struct RecordViewerView {
-    pub username: String,
-    pub approved: [bool; 2],
+    /// Open live connections to this room (players and spectators).
+    pub watchers: usize,
 }
 
 #[cfg(feature = "ssr")]
@@ -258,13 +258,13 @@ impl RoomView {
             result,
             illegal_attempts: s.illegal_attempts,
             hints: None,
-            watchers,
             record_viewers: s
                 .record_viewers
                 .iter()
                 .map(|r| RecordViewerView { username: r.username.clone(), approved: r.approved })
                 .collect(),
             may_read_record: false,
+            watchers,
         }
     }
 }

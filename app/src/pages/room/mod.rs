@@ -1,16 +1,18 @@
-//! The room page (`/rooms/{id}`): the board views, the game panel, in scoring the scoring
-//! panel, and who may read the stored record. The server is the authority: the page shows the server's `RoomView`,
+//! The room page (`/rooms/{id}`): the board views, the game panel and, in scoring, the
+//! scoring panel. The server is the authority: the page shows the server's `RoomView`,
 //! refreshed after every event of the room's live stream, and sends commands through the
 //! `match_command` server function. It never decides legality itself.
 
 mod board2d;
 mod live;
 mod panel;
-mod records;
 mod scoring;
 mod space;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
+
+/// Who may read the stored record, and the players' approvals (003 §8.1).
+mod records;
 
 use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};
@@ -392,7 +394,6 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
             <aside class="side">
                 {view! { <panel::GamePanel/> }.into_any()}
                 {view! { <scoring::ScoringPanel/> }.into_any()}
-                {view! { <records::RecordViewers/> }.into_any()}
             </aside>
         </main>
     }

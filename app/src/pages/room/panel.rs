@@ -92,6 +92,7 @@ pub fn GamePanel() -> impl IntoView {
             <Notices/>
             <MoveList/>
             <Footer/>
+            <super::records::RecordViewers/>
         </section>
     }
 }
