@@ -58,6 +58,12 @@ pub enum AppError {
     MethodNotAllowed { method: String },
     #[error("too many sign-in attempts; try again in {retry_after_s} s")]
     Throttled { retry_after_s: u64 },
+    /// The administrator's queue has no such item (it may have been decided meanwhile).
+    #[error("room {room_id} has no open {kind:?} item in the queue")]
+    NoQueueItem { room_id: i64, kind: crate::matches::referee::QueueKind },
+    /// Another administrator already handles the item.
+    #[error("{by} already handles this item")]
+    ClaimedByOther { by: String },
     /// A match command refused by the rules of the match procedure.
     #[serde(skip)]
     #[error(transparent)]
@@ -123,7 +129,8 @@ impl AppError {
             Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
-            NoRoute { .. } => 404,
+            NoRoute { .. } | NoQueueItem { .. } => 404,
+            ClaimedByOther { .. } => 409,
             MethodNotAllowed { .. } => 405,
             NoSgf => 422,
             Throttled { .. } => 429,
@@ -183,9 +190,11 @@ fn match_status(e: &MatchError) -> u16 {
         | UndoNotAllowed { .. }
         | DrawOfferNotAllowed { .. }
         | NoPendingRequest { .. }
-        | StaleStatement { .. } => 409,
+        | StaleStatement { .. }
+        | ObjectionNotAllowed { .. }
+        | RecordDamaged { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
-        Illegal { .. } | BadMark { .. } => 422,
+        Illegal { .. } | BadMark { .. } | BadRuling { .. } => 422,
         Internal => 500,
     }
 }

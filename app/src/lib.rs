@@ -57,6 +57,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 pub fn App() -> impl IntoView {
     provide_meta_context();
     i18n::provide_lang();
+    pages::Badges::provide();
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title text="Space Baduk"/>
@@ -80,6 +81,9 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("rooms"), StaticSegment("new")) view=pages::NewRoomPage/>
                 <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
+                <Route path=StaticSegment("admin") view=pages::AdminPage/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
-import { agreeAndReady, createRoom, pass, play, player, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
+import { agreeAndReady, createRoom, pass, play, player, referee, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
 
 /// Moves the region view to layer `z` with the layer buttons.
 async function toLayer(page, z) {
@@ -180,6 +180,14 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     const n = marked.scoring.statement;
     await alice.page.click("[data-testid=agree]");
     await bob.page.click("[data-testid=agree]");
+    // 003 §2.7 (review required, the Space default): the referee confirms before it is final.
+    await until(id, (v) => v.phase === "awaiting_review", "awaiting review");
+    const admin = await referee();
+    const confirmed = await admin.context.request.post(`${BASE}/api/v1/rooms/${id}/commands`, {
+      data: { type: "admin_confirm_statement", statement: n, reasons: "counted again: correct" },
+    });
+    assert.equal(confirmed.status(), 200, await confirmed.text());
+    await admin.close();
     const done = await until(id, (v) => v.phase === "finished", "finished");
     assert.equal(done.result.statement, n);
     assert.equal(done.result.winner, "black");

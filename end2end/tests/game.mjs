@@ -15,6 +15,18 @@ export async function player(name) {
   return b;
 }
 
+/// The administrator made by 03-setup, signed in in their own browser.
+export async function referee() {
+  const b = await launch();
+  const r = await b.context.request.post(BASE + "/api/v1/session", {
+    data: { username: "admin", password: "a long admin password" },
+  });
+  assert.equal(r.status(), 200, `administrator sign-in: ${await r.text()}`);
+  b.page = await b.context.newPage();
+  b.page.on("pageerror", (e) => console.error(`[admin] page error:`, e.message));
+  return b;
+}
+
 /// Creates a room on the new-room page and returns its invitation links.
 export async function createRoom(host, { name, preset, size, colours, labels }) {
   const page = host.page;

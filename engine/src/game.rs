@@ -646,6 +646,20 @@ impl Game {
     pub fn time_loss(&mut self, loser: Color) -> Result<GameResult, PhaseError> {
         self.end(GameResult::time_loss(loser), Action::TimeLoss { color: loser })
     }
+    /// An administrator cancelled the time loss that ended the game (003 §5.7): play goes
+    /// on from the same position with the same player to move. Refused unless the game
+    /// ended by `time_loss` and nothing came after it.
+    pub fn cancel_time_loss(&mut self) -> Result<(), PhaseError> {
+        match self.log.last() {
+            Some(Action::TimeLoss { .. }) if self.phase == Phase::Over => {
+                self.log.pop();
+                self.phase = Phase::Playing;
+                self.result = None;
+                Ok(())
+            }
+            _ => Err(PhaseError { phase: self.phase }),
+        }
+    }
     /// Both players agreed to a draw.
     pub fn agree_draw(&mut self) -> Result<GameResult, PhaseError> {
         self.end(GameResult::draw_agreed(), Action::DrawAgreed)

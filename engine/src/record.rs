@@ -60,17 +60,30 @@ pub struct MarksRecord {
     pub dead: Vec<Coord>,
     pub seki: Vec<Coord>,
     pub unresolved: Vec<Coord>,
+    /// Regions ruled neutral (003 §4.2); absent in records made before they existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neutral: Vec<Coord>,
 }
 
 impl MarksRecord {
     pub fn from_marks(g: &Geometry, m: &ScoringMarks) -> MarksRecord {
         let conv = |v: &[Point]| v.iter().filter_map(|&p| g.coords_of(p)).collect();
-        MarksRecord { dead: conv(&m.dead), seki: conv(&m.seki), unresolved: conv(&m.unresolved) }
+        MarksRecord {
+            dead: conv(&m.dead),
+            seki: conv(&m.seki),
+            unresolved: conv(&m.unresolved),
+            neutral: conv(&m.neutral),
+        }
     }
     /// Back to points; the first coordinate outside the board is returned as error.
     pub fn to_marks(&self, g: &Geometry) -> Result<ScoringMarks, Coord> {
         let conv = |v: &[Coord]| -> Result<Vec<Point>, Coord> { v.iter().map(|&c| g.point_at(c).ok_or(c)).collect() };
-        Ok(ScoringMarks { dead: conv(&self.dead)?, seki: conv(&self.seki)?, unresolved: conv(&self.unresolved)? })
+        Ok(ScoringMarks {
+            dead: conv(&self.dead)?,
+            seki: conv(&self.seki)?,
+            unresolved: conv(&self.unresolved)?,
+            neutral: conv(&self.neutral)?,
+        })
     }
 }
 

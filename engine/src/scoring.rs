@@ -32,6 +32,10 @@ pub struct ScoringMarks {
     pub seki: Vec<Point>,
     /// Chains kept unresolved by agreement (003 §3.7).
     pub unresolved: Vec<Point>,
+    /// Empty regions ruled neutral: not safe from invasion, so no territory even where
+    /// they touch one colour only (003 §4.2: mere contact does not award territory).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neutral: Vec<Point>,
 }
 
 /// Invalid marks.
@@ -45,6 +49,8 @@ pub enum ScoringError {
     Conflict { point: Point },
     #[error("seki mark at {point} is on a living stone; it must name an empty region")]
     SekiOnStone { point: Point },
+    #[error("neutral mark at {point} is on a living stone; it must name an empty region")]
+    NeutralOnStone { point: Point },
     #[error("the game is already over")]
     GameOver,
 }
@@ -300,6 +306,16 @@ pub fn score_board(
         }
         seki_mask[p.index()] = true;
     }
+    let mut neutral_mask = vec![false; n];
+    for &p in &marks.neutral {
+        if !g.contains(p) {
+            return Err(ScoringError::OffBoard { index: p.0 as u32 });
+        }
+        if st[p.index()] != FREE {
+            return Err(ScoringError::NeutralOnStone { point: p });
+        }
+        neutral_mask[p.index()] = true;
+    }
 
     // Classify.
     let mut own = vec![PointClass::NeutralGeneral; n];
@@ -329,10 +345,11 @@ pub fn score_board(
         visited[i] = true;
         stack.push(i);
         comp.clear();
-        let (mut tb, mut tw, mut tu, mut seki) = (false, false, false, false);
+        let (mut tb, mut tw, mut tu, mut seki, mut ruled_neutral) = (false, false, false, false, false);
         while let Some(s) = stack.pop() {
             comp.push(s);
             seki |= seki_mask[s];
+            ruled_neutral |= neutral_mask[s];
             for &q in g.neighbours(Point(s as u16)) {
                 let q = q.index();
                 match st[q] {
@@ -364,6 +381,8 @@ pub fn score_board(
             PointClass::NeutralUnresolved
         } else if seki && (method == ScoringMethod::Territory || single.is_none()) {
             PointClass::NeutralSeki
+        } else if ruled_neutral {
+            PointClass::NeutralGeneral
         } else {
             match single {
                 Some(Color::Black) => PointClass::BlackTerritory,

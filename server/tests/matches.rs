@@ -395,6 +395,7 @@ fn openapi_command_types_match_the_command_enum() {
     use app::matches::{
         commands::Command,
         events::{MarkKind, Xyz},
+        referee::{ChainOpinion, ChainRuling, ChainVerdict, CorrectionProposal, RegionRuling, RegionVerdict},
     };
     fn kind_of(c: &Command) -> usize {
         match c {
@@ -423,6 +424,18 @@ fn openapi_command_types_match_the_command_enum() {
             Command::AdminRuling { .. } => 22,
             Command::AdminDecide { .. } => 23,
             Command::CancelScoringRequest => 24,
+            Command::StateOpinion { .. } => 25,
+            Command::ObjectToRuling { .. } => 26,
+            Command::CallAdministrator { .. } => 27,
+            Command::ObjectToTimeLoss { .. } => 28,
+            Command::RequestCorrection { .. } => 29,
+            Command::AnswerCorrection { .. } => 30,
+            Command::AdminConfirmRuling { .. } => 31,
+            Command::AdminConfirmStatement { .. } => 32,
+            Command::AdminTimeLossDecision { .. } => 33,
+            Command::AdminProposeCorrection { .. } => 34,
+            Command::AdminCloseCorrection { .. } => 35,
+            Command::AdminRepair { .. } => 36,
         }
     }
     let at = Xyz { x: 1, y: 1, z: 1 };
@@ -451,8 +464,29 @@ fn openapi_command_types_match_the_command_enum() {
         Command::ApproveRecordViewer { username: r() },
         Command::AdminHold { reasons: r() },
         Command::AdminResume { reasons: r() },
-        Command::AdminRuling { dead: vec![at], seki: vec![], unresolved: vec![], reasons: r(), finalize: false },
+        Command::AdminRuling {
+            chains: vec![ChainRuling { at, verdict: ChainVerdict::Alive { spaces: vec![at, at] } }],
+            regions: vec![RegionRuling { at, verdict: RegionVerdict::Neutral }],
+            reasons: r(),
+        },
         Command::AdminDecide { winner: None, reasons: r() },
+        Command::StateOpinion { at, opinion: ChainOpinion::Seki, reasons: r() },
+        Command::ObjectToRuling { reasons: r() },
+        Command::CallAdministrator { reason: r() },
+        Command::ObjectToTimeLoss { reasons: r() },
+        Command::RequestCorrection { reasons: r() },
+        Command::AnswerCorrection { accept: false },
+        Command::AdminConfirmRuling { reasons: r() },
+        Command::AdminConfirmStatement { statement: 3, reasons: r() },
+        Command::AdminTimeLossDecision { cancel: true, reasons: r() },
+        Command::AdminProposeCorrection {
+            correction: CorrectionProposal::Result {
+                result: engine::GameResult::Resign { winner: engine::Color::White },
+            },
+            reasons: r(),
+        },
+        Command::AdminCloseCorrection { reasons: r() },
+        Command::AdminRepair { reasons: r() },
     ];
     let mut seen: Vec<usize> = samples.iter().map(kind_of).collect();
     seen.sort();

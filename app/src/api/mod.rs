@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod play;
+pub mod referee;
 pub mod rooms;
 pub mod system;
 

@@ -15,7 +15,7 @@ use crate::{
 };
 
 #[cfg(feature = "ssr")]
-fn service() -> Result<crate::matches::service::MatchService, AppError> {
+pub(super) fn service() -> Result<crate::matches::service::MatchService, AppError> {
     use_context::<crate::matches::service::MatchService>().ok_or_else(|| {
         tracing::error!("match service missing from the server-function context");
         AppError::Internal
@@ -23,7 +23,7 @@ fn service() -> Result<crate::matches::service::MatchService, AppError> {
 }
 
 #[cfg(feature = "ssr")]
-async fn signed_in() -> Result<crate::matches::commands::Requester, AppError> {
+pub(super) async fn signed_in() -> Result<crate::matches::commands::Requester, AppError> {
     let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
     user.map(super::requester).ok_or(AppError::NotSignedIn)
 }

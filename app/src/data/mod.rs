@@ -2,6 +2,7 @@
 //! added behind the same methods; SQL here sticks to what both dialects accept.
 
 mod accounts;
+pub mod desk;
 mod rooms;
 pub mod secrets;
 pub mod sessions;

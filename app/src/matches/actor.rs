@@ -7,6 +7,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::desk::Desk;
 use super::{
     events::{Event, StoredEvent},
     state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
@@ -30,6 +31,11 @@ pub(crate) enum Request {
     Presence {
         user_id: Option<i64>,
         connected: bool,
+    },
+    /// What the referee's desk shows beside the board (administrators only; checked by the
+    /// service): the chains in detail and the state for the timeline.
+    Desk {
+        reply: oneshot::Sender<(Vec<super::referee::ChainDetail>, RoomView)>,
     },
     /// May this viewer read the stored record? Answers with the room's state for export.
     Record {
@@ -67,7 +73,7 @@ impl RoomHandle {
 const BROADCAST_CAPACITY: usize = 1024;
 const INBOX: usize = 256;
 
-pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>) -> RoomHandle {
+pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>, desk: Desk) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
     let actor = Actor {
@@ -79,6 +85,8 @@ pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Cloc
         connections: HashMap::new(),
         watchers: 0,
         shared_view: None,
+        desk,
+        items: None,
     };
     tokio::spawn(actor.run(rx));
     RoomHandle { tx, events }
@@ -102,10 +110,15 @@ struct Actor {
     /// the view after every event, so with many spectators it is computed once, not per
     /// viewer. Every state change goes through an event, which moves the version.
     shared_view: Option<(i64, usize, RoomView)>,
+    desk: Desk,
+    /// The queue items last given to the desk (`None`: not yet, at start).
+    items: Option<Vec<super::referee::RoomItem>>,
 }
 
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Request>) {
+        // The queue follows the room from its first moment (a room loaded held is queued).
+        self.tell_desk(&[], self.clock.now_ms()).await;
         loop {
             let deadline = self.state.next_deadline();
             let clock = self.clock.clone();
@@ -146,6 +159,10 @@ impl Actor {
                 let now = self.clock.now_ms();
                 let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
                 let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+            }
+            Request::Desk { reply } => {
+                let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
+                let _ = reply.send((super::desk::chains(&self.state), view));
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(&viewer);
@@ -225,6 +242,7 @@ impl Actor {
                 for e in &stored {
                     let _ = self.events.send(e.clone());
                 }
+                self.tell_desk(&stored, now).await;
                 Ok(stored)
             }
             Err(_) => {
@@ -239,10 +257,42 @@ impl Actor {
         }
     }
 
+    /// Gives the desk what changed: the queue items when they differ, and the events for
+    /// notifications. Rare work (only items and rulings write), after the commit.
+    async fn tell_desk(&mut self, stored: &[StoredEvent], now: i64) {
+        let items = self.state.queue_items();
+        // At start a room without items has nothing to tell (no write per room loaded).
+        let changed = match &self.items {
+            None => !items.is_empty(),
+            Some(before) => *before != items,
+        };
+        let notable = stored.iter().any(|e| {
+            matches!(
+                e.event,
+                Event::Ruling { .. }
+                    | Event::RulingConfirmed { .. }
+                    | Event::Decided { .. }
+                    | Event::StatementConfirmed { .. }
+                    | Event::TimeLossDecided { .. }
+                    | Event::CorrectionApplied { .. }
+                    | Event::CorrectionClosed { .. }
+                    | Event::RulingObjected { .. }
+                    | Event::CorrectionProposed { .. }
+                    | Event::Resumed { .. }
+                    | Event::RecordRepaired { .. }
+            )
+        });
+        if changed || notable {
+            self.desk.after_commit(self.room_id, &self.state, &items, changed, stored, now).await;
+        }
+        self.items = Some(items);
+    }
+
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).
     async fn reload(&mut self) -> bool {
-        let log = self.db.load_log(self.room_id).await.ok().flatten();
-        match log.and_then(|(log, secrets)| MatchState::replay(&log, secrets).ok()) {
+        let log = self.db.load_log_checked(self.room_id).await.ok().flatten();
+        let now = self.clock.now_ms();
+        match log.and_then(|l| MatchState::replay_checked(&l.events, l.secrets, l.damage, l.last_seq, now).ok()) {
             Some(s) => {
                 self.state = s;
                 self.shared_view = None;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::{Colour, FaultCause, MarkKind, StoredEvent, Xyz};
+use super::referee::{ChainOpinion, ChainRuling, CorrectionProposal, RegionRuling};
 use crate::Role;
 
 /// A new room: its number and the invitation codes for the first and second seat (shown
@@ -38,6 +39,9 @@ pub enum RoomPhase {
     Scoring,
     /// Held for the administrator (003 §3.6, §6.1); only an administrator resumes it.
     Held,
+    /// Both consented to the latest statement; the administrator reviews it before the
+    /// result is final (003 §2.7, review required).
+    AwaitingReview,
     Finished,
 }
 
@@ -142,7 +146,37 @@ pub enum Command {
         username: String,
     },
 
-    // Administrator only (003 §1.5, §3.6, §6.1–6.3): every ruling carries reasons.
+    /// A player's opinion on the chain at `at`, with reasons, before or during a dispute
+    /// (003 §3.6). A new opinion on the same chain replaces the old one.
+    StateOpinion {
+        at: Xyz,
+        opinion: ChainOpinion,
+        reasons: String,
+    },
+    /// Object once to the latest ruling, with reasons: it goes back to the administrator
+    /// (003 §3.6).
+    ObjectToRuling {
+        reasons: String,
+    },
+    /// Call the administrator during play (a conflict of special and common rules, a
+    /// suspected fault): the clocks stop and the game is held (003 §1.4).
+    CallAdministrator {
+        reason: String,
+    },
+    /// Object to a loss on time within seven days of the end (003 §5.7).
+    ObjectToTimeLoss {
+        reasons: String,
+    },
+    /// Refer a calculation or record error after the end (003 §4.7); administrators too.
+    RequestCorrection {
+        reasons: String,
+    },
+    /// A player's renewed consent to (or refusal of) the proposed correction (003 §4.7).
+    AnswerCorrection {
+        accept: bool,
+    },
+
+    // Administrator only (003 §1.5, §3.6, §6.1–6.3): every action carries reasons.
     /// Hold the match (clocks stop).
     AdminHold {
         reasons: String,
@@ -151,14 +185,45 @@ pub enum Command {
     AdminResume {
         reasons: String,
     },
-    /// Rule on the marks in scoring; with `finalize` the ruled statement ends the game,
-    /// otherwise both players are asked to consent to it.
+    /// Rule per chain and region (003 §3.2–3.3, §3.6, §8.4): issues a new numbered statement
+    /// and clears consents; both players are asked to consent to it (003 §4.5).
     AdminRuling {
-        dead: Vec<Xyz>,
-        seki: Vec<Xyz>,
-        unresolved: Vec<Xyz>,
+        chains: Vec<ChainRuling>,
+        #[serde(default)]
+        regions: Vec<RegionRuling>,
         reasons: String,
-        finalize: bool,
+    },
+    /// Answer an objection by confirming the latest ruling with reasons (a new ruling is
+    /// the other answer).
+    AdminConfirmRuling {
+        reasons: String,
+    },
+    /// Review required: confirm the statement both players consented to; the result is
+    /// final (003 §2.7).
+    AdminConfirmStatement {
+        statement: u64,
+        reasons: String,
+    },
+    /// Decide an objection to a time loss: `cancel` restores board, turn and both clocks
+    /// from the server's records and play resumes after both players' Ready (003 §5.7).
+    AdminTimeLossDecision {
+        cancel: bool,
+        reasons: String,
+    },
+    /// Propose a corrected result for a referred error; it applies after both players
+    /// consent again (003 §4.7).
+    AdminProposeCorrection {
+        correction: CorrectionProposal,
+        reasons: String,
+    },
+    /// Close a referred error without a change: the original result stays (003 §4.7).
+    AdminCloseCorrection {
+        reasons: String,
+    },
+    /// A room whose stored log does not replay: resume from the last event that does
+    /// (003 §6.2). Ending it instead is `AdminDecide` after this.
+    AdminRepair {
+        reasons: String,
     },
     /// End a match by decision (`winner: null` = no winner).
     AdminDecide {
@@ -239,8 +304,50 @@ pub enum MatchError {
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]
     RecordNotAllowed,
+    #[error("ruling on {at}: {why:?}")]
+    BadRuling { at: Xyz, why: RulingProblem },
+    #[error("objection not possible: {why:?}")]
+    ObjectionNotAllowed { why: ObjectionRefusal },
+    #[error(
+        "the stored record of this room does not replay from event {seq}; an administrator repairs it first (003 §6.2)"
+    )]
+    RecordDamaged { seq: i64 },
     #[error("internal error")]
     Internal,
+}
+
+/// Why a ruling is refused (003 §3.2–3.3, §8.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum RulingProblem {
+    /// A chain ruling names an empty point.
+    NoStone,
+    /// A region ruling names a stone.
+    NotEmpty,
+    /// Alive needs two independent safe spaces from the chain's candidates, or seki.
+    NeedsTwoSafeSpaces { cited: u32, candidates: u32 },
+    /// A cited point is not in any of the chain's life-space candidates.
+    NotALifeSpace { space: Xyz },
+    /// The same chain, region or space is named twice.
+    Repeated,
+}
+
+/// Why an objection is refused (003 §3.6, §5.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "code", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ObjectionRefusal {
+    /// There is no ruling to object to.
+    NoRuling,
+    /// Once per ruling (or time loss).
+    AlreadyObjected,
+    /// The game did not end on time.
+    NotATimeLoss,
+    /// Within seven days of the end (003 §5.7).
+    TooLate { limit_days: u32 },
 }
 
 /// What a refused command needed the room to be doing.
@@ -261,6 +368,10 @@ pub enum PhaseNeeded {
     /// Resuming play from scoring exists in Classic only (000 §5.5).
     ClassicScoring,
     Held,
+    AwaitingReview,
+    Finished,
+    /// Play or waiting for Ready (a call to the administrator, 003 §1.4).
+    InPlay,
 }
 
 /// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
@@ -300,6 +411,16 @@ pub enum PendingKind {
     DrawFromOpponent,
     OwnDrawOffer,
     OwnConsent,
+    /// An administrator answers an objection that is open.
+    RulingObjection,
+    TimeLossObjection,
+    /// A referred error (003 §4.7) / a proposed correction to answer.
+    CorrectionRequest,
+    CorrectionProposal,
+    /// Review required: consents waiting for confirmation.
+    Review,
+    /// A damaged record to repair (003 §6.2).
+    DamagedRecord,
 }
 
 /// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).

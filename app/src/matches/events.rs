@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::referee::{ChainOpinion, ChainRuling, RegionRuling};
 use super::settings::MatchSettings;
 
 /// The two places at the table. Colours are fixed only at the start (nigiri or as agreed).
@@ -90,6 +91,13 @@ pub enum HoldReason {
     ScoringDispute { colour: Colour, reason: String },
     /// An administrator held the match.
     Administrator { reasons: String },
+    /// A player called the administrator during play (003 §1.4).
+    PlayerCall { colour: Colour, reason: String },
+    /// A player objected to a ruling; it waits for review (003 §3.6).
+    RulingObjection { colour: Colour, reasons: String },
+    /// The stored log does not replay from event `seq` (003 §6.2). Never stored: a room is
+    /// found so when it is loaded, and stays so until an administrator repairs it.
+    DamagedRecord { seq: i64, why: String },
 }
 
 /// Why a player's connection is considered lost.
@@ -130,6 +138,8 @@ pub enum MarkKind {
     Unresolved,
     /// The empty region is seki (000 §5.6).
     Seki,
+    /// The empty region is nobody's territory: not safe from invasion (003 §4.2).
+    Neutral,
 }
 
 /// One side's part of a score statement (003 §4.3).
@@ -326,11 +336,93 @@ pub enum Event {
     Resumed {
         reasons: String,
     },
-    /// An administrator's ruling on the marks (003 §3.6), with reasons.
+    /// A player's opinion on a chain, with reasons (003 §3.6).
+    OpinionStated {
+        colour: Colour,
+        chain: Xyz,
+        opinion: ChainOpinion,
+        reasons: String,
+    },
+    /// An administrator's ruling (003 §3.6, §8.4–8.5), with reasons: the verdict on each
+    /// chain and region and the marks in force after it; its statement follows. Rulings
+    /// stored before per-chain verdicts have only `marks` (and may have finalized).
     Ruling {
         marks: Vec<Mark>,
         reasons: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         finalize: bool,
+        #[serde(default)]
+        chains: Vec<ChainRuling>,
+        #[serde(default)]
+        regions: Vec<RegionRuling>,
+    },
+    /// A player objects to ruling `ruling`; the room is held for review (003 §3.6).
+    RulingObjected {
+        colour: Colour,
+        ruling: u32,
+        reasons: String,
+    },
+    /// The administrator confirms ruling `ruling` after an objection; its marks are issued
+    /// again as a new statement.
+    RulingConfirmed {
+        ruling: u32,
+        reasons: String,
+    },
+    /// Review required: both consented to `statement`; it waits for the administrator
+    /// (003 §2.7).
+    ReviewRequested {
+        statement: u64,
+    },
+    /// The administrator confirmed `statement`; `Ended` follows (003 §2.7).
+    StatementConfirmed {
+        statement: u64,
+        reasons: String,
+    },
+    /// A player objects to the loss on time (003 §5.7): the result is under review.
+    TimeLossObjected {
+        colour: Colour,
+        reasons: String,
+    },
+    /// The administrator's decision on it. Cancelled: the position, the player to move and
+    /// both clocks as at the start of the turn that ran out; play waits for both Ready.
+    TimeLossDecided {
+        cancelled: bool,
+        reasons: String,
+    },
+    /// A calculation or record error referred after the end (`by: None`: an administrator).
+    CorrectionRequested {
+        by: Option<Colour>,
+        reasons: String,
+    },
+    /// The administrator's corrected result (and statement, where the marks were wrong).
+    CorrectionProposed {
+        result: engine::GameResult,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        statement: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        marks: Option<Vec<Mark>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score: Option<Box<ScoreSummary>>,
+        reasons: String,
+    },
+    /// A player's renewed consent to the proposed correction, or their refusal (003 §4.7).
+    CorrectionAnswered {
+        colour: Colour,
+        accept: bool,
+    },
+    /// Both consented: the corrected result replaces the original, which stays recorded.
+    CorrectionApplied {
+        result: engine::GameResult,
+    },
+    /// Closed without a change: the original result stays.
+    CorrectionClosed {
+        reasons: String,
+    },
+    /// A damaged log repaired (003 §6.2): events after `resume_after` up to this one are
+    /// set aside (kept, not replayed); the room goes on from event `resume_after`.
+    RecordRepaired {
+        resume_after: i64,
+        reasons: String,
     },
     /// An administrator ended the match (`Ended` follows).
     Decided {

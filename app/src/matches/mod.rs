@@ -5,11 +5,14 @@
 pub mod clocks;
 pub mod commands;
 pub mod events;
+pub mod referee;
 pub mod settings;
 pub mod view;
 
 #[cfg(feature = "ssr")]
 pub mod actor;
+#[cfg(feature = "ssr")]
+pub mod desk;
 #[cfg(feature = "ssr")]
 pub mod record;
 #[cfg(feature = "ssr")]

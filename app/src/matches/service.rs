@@ -7,7 +7,9 @@ use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
     actor::{self, CommandReply, Request, RoomHandle},
+    desk::Desk,
     events::{RoomSecrets, StoredEvent},
+    referee::{DeskView, Notice, QueueEntry, QueueKind},
     settings::MatchSettings,
     state::{Command, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
@@ -28,6 +30,7 @@ pub struct MatchService {
     db: Db,
     clock: Arc<dyn Clock>,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
+    desk: Desk,
 }
 
 /// Storage failures are logged where they happen; callers only learn it was internal.
@@ -37,7 +40,8 @@ fn from_app(_: AppError) -> MatchError {
 
 impl MatchService {
     pub fn new(db: Db, clock: Arc<dyn Clock>) -> Self {
-        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())) }
+        let desk = Desk::new(db.clone());
+        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())), desk }
     }
 
     /// At server start: every unfinished room is loaded from its log; games that were in
@@ -58,12 +62,21 @@ impl MatchService {
     }
 
     async fn load(&self, room_id: i64, restarting: bool) -> Result<RoomHandle, MatchError> {
-        let (log, secrets) = self.db.load_log(room_id).await.map_err(from_app)?.ok_or(MatchError::RoomNotFound)?;
-        let mut state = MatchState::replay(&log, secrets).map_err(|e| {
-            tracing::error!(room_id, error = %e, "event log does not replay");
-            MatchError::Internal
-        })?;
-        if restarting {
+        let log = self.db.load_log_checked(room_id).await.map_err(from_app)?.ok_or(MatchError::RoomNotFound)?;
+        let now = self.clock.now_ms();
+        // 003 §6.2: a log that does not replay is not skipped: the room is held as damaged
+        // (clocks stopped) and queued for the administrator.
+        let mut state =
+            MatchState::replay_checked(&log.events, log.secrets, log.damage, log.last_seq, now).map_err(|e| {
+                tracing::error!(room_id, error = %e, "event log has no first event");
+                MatchError::Internal
+            })?;
+        if let Some(crate::matches::events::HoldReason::DamagedRecord { seq, why }) = state.hold() {
+            tracing::error!(room_id, seq, why, "event log does not replay; room held as damaged");
+        }
+        if restarting
+            && state.hold().is_none_or(|h| !matches!(h, crate::matches::events::HoldReason::DamagedRecord { .. }))
+        {
             let held = state.on_restart(self.clock.now_ms());
             if !held.is_empty() {
                 let stored = self
@@ -76,7 +89,7 @@ impl MatchService {
                 }
             }
         }
-        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone()))
+        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone()))
     }
 
     async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
@@ -114,7 +127,7 @@ impl MatchService {
             tracing::error!(error = %e, "new room does not replay");
             AppError::Internal
         })?;
-        let handle = actor::spawn(room_id, state, self.db.clone(), self.clock.clone());
+        let handle = actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone());
         self.rooms.lock().await.insert(room_id, handle);
         Ok(CreatedRoom { room_id, invite_codes: codes })
     }
@@ -217,6 +230,67 @@ impl MatchService {
             return Err(MatchError::RecordNotAllowed);
         }
         self.db.load_events(room_id, after.max(0)).await.map_err(from_app)
+    }
+
+    /// The administrator's queue, oldest first (administrators only).
+    pub async fn queue(&self, who: &Requester) -> Result<Vec<QueueEntry>, AppError> {
+        if !who.is_admin() {
+            return Err(MatchError::AdminOnly.into());
+        }
+        self.db.queue().await
+    }
+
+    /// Woken when the queue may have changed (the administrator's live stream).
+    pub fn queue_changes(&self) -> broadcast::Receiver<()> {
+        self.desk.subscribe()
+    }
+
+    /// An administrator takes up an item; the room's players are told who (003 §1.5).
+    pub async fn claim(&self, who: &Requester, room_id: i64, kind: QueueKind) -> Result<QueueEntry, AppError> {
+        if !who.is_admin() {
+            return Err(MatchError::AdminOnly.into());
+        }
+        match self.db.claim(room_id, kind, who.user_id, self.clock.now_ms()).await? {
+            crate::data::desk::ClaimOutcome::Claimed(entry) => {
+                if super::desk::raised_by_players(kind) {
+                    let view = self.view(room_id, None).await?;
+                    let ids = self.db.user_ids_named(&[view.black.clone(), view.white.clone()]).await?;
+                    self.desk.claimed(room_id, &ids, &who.username, self.clock.now_ms()).await;
+                } else {
+                    self.desk.wake();
+                }
+                Ok(entry)
+            }
+            crate::data::desk::ClaimOutcome::NoSuchItem => Err(AppError::NoQueueItem { room_id, kind }),
+            crate::data::desk::ClaimOutcome::TakenBy(by) => Err(AppError::ClaimedByOther { by }),
+        }
+    }
+
+    /// What the administrator sees beside a room's board (administrators only): the room,
+    /// its chains in detail, the server's timeline and its open items.
+    pub async fn desk(&self, who: &Requester, room_id: i64) -> Result<DeskView, AppError> {
+        if !who.is_admin() {
+            return Err(MatchError::AdminOnly.into());
+        }
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::Desk { reply }).await.map_err(|_| MatchError::Internal)?;
+        let (chains, room) = rx.await.map_err(|_| MatchError::Internal)?;
+        let timeline = match self.db.load_log_checked(room_id).await? {
+            Some(log) => super::desk::timeline(&log.events, log.secrets),
+            None => Vec::new(),
+        };
+        let items = self.db.queue().await?.into_iter().filter(|e| e.room_id == room_id).collect();
+        Ok(DeskView { room, chains, timeline, items })
+    }
+
+    /// The signed-in user's latest notifications and how many are unread.
+    pub async fn notices(&self, who: &Requester) -> Result<(Vec<Notice>, i64), AppError> {
+        Ok((self.db.notices(who.user_id, 50).await?, self.db.unread_notices(who.user_id).await?))
+    }
+
+    pub async fn mark_read(&self, who: &Requester, up_to: Option<i64>) -> Result<(), AppError> {
+        self.db.mark_read(who.user_id, up_to, self.clock.now_ms()).await
     }
 }
 

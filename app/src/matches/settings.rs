@@ -40,6 +40,7 @@ use std::fmt;
 mod limits;
 mod rules;
 mod validate;
+pub use super::referee::ReviewPolicy;
 pub use limits::*;
 pub use rules::{ClassicRules, ClassicTime, ClockRule, MatchRules, SpaceHours, SpaceRules};
 pub use validate::format_half_points;
@@ -245,6 +246,11 @@ pub struct MatchSettings {
     /// numeric.
     #[serde(default)]
     pub labels: CoordLabels,
+    /// Whether the administrator reviews a counted result before it is final (003 §2.7):
+    /// `required` is the Space default, `when_disputed` the Classic one. Absent (rooms stored
+    /// before it existed, or a client that leaves it out): `when_disputed`.
+    #[serde(default)]
+    pub review: ReviewPolicy,
 }
 
 /// Longest custom label (characters): labels are typed into the X/Y/Z fields.
@@ -407,6 +413,7 @@ impl MatchSettings {
             assistance: AssistanceScope::None,
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
             labels: CoordLabels::default(),
+            review: ReviewPolicy::Required,
         }
     }
 
@@ -436,6 +443,7 @@ impl MatchSettings {
             assistance: AssistanceScope::None,
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
             labels: CoordLabels::default(),
+            review: ReviewPolicy::WhenDisputed,
         }
     }
 }

@@ -60,7 +60,7 @@ impl Db {
             return Ok(Vec::new());
         }
         let status = events.iter().rev().find_map(|e| match e {
-            Event::Started { .. } => Some(RoomPhase::Playing.as_str()),
+            Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
             Event::Ended { .. } => Some(RoomPhase::Finished.as_str()),
             _ => None,
         });
@@ -89,6 +89,57 @@ impl Db {
         let secrets = serde_json::from_value(first.body.clone()).map_err(|e| unreadable(room_id, 1, e))?;
         let method = upgrade::scoring_method(&first.body);
         Ok(Some((decode_rows(room_id, rows, method)?, secrets)))
+    }
+
+    /// A room's log as far as it can be read (003 §6.2): the events before the first row
+    /// that does not decode (rows a later repair set aside do not count), that row's number
+    /// and why, and the last stored number. `None` if there is no such room; an error if
+    /// even its first row is unreadable.
+    pub async fn load_log_checked(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
+        let rows = sqlx::query("SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? ORDER BY seq")
+            .bind(room_id)
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)?;
+        let rows: Vec<(i64, i64, Option<i64>, Result<serde_json::Value, String>)> = rows
+            .into_iter()
+            .map(|r| {
+                let body: String = r.get("body");
+                (
+                    r.get("seq"),
+                    r.get("at_ms"),
+                    r.get("actor_id"),
+                    serde_json::from_str(&body).map_err(|e| e.to_string()),
+                )
+            })
+            .collect();
+        let Some((_, _, _, first)) = rows.first() else { return Ok(None) };
+        let first = first.as_ref().map_err(|e| unreadable(room_id, 1, e))?;
+        let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| unreadable(room_id, 1, e))?;
+        let method = upgrade::scoring_method(first);
+        let set_aside: Vec<(i64, i64)> = rows
+            .iter()
+            .filter_map(|(seq, _, _, b)| {
+                let b = b.as_ref().ok()?;
+                (b["type"] == "record_repaired").then(|| Some((b["resume_after"].as_i64()?, *seq))).flatten()
+            })
+            .collect();
+        let last_seq = rows.last().map_or(0, |r| r.0);
+        let mut events = Vec::with_capacity(rows.len());
+        let mut damage = None;
+        for (seq, at_ms, actor, body) in rows {
+            let decoded = body.and_then(|b| upgrade::decode(b, method).map_err(|e| e.to_string()));
+            match decoded {
+                Ok(event) => events.push(StoredEvent { seq, at_ms, actor, event }),
+                Err(_) if set_aside.iter().any(|(after, repair)| seq > *after && seq < *repair) => {}
+                Err(why) => {
+                    tracing::error!(room_id, seq, error = %why, "unreadable event in the log");
+                    damage = Some((seq, format!("unreadable: {why}")));
+                    break;
+                }
+            }
+        }
+        Ok(Some(CheckedLog { events, secrets, damage, last_seq }))
     }
 
     /// Events of a room with `seq > after`, in order.
@@ -139,6 +190,15 @@ impl Db {
             .await
             .map_err(internal)
     }
+}
+
+/// A room's log as [`Db::load_log_checked`] read it.
+pub struct CheckedLog {
+    pub events: Vec<StoredEvent>,
+    pub secrets: RoomSecrets,
+    /// The first row that could not be read, and why.
+    pub damage: Option<(i64, String)>,
+    pub last_seq: i64,
 }
 
 /// A stored row, its body parsed but not yet read as an event.

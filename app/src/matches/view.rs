@@ -127,6 +127,9 @@ pub struct RoomView {
     pub scoring: Option<ScoringView>,
     pub faults: [Option<FaultView>; 2],
     pub hold: Option<HoldReason>,
+    /// Since when the room is held (server time), while it is.
+    #[serde(default)]
+    pub hold_since_ms: Option<i64>,
     pub attention: Option<Attention>,
     pub result: Option<ResultView>,
     pub illegal_attempts: u32,
@@ -138,6 +141,13 @@ pub struct RoomView {
     pub may_read_record: bool,
     /// Open live connections to this room (players and spectators).
     pub watchers: usize,
+    /// Every ruling with its reasons, the opinions, objections and corrections (003 §3.6,
+    /// §4.7, §5.7): shown to everyone who watches.
+    #[serde(default)]
+    pub referee: super::referee::RefereeRecord,
+    /// The result is not settled while an objection or correction is open.
+    #[serde(default)]
+    pub under_review: bool,
 }
 
 #[cfg(feature = "ssr")]
@@ -254,6 +264,7 @@ impl RoomView {
             scoring,
             faults,
             hold: s.hold().cloned(),
+            hold_since_ms: s.hold_since_ms(),
             attention: s.attention,
             result,
             illegal_attempts: s.illegal_attempts,
@@ -265,6 +276,8 @@ impl RoomView {
                 .collect(),
             may_read_record: false,
             watchers,
+            referee: s.referee.clone(),
+            under_review: s.referee.under_review(),
         }
     }
 }

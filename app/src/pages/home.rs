@@ -14,6 +14,7 @@ pub fn HomePage() -> impl IntoView {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"<span class="sub">" 공간 바둑"</span></a>
             <Account/>
+            <super::HeaderBadges/>
             <super::LangSwitch/>
         </header>
         <main class="home">

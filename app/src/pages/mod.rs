@@ -1,13 +1,19 @@
 //! One module per page, plus the small pieces every page shares.
 
+mod admin;
+mod header;
 mod home;
 mod new_room;
+mod notifications;
 mod room;
 mod setup;
 mod signup;
 
+pub use admin::{AdminPage, AdminRoomPage};
+pub use header::{Badges, HeaderBadges};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;
+pub use notifications::NotificationsPage;
 pub use room::RoomPage;
 pub use setup::SetupPage;
 pub use signup::SignUpPage;

@@ -21,6 +21,8 @@ pub fn NewRoomPage() -> impl IntoView {
     let depth = RwSignal::new(19u16);
     let hours = RwSignal::new(1u32);
     let colours = RwSignal::new(ColourAssignment::Nigiri);
+    // 003 §2.7: the referee's review before the result is final; `None`: the preset's default.
+    let review = RwSignal::new(None::<crate::matches::referee::ReviewPolicy>);
     // 003 §7.1: numeric, English, Korean or custom labels, one kind for all three axes.
     let labels = RwSignal::new(String::from("numeric"));
     let custom = [RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new())];
@@ -53,6 +55,9 @@ pub fn NewRoomPage() -> impl IntoView {
             Preset::Classic => MatchSettings::classic_default(size.get_untracked()),
         };
         s.colours = colours.get_untracked();
+        if let Some(r) = review.get_untracked() {
+            s.review = r;
+        }
         let n = name.get_untracked();
         busy.set(true);
         spawn_local(async move {
@@ -66,7 +71,7 @@ pub fn NewRoomPage() -> impl IntoView {
         Preset::Classic => vec![9, 13, 19],
     };
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
         <main class="page narrow">
             <h1>{move || tr!("new.title")}</h1>
             <form class="card form" data-testid="new-room" on:submit=move |e| { e.prevent_default(); submit(); }>
@@ -128,6 +133,17 @@ pub fn NewRoomPage() -> impl IntoView {
                         <option value="nigiri">{move || tr!("new.nigiri")}</option>
                         <option value="host_black">{move || tr!("new.host_black")}</option>
                         <option value="host_white">{move || tr!("new.host_white")}</option>
+                    </select>
+                </label>
+                <label>{move || tr!("new.review")}
+                    <select data-testid="review" on:change=move |e| review.set(match event_target_value(&e).as_str() {
+                        "required" => Some(crate::matches::referee::ReviewPolicy::Required),
+                        "when_disputed" => Some(crate::matches::referee::ReviewPolicy::WhenDisputed),
+                        _ => None,
+                    })>
+                        <option value="default">{move || tr!("new.review_default")}</option>
+                        <option value="required">{move || tr!("summary.review.required")}</option>
+                        <option value="when_disputed">{move || tr!("summary.review.when_disputed")}</option>
                     </select>
                 </label>
                 <button type="submit" class="primary" data-testid="create" disabled=busy>{move || tr!("new.create")}</button>

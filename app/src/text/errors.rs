@@ -2,7 +2,7 @@
 
 use super::{colour, t, t_with};
 use crate::i18n::Lang;
-use crate::matches::commands::{DrawRefusal, MarkProblem, MatchError, UndoRefusal};
+use crate::matches::commands::{DrawRefusal, MarkProblem, MatchError, ObjectionRefusal, RulingProblem, UndoRefusal};
 
 pub fn match_error(lang: Lang, e: &MatchError) -> String {
     let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
@@ -71,6 +71,26 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         MatchError::AdminOnly => t(lang, "error.admin_only"),
         MatchError::AlreadyDone => t(lang, "error.already_done"),
         MatchError::RecordNotAllowed => t(lang, "error.record_not_allowed"),
+        MatchError::BadRuling { at, why } => {
+            let why = match why {
+                RulingProblem::NeedsTwoSafeSpaces { cited, candidates } => tw(
+                    "error.ruling.needs_two_safe_spaces",
+                    &[("cited", &cited.to_string()), ("candidates", &candidates.to_string())],
+                ),
+                RulingProblem::NotALifeSpace { space } => {
+                    tw("error.ruling.not_a_life_space", &[("space", &xyz(space))])
+                }
+                other => key("error.ruling", other.into()),
+            };
+            tw("error.bad_ruling", &[("at", &xyz(at)), ("why", &why)])
+        }
+        MatchError::ObjectionNotAllowed { why } => match why {
+            ObjectionRefusal::TooLate { limit_days } => {
+                tw("error.objection.too_late", &[("days", &limit_days.to_string())])
+            }
+            other => key("error.objection", other.into()),
+        },
+        MatchError::RecordDamaged { seq } => tw("error.record_damaged", &[("seq", &seq.to_string())]),
         MatchError::Internal => t(lang, "error.internal"),
     }
 }
@@ -91,6 +111,8 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
             t_with(lang, "error.throttled", &[("wait", &wait)])
         }
         E::NoSgf => t(lang, "error.no_sgf"),
+        E::NoQueueItem { .. } => t(lang, "error.no_queue_item"),
+        E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),
         E::InvalidInput { field, problem } => {

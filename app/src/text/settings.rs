@@ -62,6 +62,8 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
             tw("summary.time_fischer", &[("main", &dur(main_s)), ("increment", &dur(increment_s))])
         }
     });
+    // 003 §2.7: whether the referee reviews a counted result before it is final.
+    l.push(t(lang, &format!("summary.review.{}", <&str>::from(s.review))));
     l.push(t(
         lang,
         match s.colours {

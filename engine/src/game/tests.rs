@@ -771,3 +771,23 @@ fn marks_follow_captures_and_recaptures() {
     // Two moves later the retake is allowed again (003 §2.3).
     assert_eq!(s.illegal_reason(Color::Black, pt(&s, 2, 1)), None);
 }
+
+/// 003 §5.7: a time loss the administrator cancels leaves the same position, the same
+/// player to move and a game that goes on; any other ending cannot be cancelled this way.
+#[test]
+fn cancelled_time_loss_resumes_the_same_position_003_s5_7() {
+    let mut g = game_from(". . .\n. . .\n. . .", Rules::classic());
+    place(&mut g, Color::Black, 1, 1).unwrap();
+    let before = ascii(&g);
+    g.time_loss(Color::White).unwrap();
+    assert!(g.is_over());
+    g.cancel_time_loss().unwrap();
+    assert!(!g.is_over());
+    assert_eq!(g.result(), None);
+    assert_eq!(g.to_move(), Color::White);
+    assert_eq!(ascii(&g), before);
+    place(&mut g, Color::White, 0, 0).unwrap();
+    assert!(g.cancel_time_loss().is_err(), "no time loss to cancel");
+    g.resign(Color::Black).unwrap();
+    assert!(g.cancel_time_loss().is_err(), "a resignation is not a time loss");
+}

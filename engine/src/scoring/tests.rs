@@ -220,3 +220,27 @@ fn full_25_cubed_board_scores() {
         + st.neutral.unresolved;
     assert_eq!(total as usize, 15_625);
 }
+
+/// 003 §4.2: a region that touches only Black but is ruled not safe from invasion counts
+/// for nobody; the rest of the board is unchanged.
+#[test]
+fn region_ruled_neutral_is_no_territory_003_s4_2() {
+    let g = game_from(EXAMPLE_6_4, Rules::classic());
+    let b5 = at(&g, 1, 4);
+    let dead = ScoringMarks { dead: vec![b5], ..Default::default() };
+    let plain = score_board(g.board(), g.rules(), [0, 0], &dead, ScoringMethod::Territory).unwrap();
+    assert_eq!(plain.black.territory, 36);
+    let marks = ScoringMarks { dead: vec![b5], neutral: vec![at(&g, 0, 0)], ..Default::default() };
+    let st = score_board(g.board(), g.rules(), [0, 0], &marks, ScoringMethod::Territory).unwrap();
+    assert_eq!(st.black.territory, 0);
+    assert_eq!(st.neutral.general, plain.neutral.general + 36);
+    assert_eq!(st.ownership[b5.index()], PointClass::NeutralGeneral);
+    // White's side and the dead stone's capture did not move.
+    assert_eq!(st.white.territory, plain.white.territory);
+    assert_eq!(st.black.dead_captured, 1);
+    let on_stone = ScoringMarks { neutral: vec![at(&g, 4, 0)], ..Default::default() };
+    assert!(matches!(
+        score_board(g.board(), g.rules(), [0, 0], &on_stone, ScoringMethod::Territory),
+        Err(ScoringError::NeutralOnStone { .. })
+    ));
+}

@@ -83,6 +83,7 @@ pub struct SpaceRules {
     pub(super) assistance: AssistanceScope,
     pub(super) common_rules_version: String,
     pub(super) labels: CoordLabels,
+    pub(super) review: ReviewPolicy,
 }
 
 /// A Classic match (000). Only [`MatchSettings::validate`] makes one.
@@ -111,6 +112,7 @@ pub struct ClassicRules {
     pub(super) disconnect_grace_s: u32,
     pub(super) assistance: AssistanceScope,
     pub(super) common_rules_version: String,
+    pub(super) review: ReviewPolicy,
 }
 
 impl SpaceRules {
@@ -198,6 +200,14 @@ impl MatchRules {
         }
     }
 
+    /// Whether a counted result waits for the administrator's review (003 §2.7).
+    pub fn review(&self) -> ReviewPolicy {
+        match self {
+            MatchRules::Space(s) => s.review,
+            MatchRules::Classic(c) => c.review,
+        }
+    }
+
     /// Atari warnings for the player to move (000 §8.3; in Space agreed program help, 003 §6.4).
     pub fn atari_warning(&self) -> bool {
         match self {
@@ -263,6 +273,7 @@ impl MatchRules {
                 assistance: s.assistance.clone(),
                 common_rules_version: s.common_rules_version.clone(),
                 labels: s.labels.clone(),
+                review: s.review,
             },
             MatchRules::Classic(c) => MatchSettings {
                 preset: Preset::Classic,
@@ -284,6 +295,7 @@ impl MatchRules {
                 assistance: c.assistance.clone(),
                 common_rules_version: c.common_rules_version.clone(),
                 labels: CoordLabels::default(),
+                review: c.review,
             },
         }
     }
@@ -326,6 +338,7 @@ impl MatchSettings {
                 assistance: self.assistance.clone(),
                 common_rules_version: self.common_rules_version.clone(),
                 labels: self.labels.clone(),
+                review: self.review,
             }),
             ClockRule::Classic(time) => MatchRules::Classic(ClassicRules {
                 // Checked by `check_board`: a canonical 9/13/19 board.
@@ -345,6 +358,7 @@ impl MatchSettings {
                 disconnect_grace_s: self.disconnect_grace_s,
                 assistance: self.assistance.clone(),
                 common_rules_version: self.common_rules_version.clone(),
+                review: self.review,
             }),
         })
     }

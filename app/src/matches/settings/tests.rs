@@ -703,6 +703,7 @@ prop_compose! {
         assistance in any_assistance(),
         common_rules_version in prop_oneof![Just(CURRENT_COMMON_RULES_VERSION.to_string()), any::<String>()],
         labels in any_labels(),
+        review_required in any::<bool>(),
     ) -> MatchSettings {
         MatchSettings {
             preset: if classic { Preset::Classic } else { Preset::Space },
@@ -724,6 +725,7 @@ prop_compose! {
             assistance,
             common_rules_version,
             labels,
+            review: if review_required { ReviewPolicy::Required } else { ReviewPolicy::WhenDisputed },
         }
     }
 }

@@ -47,6 +47,9 @@ impl MatchState {
             Event::UndoAccepted { .. } => {
                 g.undo().map_err(|e| e.to_string())?;
             }
+            Event::TimeLossDecided { cancelled: true, .. } => {
+                g.cancel_time_loss().map_err(|e| e.to_string())?;
+            }
             Event::ScoringEntered if g.phase() == engine::Phase::Playing => {
                 g.enter_scoring().map_err(|e| e.to_string())?;
             }
@@ -166,6 +169,13 @@ impl MatchState {
                 if let Some(s) = self.phase.scoring_mut() {
                     s.consents[colour_index(*colour)] = None;
                 }
+                // 003 §4.6: withdrawn before the result is final — counting goes on.
+                if let Phase::AwaitingReview(_) = self.phase {
+                    self.referee.awaiting_review = None;
+                    if let Some(s) = self.phase.take_scoring() {
+                        self.phase = Phase::Scoring(s);
+                    }
+                }
             }
             Event::PlayContinued { .. } => {
                 self.phase = Phase::Playing;
@@ -209,7 +219,7 @@ impl MatchState {
                 _ => {
                     // Scoring goes on when resumed; play waits for both players' Ready.
                     let scoring = self.phase.take_scoring();
-                    self.phase = Phase::Held { reason: reason.clone(), scoring };
+                    self.phase = Phase::Held { reason: reason.clone(), scoring, since_ms: t };
                     self.faults = [None, None];
                     self.undo = None;
                 }
@@ -221,11 +231,171 @@ impl MatchState {
                     None => self.wait_for_ready(t),
                 }
             }
-            Event::Ruling { .. } => {
+            Event::Ruling { chains, regions, reasons, .. } => {
                 self.attention = None;
+                let r = &mut self.referee;
+                r.rulings.push(super::super::referee::RulingRecord {
+                    number: r.rulings.len() as u32 + 1,
+                    chains: chains.clone(),
+                    regions: regions.clone(),
+                    reasons: reasons.clone(),
+                    at_ms: t,
+                    statement: self.next_statement,
+                    confirmed: None,
+                });
+                r.ruling_objection = None;
+                r.awaiting_review = None;
                 // The ruling's statement follows at once.
                 let s = self.phase.take_scoring().unwrap_or_else(|| ScoringState::entered(t));
                 self.phase = Phase::Scoring(s);
+            }
+            Event::RulingConfirmed { ruling, reasons } => {
+                let r = &mut self.referee;
+                if let Some(rec) = r.rulings.iter_mut().find(|x| x.number == *ruling) {
+                    rec.confirmed = Some(reasons.clone());
+                    rec.statement = self.next_statement;
+                }
+                r.ruling_objection = None;
+                // Its marks are issued again as the next statement.
+                if let Some(s) = self.phase.take_scoring() {
+                    self.phase = Phase::Scoring(s);
+                }
+            }
+            Event::OpinionStated { colour, chain, opinion, reasons } => {
+                let ops = &mut self.referee.opinions;
+                ops.retain(|o| !(o.colour == *colour && o.chain == *chain));
+                ops.push(super::super::referee::Opinion {
+                    colour: *colour,
+                    chain: *chain,
+                    opinion: *opinion,
+                    reasons: reasons.clone(),
+                    at_ms: t,
+                });
+            }
+            Event::RulingObjected { colour, ruling, reasons } => {
+                let r = &mut self.referee;
+                r.objected[colour_index(*colour)] = Some(*ruling);
+                r.ruling_objection =
+                    Some(super::super::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t });
+            }
+            Event::ReviewRequested { statement } => {
+                self.referee.awaiting_review =
+                    Some(super::super::referee::ReviewWait { statement: *statement, since_ms: t });
+                if let Some(s) = self.phase.take_scoring() {
+                    self.phase = Phase::AwaitingReview(s);
+                }
+            }
+            Event::StatementConfirmed { .. } => self.referee.awaiting_review = None,
+            Event::TimeLossObjected { colour, reasons } => {
+                self.referee.time_loss = Some(super::super::referee::TimeLossReview {
+                    objection: super::super::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t },
+                    cancelled: None,
+                    reasons: None,
+                });
+            }
+            Event::TimeLossDecided { cancelled, reasons } => {
+                if let Some(tl) = &mut self.referee.time_loss {
+                    tl.cancelled = Some(*cancelled);
+                    tl.reasons = Some(reasons.clone());
+                }
+                if *cancelled {
+                    // 003 §5.7: the turn that ran out is played again with the time its
+                    // player had at its start (its used time is not charged).
+                    self.clocks.turn = None;
+                    self.ended = None;
+                    self.referee.ended_ms = None;
+                    self.phase = Phase::Playing;
+                    self.wait_for_ready(t);
+                }
+            }
+            Event::CorrectionRequested { by, reasons } => {
+                self.referee.correction = Some(super::super::referee::CorrectionCase {
+                    by: *by,
+                    reasons: reasons.clone(),
+                    at_ms: t,
+                    proposal: None,
+                    refused_by: Vec::new(),
+                });
+            }
+            Event::CorrectionProposed { result, statement, marks, score, reasons } => {
+                if let Some(c) = &mut self.referee.correction {
+                    c.proposal = Some(super::super::referee::ProposedCorrection {
+                        result: *result,
+                        statement: *statement,
+                        marks: marks.clone(),
+                        score: score.as_deref().cloned(),
+                        reasons: reasons.clone(),
+                        at_ms: t,
+                        answers: [None, None],
+                    });
+                }
+                if let Some(n) = statement {
+                    self.next_statement = n + 1;
+                }
+            }
+            Event::CorrectionAnswered { colour, accept } => {
+                if let Some(c) = &mut self.referee.correction {
+                    if let Some(p) = &mut c.proposal {
+                        p.answers[colour_index(*colour)] = Some(*accept);
+                    }
+                    if !*accept {
+                        // 003 §4.7: the original stays; the item returns to the queue.
+                        c.refused_by.push(*colour);
+                        c.proposal = None;
+                    }
+                }
+            }
+            Event::CorrectionApplied { result } => {
+                let case = self.referee.correction.take();
+                let proposal = case.and_then(|c| c.proposal);
+                if let Some(Event::Ended { result: original, score, statement }) = self.ended.take() {
+                    let (score, statement) = match &proposal {
+                        Some(p) if p.statement.is_some() => (p.score.clone().map(Box::new), p.statement),
+                        _ => (score, statement),
+                    };
+                    if let (Some(p), Some(sc)) = (&proposal, self.phase.scoring_mut()) {
+                        if let (Some(marks), Some(n), Some(summary)) = (&p.marks, p.statement, &p.score) {
+                            sc.marks = marks.clone();
+                            sc.statement = n;
+                            sc.score = summary.clone();
+                        }
+                    }
+                    self.referee.corrections.push(super::super::referee::CorrectionOutcome {
+                        original,
+                        corrected: Some(*result),
+                        reasons: proposal.map(|p| p.reasons).unwrap_or_default(),
+                        at_ms: t,
+                    });
+                    self.ended = Some(Event::Ended { result: *result, score, statement });
+                }
+            }
+            Event::CorrectionClosed { reasons } => {
+                self.referee.correction = None;
+                if let Some(original) = self.result() {
+                    self.referee.corrections.push(super::super::referee::CorrectionOutcome {
+                        original,
+                        corrected: None,
+                        reasons: reasons.clone(),
+                        at_ms: t,
+                    });
+                }
+            }
+            Event::RecordRepaired { .. } => {
+                // Back to where the last replayable event left the room (003 §6.2).
+                let scoring = self.phase.take_scoring();
+                self.phase = if self.ended.is_some() {
+                    Phase::Finished { scoring }
+                } else if let Some(s) = scoring {
+                    Phase::Scoring(s)
+                } else if self.black.is_some() {
+                    Phase::Playing
+                } else {
+                    Phase::Open
+                };
+                if matches!(self.phase, Phase::Playing) {
+                    self.clocks.pause(self.last_event_ms);
+                    self.wait_for_ready(t);
+                }
             }
             Event::Decided { .. } => {}
             // 003 §8.1: an approval stored before approvals named the account (no `user_id`)
@@ -249,6 +419,8 @@ impl MatchState {
                 self.faults = [None, None];
                 self.attention = None;
                 self.draw.pending_by = None;
+                self.referee.ended_ms = Some(t);
+                self.referee.awaiting_review = None;
                 self.ended = Some(e.clone());
             }
         }

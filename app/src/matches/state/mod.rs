@@ -17,6 +17,7 @@
 mod admin;
 mod fold;
 mod play;
+mod referee;
 mod scoring;
 mod seating;
 #[cfg(test)]
@@ -144,7 +145,11 @@ pub enum Phase {
     Held {
         reason: HoldReason,
         scoring: Option<ScoringState>,
+        since_ms: i64,
     },
+    /// Review required: both consented to the statement in `scoring`, which waits for the
+    /// administrator (003 §2.7). A player may still withdraw their consent.
+    AwaitingReview(ScoringState),
     /// `scoring`: the counting the game ended in or after, if any (shown with the result).
     Finished {
         scoring: Option<ScoringState>,
@@ -159,20 +164,27 @@ impl Phase {
             Phase::Playing => RoomPhase::Playing,
             Phase::Scoring(_) => RoomPhase::Scoring,
             Phase::Held { .. } => RoomPhase::Held,
+            Phase::AwaitingReview(_) => RoomPhase::AwaitingReview,
             Phase::Finished { .. } => RoomPhase::Finished,
         }
     }
 
     fn scoring(&self) -> Option<&ScoringState> {
         match self {
-            Phase::Scoring(s) | Phase::Held { scoring: Some(s), .. } | Phase::Finished { scoring: Some(s) } => Some(s),
+            Phase::Scoring(s)
+            | Phase::AwaitingReview(s)
+            | Phase::Held { scoring: Some(s), .. }
+            | Phase::Finished { scoring: Some(s) } => Some(s),
             _ => None,
         }
     }
 
     fn scoring_mut(&mut self) -> Option<&mut ScoringState> {
         match self {
-            Phase::Scoring(s) | Phase::Held { scoring: Some(s), .. } | Phase::Finished { scoring: Some(s) } => Some(s),
+            Phase::Scoring(s)
+            | Phase::AwaitingReview(s)
+            | Phase::Held { scoring: Some(s), .. }
+            | Phase::Finished { scoring: Some(s) } => Some(s),
             _ => None,
         }
     }
@@ -180,9 +192,9 @@ impl Phase {
     /// Moves the counting out of this phase (which keeps whatever else it holds).
     fn take_scoring(&mut self) -> Option<ScoringState> {
         match std::mem::replace(self, Phase::Open) {
-            Phase::Scoring(s) => Some(s),
-            Phase::Held { reason, scoring } => {
-                *self = Phase::Held { reason, scoring: None };
+            Phase::Scoring(s) | Phase::AwaitingReview(s) => Some(s),
+            Phase::Held { reason, scoring, since_ms } => {
+                *self = Phase::Held { reason, scoring: None, since_ms };
                 scoring
             }
             Phase::Finished { scoring } => {
@@ -233,6 +245,8 @@ pub struct MatchState {
     /// (003 §8.1).
     pub record_viewers: Vec<RecordViewer>,
     pub illegal_attempts: u32,
+    /// Opinions, rulings, objections, reviews and corrections (shown to everyone watching).
+    pub referee: super::referee::RefereeRecord,
     /// The event that ended the game.
     pub ended: Option<Event>,
     pub last_event: Option<Event>,
@@ -278,8 +292,43 @@ fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
 }
 
 impl MatchState {
+    /// Rebuilds a room from its stored log as far as it replays (003 §6.2): a log that
+    /// fails at event `seq` (unreadable there, `damage`, or not applying) gives the room as
+    /// the events before it left it, held as a damaged record until an administrator
+    /// repairs it; its version stays the log's last (`last_seq`) so that the repair is
+    /// appended after everything stored. Only a log without its first event fails.
+    pub fn replay_checked(
+        events: &[StoredEvent],
+        secrets: RoomSecrets,
+        damage: Option<(i64, String)>,
+        last_seq: i64,
+        now: i64,
+    ) -> Result<MatchState, ReplayError> {
+        let (mut state, failure) = Self::replay_prefix(events, secrets)?;
+        let Some((seq, why)) = failure.or(damage) else {
+            return Ok(state);
+        };
+        let scoring = state.phase.take_scoring();
+        state.clocks.pause(state.last_event_ms);
+        state.phase = Phase::Held { reason: HoldReason::DamagedRecord { seq, why }, scoring, since_ms: now };
+        state.version = last_seq.max(state.version);
+        Ok(state)
+    }
+
     /// Rebuilds a room from its stored events (the first must be `RoomCreated`).
     pub fn replay(events: &[StoredEvent], secrets: RoomSecrets) -> Result<MatchState, ReplayError> {
+        match Self::replay_prefix(events, secrets)? {
+            (state, None) => Ok(state),
+            (_, Some((seq, why))) => Err(ReplayError { seq, why }),
+        }
+    }
+
+    /// The room as far as its events replay, and where and why replay stopped. Events a
+    /// later `RecordRepaired` set aside are skipped.
+    fn replay_prefix(
+        events: &[StoredEvent],
+        secrets: RoomSecrets,
+    ) -> Result<(MatchState, Option<(i64, String)>), ReplayError> {
         let first = events.first().ok_or(ReplayError { seq: 0, why: "empty log".into() })?;
         let Event::RoomCreated { name, settings, created_by } = &first.event else {
             return Err(ReplayError { seq: first.seq, why: "log does not start with room_created".into() });
@@ -288,14 +337,32 @@ impl MatchState {
             .map_err(|why| ReplayError { seq: first.seq, why })?;
         state.version = first.seq;
         state.last_event_ms = first.at_ms;
-        for e in &events[1..] {
-            if e.seq != state.version + 1 {
-                return Err(ReplayError { seq: e.seq, why: format!("expected event {}", state.version + 1) });
+        let set_aside: Vec<(i64, i64)> = events
+            .iter()
+            .filter_map(|e| match e.event {
+                Event::RecordRepaired { resume_after, .. } => Some((resume_after, e.seq)),
+                _ => None,
+            })
+            .collect();
+        for (i, e) in events.iter().enumerate().skip(1) {
+            if set_aside.iter().any(|(after, repair)| e.seq > *after && e.seq < *repair) {
+                continue;
             }
-            state.apply(&e.event, e.at_ms).map_err(|why| ReplayError { seq: e.seq, why })?;
+            let resumes =
+                matches!(e.event, Event::RecordRepaired { resume_after, .. } if resume_after == state.version);
+            if e.seq != state.version + 1 && !resumes {
+                let why = format!("expected event {}", state.version + 1);
+                return Ok((state, Some((e.seq, why))));
+            }
+            if let Err(why) = state.apply(&e.event, e.at_ms) {
+                // The failed event may have changed part of the state: the room is what the
+                // events before it make (replayed again; this is the rare path).
+                let (before, _) = Self::replay_prefix(&events[..i], state.secrets.clone())?;
+                return Ok((before, Some((e.seq, why))));
+            }
             state.version = e.seq;
         }
-        Ok(state)
+        Ok((state, None))
     }
 
     pub fn new(
@@ -332,6 +399,7 @@ impl MatchState {
             attention: None,
             record_viewers: Vec::new(),
             illegal_attempts: 0,
+            referee: Default::default(),
             ended: None,
             last_event: None,
             last_event_ms: 0,
@@ -398,6 +466,14 @@ impl MatchState {
         }
     }
 
+    /// Since when the room is held, while it is.
+    pub fn hold_since_ms(&self) -> Option<i64> {
+        match &self.phase {
+            Phase::Held { since_ms, .. } => Some(*since_ms),
+            _ => None,
+        }
+    }
+
     /// The ready flags (Black, White) as the room view shows them: those of the current
     /// wait; none before the start; both once play began.
     pub fn ready_flags(&self) -> [bool; 2] {
@@ -444,7 +520,7 @@ impl MatchState {
             let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
             return self.play(colour, at, now);
         }
-        let decided = self.decide(caller, cmd);
+        let decided = self.decide(caller, cmd, now);
         match decided {
             Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
             Err(e) => Decision::refuse(e),
@@ -452,17 +528,34 @@ impl MatchState {
     }
 
     /// Decides a command's events without applying them (moves excepted: see `play`).
-    fn decide(&mut self, caller: &Requester, cmd: &Command) -> Result<Decision, MatchError> {
+    fn decide(&mut self, caller: &Requester, cmd: &Command, now: i64) -> Result<Decision, MatchError> {
         use Command::*;
         match cmd {
-            AdminHold { .. } | AdminResume { .. } | AdminRuling { .. } | AdminDecide { .. } => {
+            AdminHold { .. }
+            | AdminResume { .. }
+            | AdminRuling { .. }
+            | AdminConfirmRuling { .. }
+            | AdminConfirmStatement { .. }
+            | AdminTimeLossDecision { .. }
+            | AdminProposeCorrection { .. }
+            | AdminCloseCorrection { .. }
+            | AdminRepair { .. }
+            | AdminDecide { .. } => {
                 if !caller.is_admin() {
                     return Err(MatchError::AdminOnly);
                 }
-                return self.admin(cmd).map(ok);
+                return self.admin(cmd, now).map(ok);
             }
             Join { code } => return self.join(caller, code).map(ok),
+            // 003 §4.7: a player or an administrator refers an error.
+            RequestCorrection { reasons } if caller.is_admin() && self.seat_of(caller.user_id).is_none() => {
+                return self.request_correction(None, reasons).map(ok);
+            }
             _ => {}
+        }
+        // A damaged log takes nothing but its repair (003 §6.2).
+        if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
+            return Err(MatchError::RecordDamaged { seq: *seq });
         }
         let seat = self.seat_of(caller.user_id).ok_or(MatchError::NotAPlayer)?;
         if matches!(cmd, Confirm) {
@@ -477,7 +570,19 @@ impl MatchState {
             | AdminHold { .. }
             | AdminResume { .. }
             | AdminRuling { .. }
+            | AdminConfirmRuling { .. }
+            | AdminConfirmStatement { .. }
+            | AdminTimeLossDecision { .. }
+            | AdminProposeCorrection { .. }
+            | AdminCloseCorrection { .. }
+            | AdminRepair { .. }
             | AdminDecide { .. } => Err(MatchError::Internal),
+            StateOpinion { at, opinion, reasons } => self.state_opinion(colour, *at, *opinion, reasons, now).map(ok),
+            ObjectToRuling { reasons } => self.object_to_ruling(colour, reasons).map(ok),
+            CallAdministrator { reason } => self.call_administrator(colour, reason).map(ok),
+            ObjectToTimeLoss { reasons } => self.object_to_time_loss(colour, reasons, now).map(ok),
+            RequestCorrection { reasons } => self.request_correction(Some(colour), reasons).map(ok),
+            AnswerCorrection { accept } => self.answer_correction(colour, *accept).map(ok),
             Ready => self.ready(colour).map(ok),
             Acknowledge { move_number } => self.acknowledge(colour, *move_number).map(ok),
             Resign => self.resign(colour).map(ok),

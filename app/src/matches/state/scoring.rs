@@ -21,6 +21,7 @@ pub(crate) fn engine_marks(g: &engine::Geometry, marks: &[Mark]) -> engine::scor
             MarkKind::Dead => out.dead.push(p),
             MarkKind::Unresolved => out.unresolved.push(p),
             MarkKind::Seki => out.seki.push(p),
+            MarkKind::Neutral => out.neutral.push(p),
         }
     }
     out
@@ -91,13 +92,13 @@ impl MatchState {
             MarkKind::Dead | MarkKind::Unresolved if !stone => {
                 Err(MatchError::BadMark { at, why: MarkProblem::NoStone })
             }
-            MarkKind::Seki if stone => Err(MatchError::BadMark { at, why: MarkProblem::NotEmpty }),
+            MarkKind::Seki | MarkKind::Neutral if stone => Err(MatchError::BadMark { at, why: MarkProblem::NotEmpty }),
             _ => Ok(p),
         }
     }
 
     /// The mark in force on the same chain (stones) or empty region as `p`.
-    fn mark_on(&self, p: engine::Point, marks: &[Mark]) -> Option<Mark> {
+    pub(super) fn mark_on(&self, p: engine::Point, marks: &[Mark]) -> Option<Mark> {
         let board = self.game.board();
         let g = self.game.geometry();
         let same = |q: engine::Point| match (board.chain_head(p), board.chain_head(q)) {
@@ -173,9 +174,18 @@ impl MatchState {
         let mut events = vec![Event::Consented { colour, statement, black_total_half: b, white_total_half: w }];
         // 003 §4.5: final only when both consent to the same latest statement.
         if s.consents[colour_index(opponent(colour))] == Some(statement) {
-            events.push(self.final_score()?);
+            events.push(self.both_consented(statement)?);
         }
         Ok(events)
+    }
+
+    /// Both consented to `statement`: the end, or with review required the administrator's
+    /// review first (003 §2.7).
+    pub(super) fn both_consented(&self, statement: u64) -> Result<Event, MatchError> {
+        match self.rules.review() {
+            crate::matches::referee::ReviewPolicy::Required => Ok(Event::ReviewRequested { statement }),
+            crate::matches::referee::ReviewPolicy::WhenDisputed => self.final_score(),
+        }
     }
 
     /// The `Ended` event for the statement in force.
@@ -186,7 +196,11 @@ impl MatchState {
     }
 
     pub(super) fn withdraw_consent(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        let s = self.require_scoring()?;
+        // 003 §4.6: until the result is final, also while it waits for review.
+        let s = match &self.phase {
+            super::Phase::AwaitingReview(s) => s,
+            _ => self.require_scoring()?,
+        };
         let Some(n) = s.consents[colour_index(colour)] else {
             return Err(MatchError::NoPendingRequest { what: PendingKind::OwnConsent });
         };

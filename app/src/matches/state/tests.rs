@@ -2,6 +2,7 @@
 //! checks that replaying the stored events rebuilds the same state (live = replay).
 
 use super::*;
+use crate::matches::referee::{ChainRuling, ChainVerdict};
 use crate::matches::{
     events::MarkKind,
     settings::{TimeControl, UndoAllowance},
@@ -455,7 +456,19 @@ fn space_scoring_marks_statements_and_consents() {
     t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     t.ok(HOST, Command::Consent { statement: 4 });
     let e = t.ok(GUEST, Command::Consent { statement: 4 });
-    assert_eq!(T::kinds(&e), ["consented", "ended"]);
+    // 003 §2.7 (review required, the Space default): two consents wait for the review; a
+    // consent may still be withdrawn until the result is final (003 §4.6).
+    assert_eq!(T::kinds(&e), ["consented", "review_requested"]);
+    assert_eq!(t.s.phase(), RoomPhase::AwaitingReview);
+    t.ok(GUEST, Command::WithdrawConsent);
+    assert_eq!(t.s.phase(), RoomPhase::Scoring);
+    t.ok(GUEST, Command::Consent { statement: 4 });
+    assert_eq!(t.s.phase(), RoomPhase::AwaitingReview);
+    let confirm = |n| Command::AdminConfirmStatement { statement: n, reasons: "counted again: correct".into() };
+    assert_eq!(t.err(HOST, confirm(4)), MatchError::AdminOnly);
+    assert!(matches!(t.err(ADMIN, confirm(3)), MatchError::StaleStatement { latest: 4, .. }));
+    let e = t.ok(ADMIN, confirm(4));
+    assert_eq!(T::kinds(&e), ["statement_confirmed", "ended"]);
     match &t.s.ended {
         Some(Event::Ended { result, statement, score: Some(score) }) => {
             assert_eq!((result.winner(), *statement), (Some(Colour::Black), Some(4)));
@@ -480,11 +493,9 @@ fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
         t.err(
             HOST,
             Command::AdminRuling {
-                dead: vec![],
-                seki: vec![],
-                unresolved: vec![],
+                chains: vec![ChainRuling { at: at(5, 5, 5), verdict: ChainVerdict::Dead }],
+                regions: vec![],
                 reasons: "x".into(),
-                finalize: true
             }
         ),
         MatchError::AdminOnly
@@ -492,14 +503,20 @@ fn a_space_dispute_holds_scoring_for_the_administrators_ruling() {
     let e = t.ok(
         ADMIN,
         Command::AdminRuling {
-            dead: vec![],
-            seki: vec![],
-            unresolved: vec![at(5, 5, 5)],
+            chains: vec![ChainRuling { at: at(5, 5, 5), verdict: ChainVerdict::Unresolved }],
+            regions: vec![],
             reasons: "neither side proved life or death; kept unresolved (003 §3.7)".into(),
-            finalize: true,
         },
     );
-    assert_eq!(T::kinds(&e), ["ruling", "statement_issued", "ended"]);
+    assert_eq!(T::kinds(&e), ["ruling", "statement_issued"]);
+    // 003 §4.5: the ruling's statement needs both consents; 003 §2.7: then the review.
+    let n = t.s.scoring().unwrap().statement;
+    t.ok(HOST, Command::Consent { statement: n });
+    let e = t.ok(GUEST, Command::Consent { statement: n });
+    assert_eq!(T::kinds(&e), ["consented", "review_requested"]);
+    assert_eq!(t.s.phase(), RoomPhase::AwaitingReview);
+    let e = t.ok(ADMIN, Command::AdminConfirmStatement { statement: n, reasons: "checked".into() });
+    assert_eq!(T::kinds(&e), ["statement_confirmed", "ended"]);
     match &t.s.ended {
         Some(Event::Ended { score: Some(score), .. }) => assert_eq!(score.unresolved_stones, vec![at(5, 5, 5)]),
         other => panic!("{other:?}"),

@@ -64,7 +64,7 @@ impl MatchState {
                     t.push((s.started_ms + limit_s as i64 * 1000, Timer::ScoringDeadline));
                 }
             }
-            Phase::Open | Phase::Held { .. } | Phase::Finished { .. } => {}
+            Phase::Open | Phase::Held { .. } | Phase::AwaitingReview(_) | Phase::Finished { .. } => {}
         }
         if matches!(self.phase, Phase::Playing | Phase::Scoring(_)) {
             // 003 §6.1 five minutes; 000 §8.5 the agreed grace.
@@ -171,7 +171,7 @@ impl MatchState {
             }
         }
         if consents.iter().all(|x| *x == Some(s.statement)) {
-            if let Ok(e) = self.final_score() {
+            if let Ok(e) = self.both_consented(s.statement) {
                 events.push(e);
             }
         }

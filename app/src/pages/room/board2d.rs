@@ -150,7 +150,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                     let marker = match marked {
                         Some(MarkKind::Dead) => "×",
                         Some(MarkKind::Unresolved) => "?",
-                        Some(MarkKind::Seki) => "",
+                        Some(MarkKind::Seki | MarkKind::Neutral) => "",
                         None if in_atari => "!",
                         None if is_last => "●",
                         None => "",
@@ -178,6 +178,22 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 .flat_map(|(_, spaces)| spaces.iter().flatten())
                 .filter(|p| p.z == z.get() && w.contains(p.x, p.y))
                 .map(|p| view! { <circle class="life" cx=px(p.x) cy=py(p.y) r="7"/> })
+                .collect::<Vec<_>>()
+        })
+    };
+    // The safe spaces the latest ruling cited (003 §3.2, §8.5), for everyone to see.
+    let cited = move || {
+        ctx.view.with(|v| {
+            let w = window.get();
+            super::referee::cited_points(v)
+                .into_iter()
+                .filter(|p| p.z == z.get() && w.contains(p.x, p.y))
+                .map(|p| {
+                    view! {
+                        <rect class="cited-space" x=px(p.x) - 9.0 y=py(p.y) - 9.0 width="18" height="18" rx="3"
+                            data-testid=format!("cited-{}-{}-{}", p.x, p.y, p.z)/>
+                    }
+                })
                 .collect::<Vec<_>>()
         })
     };
@@ -248,6 +264,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {stones}
             {illegal}
             {life}
+            {cited}
             {ghosts}
             {preview}
             {hits}

@@ -6,6 +6,7 @@
 mod board2d;
 mod live;
 mod panel;
+mod referee;
 mod scoring;
 mod space;
 #[cfg(all(test, feature = "ssr"))]
@@ -62,6 +63,8 @@ pub struct RoomCtx {
     /// Stones just captured, shown fading out when animations are on (000 §9).
     pub ghosts: RwSignal<Vec<(Xyz, Colour)>>,
     pub animate: RwSignal<bool>,
+    /// The point last tapped (any view, any phase): the chain an opinion is about.
+    pub inspected: RwSignal<Option<Xyz>>,
     /// A view fetch is in flight / another was asked for meanwhile: a burst of events (a
     /// reconnection's gap) costs two fetches, not one per event.
     pub fetching: StoredValue<(bool, bool)>,
@@ -80,6 +83,11 @@ impl RoomCtx {
 
     /// Sends a command; afterwards the view is refreshed (the stream does it as well).
     pub fn send(self, cmd: Command) {
+        self.send_and(cmd, |_| {});
+    }
+
+    /// Sends a command and tells `done` whether it was accepted (a refusal is shown).
+    pub fn send_and(self, cmd: Command, done: impl FnOnce(bool) + 'static) {
         if self.busy.get_untracked() {
             return;
         }
@@ -94,8 +102,12 @@ impl RoomCtx {
                         self.selection.set(None);
                     }
                     self.notice.set(None);
+                    done(true);
                 }
-                Err(e) => self.notice.set(Some(Notice::Error(describe_error(&e)))),
+                Err(e) => {
+                    self.notice.set(Some(Notice::Error(describe_error(&e))));
+                    done(false);
+                }
             }
             self.refresh();
         });
@@ -129,6 +141,7 @@ impl RoomCtx {
 
     /// A tap or click on point `at` in any view.
     pub fn tap(self, at: Xyz) {
+        self.inspected.set(Some(at));
         let (phase, occupied) = self.view.with_untracked(|v| (v.phase, v.stones.iter().any(|(p, _)| *p == at)));
         self.layer.set(at.z);
         if phase == RoomPhase::Scoring && self.my_colour().is_some() {
@@ -290,6 +303,11 @@ pub fn tr_dyn(key: &str) -> String {
     crate::i18n::text(crate::i18n::use_lang().get(), key)
 }
 
+/// Translates a key built at run time, with parameters.
+pub fn tr_dyn_with(key: &str, params: &[(&str, &str)]) -> String {
+    crate::text::t_with(crate::i18n::use_lang().get(), key, params)
+}
+
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
@@ -324,6 +342,11 @@ pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
 
 #[component]
 pub fn RoomPage() -> impl IntoView {
+    room_page(false)
+}
+
+/// The room page; with `desk` (`/admin/rooms/{id}`) the referee's desk is beside the board.
+pub fn room_page(desk: bool) -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
@@ -338,7 +361,7 @@ pub fn RoomPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="page">"…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok((view, me)) => view! { <Room initial=view me=me code=code()/> }.into_any(),
+                    Ok((view, me)) => view! { <Room initial=view me=me code=code() desk=desk/> }.into_any(),
                     Err(e) => view! {
                         <main class="page"><h1>"Space Baduk"</h1>
                             <p class="error" role="alert">{describe_error(&e)}</p>
@@ -352,7 +375,7 @@ pub fn RoomPage() -> impl IntoView {
 }
 
 #[component]
-fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl IntoView {
+fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(optional)] desk: bool) -> impl IntoView {
     let first_layer =
         initial.last_move.map(|m| m.z).unwrap_or((initial.settings.board.z.start + initial.settings.board.z.end) / 2);
     let server_now = initial.server_time_ms as f64;
@@ -372,6 +395,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
         announcement: RwSignal::new(String::new()),
         ghosts: RwSignal::new(Vec::new()),
         animate: RwSignal::new(true),
+        inspected: RwSignal::new(None),
         fetching: StoredValue::new((false, false)),
     };
     provide_context(ctx);
@@ -381,7 +405,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-            <span class="top-actions"><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
+            <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
         </header>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
         <main class="room" class:flat=flat>
@@ -393,7 +417,10 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>) -> impl I
             }}
             <aside class="side">
                 {view! { <panel::GamePanel/> }.into_any()}
+                {view! { <referee::PlayerReferee/> }.into_any()}
                 {view! { <scoring::ScoringPanel/> }.into_any()}
+                {view! { <referee::Rulings/> }.into_any()}
+                {desk.then(|| view! { <crate::pages::admin::desk::DeskPanel/> }.into_any())}
             </aside>
         </main>
     }

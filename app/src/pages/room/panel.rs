@@ -128,6 +128,9 @@ fn StatusBanner() -> impl IntoView {
             }
             if let Some(r) = &v.result {
                 parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));
+                if v.under_review {
+                    parts.push(tr!("referee.under_review"));
+                }
             }
             parts.join(" · ")
         })
@@ -138,13 +141,18 @@ fn StatusBanner() -> impl IntoView {
     }
 }
 
-fn hold_text(h: &crate::matches::events::HoldReason) -> String {
+pub(super) fn hold_text(h: &crate::matches::events::HoldReason) -> String {
     use crate::matches::events::HoldReason::*;
     match h {
         ServerRestart => tr!("hold.restart"),
         Disconnection { colour } => tr!("hold.disconnection", who = colour_text(*colour)),
         ScoringDispute { reason, .. } => tr!("hold.dispute", why = reason.clone()),
         Administrator { reasons } => tr!("hold.admin", why = reasons.clone()),
+        PlayerCall { colour, reason } => tr!("hold.player_call", who = colour_text(*colour), why = reason.clone()),
+        RulingObjection { colour, reasons } => {
+            tr!("hold.ruling_objection", who = colour_text(*colour), why = reasons.clone())
+        }
+        DamagedRecord { seq, .. } => tr!("hold.damaged", seq = seq.to_string()),
     }
 }
 

@@ -73,7 +73,7 @@ fn MarkTools() -> impl IntoView {
         <ul class="marks" data-testid="marks">
             {move || ctx.view.with(|v| v.scoring.as_ref().map(|s| s.marks.iter().map(|m| {
                 let by = m.by.map(colour_text).unwrap_or_else(|| tr!("scoring.ruling"));
-                let kind = tr!(match m.kind { MarkKind::Dead => "scoring.dead", MarkKind::Unresolved => "scoring.unresolved", MarkKind::Seki => "scoring.seki" });
+                let kind = tr!(match m.kind { MarkKind::Dead => "scoring.dead", MarkKind::Unresolved => "scoring.unresolved", MarkKind::Seki => "scoring.seki", MarkKind::Neutral => "verdict.neutral" });
                 view! { <li>{format!("{} — {} ({})", label(v, m.at), kind, by)}</li> }
             }).collect_view()))}
         </ul>

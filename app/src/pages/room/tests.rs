@@ -13,6 +13,7 @@ use crate::{
     matches::{
         commands::{Command, Requester, RoomPhase},
         events::{RoomSecrets, Xyz},
+        referee::{ChainRuling, ChainVerdict},
         settings::{ColourAssignment, MatchSettings},
         state::MatchState,
         view::RoomView,
@@ -23,12 +24,14 @@ use crate::{
 
 const HOST: i64 = 1;
 const GUEST: i64 = 2;
+/// An administrator, who sees the room with the referee's desk (`/admin/rooms/{id}`).
+const ADMIN: i64 = 3;
 
 fn caller(id: i64) -> Requester {
     Requester { user_id: id, username: name(id), role: Role::Player }
 }
 fn name(id: i64) -> String {
-    ["", "host", "guest"][id as usize].to_string()
+    ["", "host", "guest", "admin"][id as usize].to_string()
 }
 
 /// A room and a command script: the state after each stage worth looking at.
@@ -62,6 +65,18 @@ fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static
     run(&mut s, GUEST, Command::Pass);
     assert_eq!(s.phase(), RoomPhase::Scoring);
     out.push(("scoring", s.clone()));
+    // An administrator's ruling: everyone sees it with its reasons (003 §3.6).
+    let mut ruled = s.clone();
+    let admin = Requester { user_id: 9, username: "admin".into(), role: Role::Admin };
+    let ruling = Command::AdminRuling {
+        chains: vec![ChainRuling { at: first, verdict: ChainVerdict::Dead }],
+        regions: Vec::new(),
+        reasons: "x".into(),
+    };
+    let d = ruled.handle(&admin, &ruling, 100_000);
+    assert!(d.outcome.is_ok(), "{:?}", d.outcome);
+    assert_eq!(ruled.referee.rulings.len(), 1);
+    out.push(("ruled", ruled));
     run(&mut resigned, HOST, Command::Resign);
     assert_eq!(resigned.phase(), RoomPhase::Finished);
     out.push(("finished", resigned));
@@ -72,11 +87,13 @@ fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static
 fn render(lang: Lang, s: &MatchState, who: Option<i64>) -> String {
     let viewer = who.map(caller);
     let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
-    let me = who.map(|id| UserView { id, username: name(id), role: Role::Player });
+    let desk = who == Some(ADMIN);
+    let role = if desk { Role::Admin } else { Role::Player };
+    let me = who.map(|id| UserView { id, username: name(id), role });
     let owner = Owner::new();
     owner.with(|| {
         provide_context(UiLang(RwSignal::new(lang)));
-        view! { <Room initial=view me=me code=None/> }.to_html()
+        view! { <Room initial=view me=me code=None desk=desk/> }.to_html()
     })
 }
 
@@ -130,7 +147,7 @@ fn check_room(settings: MatchSettings, first: Xyz, second: Xyz) {
     // Data, not text: the names, the product's name, coordinates such as "D4", and each
     // language's name in itself (the switch offers the next one so).
     let mut data_words: Vec<String> =
-        ["Space Baduk", "Room", "host", "guest", "JSON", "SGF", "WebGL2"].map(String::from).to_vec();
+        ["Space Baduk", "Room", "host", "guest", "admin", "JSON", "SGF", "WebGL2"].map(String::from).to_vec();
     data_words.extend(Lang::all().into_iter().filter(|l| *l != QPS).map(Lang::name));
     let data = |t: &str| {
         let mut t = t.to_string();
@@ -140,7 +157,7 @@ fn check_room(settings: MatchSettings, first: Xyz, second: Xyz) {
         t
     };
     for (stage, s) in stages(settings, first, second) {
-        for who in [None, Some(HOST), Some(GUEST)] {
+        for who in [None, Some(HOST), Some(GUEST), Some(ADMIN)] {
             for lang in Lang::all() {
                 let context = format!("{} {stage} as {who:?} in {}", s.settings().preset.as_str(), lang.code());
                 let html = render(lang, &s, who);
@@ -245,4 +262,32 @@ fn the_record_links_follow_who_may_read_the_record() {
     let stranger = Requester { user_id: 8, username: "carol".into(), role: Role::Player };
     let html = render_for(Lang::EN, &s, Some(stranger));
     assert!(!links(&html) && html.contains("dave: approved by both players"));
+}
+
+/// A ruling is shown to everyone with its verdict per chain and its reasons; players in
+/// scoring get the opinion form, and the objection once a ruling exists (003 §3.6).
+#[test]
+fn a_ruling_and_the_players_referee_controls_render() {
+    let xyz = |x, y| Xyz { x, y, z: 1 };
+    let all = stages(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7));
+    let (_, ruled) = all.iter().find(|(n, _)| *n == "ruled").expect("a ruled stage").clone();
+    let spectator = render(Lang::EN, &ruled, None);
+    assert!(
+        spectator.contains("data-testid=\"rulings\"") && spectator.contains("data-testid=\"ruled-3-3-1\""),
+        "{spectator}"
+    );
+    assert!(!spectator.contains("data-testid=\"opinion-form\""), "spectators have no command");
+    let player = render(Lang::EN, &ruled, Some(GUEST));
+    assert!(
+        player.contains("data-testid=\"opinion-form\"") && player.contains("data-testid=\"object-ruling\""),
+        "{player}"
+    );
+    let (_, playing) = all.iter().find(|(n, _)| *n == "playing").expect("a playing stage").clone();
+    assert!(render(Lang::EN, &playing, Some(HOST)).contains("data-testid=\"call-admin\""));
+    let desk = render(Lang::EN, &ruled, Some(ADMIN));
+    for id in ["referee-desk", "ruling-form", "send-ruling", "action-hold", "send-decide", "reasons"] {
+        assert!(desk.contains(&format!("data-testid=\"{id}\"")), "{id}: {desk}");
+    }
+    let (_, finished) = all.iter().find(|(n, _)| *n == "finished").expect("a finished stage").clone();
+    assert!(render(Lang::EN, &finished, Some(HOST)).contains("data-testid=\"request-correction\""));
 }

@@ -1,0 +1,56 @@
+//! Server functions for the referee's console and everyone's notifications: the same
+//! domain layer (`MatchService`) as the participant API's `/api/v1/admin/*` and
+//! `/api/v1/notifications`. Each is a public endpoint that authorises itself on the server.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    matches::referee::{DeskView, Notice, QueueEntry, QueueKind},
+    AppError,
+};
+
+#[cfg(feature = "ssr")]
+use super::play::{service, signed_in};
+
+/// The administrator's queue, oldest first (administrators only).
+#[server(endpoint = "admin_queue")]
+pub async fn admin_queue() -> Result<Vec<QueueEntry>, AppError> {
+    service()?.queue(&signed_in().await?).await
+}
+
+/// Take up an item of the queue (administrators only).
+#[server(endpoint = "claim_item", input = server_fn::codec::Json)]
+pub async fn claim_item(room_id: i64, kind: QueueKind) -> Result<QueueEntry, AppError> {
+    service()?.claim(&signed_in().await?, room_id, kind).await
+}
+
+/// What the administrator sees beside a room's board (administrators only).
+#[server(endpoint = "admin_desk", input = server_fn::codec::Json)]
+pub async fn admin_desk(room_id: i64) -> Result<DeskView, AppError> {
+    service()?.desk(&signed_in().await?, room_id).await
+}
+
+/// The signed-in user's notifications and unread count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notices {
+    pub items: Vec<Notice>,
+    pub unread: i64,
+}
+
+/// The signed-in user's latest notifications; nobody signed in: none.
+#[server(endpoint = "my_notices")]
+pub async fn my_notices() -> Result<Notices, AppError> {
+    let db = super::db()?;
+    let Some(user) = crate::data::sessions::current(&db, &super::auth::session().await?).await? else {
+        return Ok(Notices { items: Vec::new(), unread: 0 });
+    };
+    let (items, unread) = service()?.notices(&super::requester(user)).await?;
+    Ok(Notices { items, unread })
+}
+
+/// Marks the signed-in user's notifications read up to `up_to` (all when `None`).
+#[server(endpoint = "mark_notices_read", input = server_fn::codec::Json)]
+pub async fn mark_notices_read(up_to: Option<i64>) -> Result<(), AppError> {
+    service()?.mark_read(&signed_in().await?, up_to).await
+}

@@ -1,0 +1,208 @@
+//! The administrator's queue (items derived from the rooms, with their claims) and the
+//! per-user notification list (003 §1.6, §3.6, §4.7, §5.7, §6.2, §10.2).
+
+use sqlx::Row;
+
+use super::{internal, Db};
+use crate::matches::referee::{Notice, NoticeKind, QueueEntry, QueueKind, RoomItem};
+use crate::AppError;
+
+/// A claim refused: someone else already handles the item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimOutcome {
+    Claimed(QueueEntry),
+    NoSuchItem,
+    TakenBy(String),
+}
+
+impl Db {
+    /// Makes the stored items of `room_id` the given ones: items still open keep their
+    /// claim, closed ones go, new ones arrive unclaimed. Returns the kinds that are new.
+    pub async fn sync_queue(&self, room_id: i64, items: &[RoomItem]) -> Result<Vec<QueueKind>, AppError> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let existing: Vec<String> = sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = ?")
+            .bind(room_id)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(internal)?;
+        for kind in &existing {
+            if !items.iter().any(|i| i.kind.as_str() == kind) {
+                sqlx::query("DELETE FROM queue_items WHERE room_id = ? AND kind = ?")
+                    .bind(room_id)
+                    .bind(kind)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(internal)?;
+            }
+        }
+        let mut new = Vec::new();
+        for item in items {
+            if !existing.iter().any(|k| k == item.kind.as_str()) {
+                sqlx::query("INSERT INTO queue_items (room_id, kind, since_ms) VALUES (?, ?, ?)")
+                    .bind(room_id)
+                    .bind(item.kind.as_str())
+                    .bind(item.since_ms)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(internal)?;
+                new.push(item.kind);
+            }
+        }
+        tx.commit().await.map_err(internal)?;
+        Ok(new)
+    }
+
+    /// Every open item, oldest first.
+    pub async fn queue(&self) -> Result<Vec<QueueEntry>, AppError> {
+        let rows = sqlx::query(
+            "SELECT q.room_id, r.name AS room_name, q.kind, q.since_ms, u.username AS claimed_by, q.claimed_at_ms \
+             FROM queue_items q JOIN rooms r ON r.id = q.room_id LEFT JOIN users u ON u.id = q.claimed_by \
+             ORDER BY q.since_ms, q.room_id, q.kind",
+        )
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        rows.iter().filter_map(|r| queue_entry(r).transpose()).collect()
+    }
+
+    /// An administrator takes up an item; another one's claim stands.
+    pub async fn claim(&self, room_id: i64, kind: QueueKind, admin: i64, now: i64) -> Result<ClaimOutcome, AppError> {
+        sqlx::query(
+            "UPDATE queue_items SET claimed_by = ?, claimed_at_ms = ? \
+             WHERE room_id = ? AND kind = ? AND (claimed_by IS NULL OR claimed_by = ?)",
+        )
+        .bind(admin)
+        .bind(now)
+        .bind(room_id)
+        .bind(kind.as_str())
+        .bind(admin)
+        .execute(self.pool())
+        .await
+        .map_err(internal)?;
+        let entry = self.queue().await?.into_iter().find(|e| e.room_id == room_id && e.kind == kind);
+        let me: Option<String> = sqlx::query_scalar("SELECT username FROM users WHERE id = ?")
+            .bind(admin)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(match entry {
+            None => ClaimOutcome::NoSuchItem,
+            Some(e) if e.claimed_by.is_some() && e.claimed_by != me => {
+                ClaimOutcome::TakenBy(e.claimed_by.unwrap_or_default())
+            }
+            Some(e) => ClaimOutcome::Claimed(e),
+        })
+    }
+
+    /// The accounts with these exact (stored) names.
+    pub async fn user_ids_named(&self, names: &[Option<String>]) -> Result<Vec<i64>, AppError> {
+        let mut out = Vec::new();
+        for name in names.iter().flatten() {
+            let id: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE username = ?")
+                .bind(name)
+                .fetch_optional(self.pool())
+                .await
+                .map_err(internal)?;
+            out.extend(id);
+        }
+        Ok(out)
+    }
+
+    pub async fn admin_ids(&self) -> Result<Vec<i64>, AppError> {
+        sqlx::query_scalar("SELECT id FROM users WHERE role = 'admin' ORDER BY id")
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)
+    }
+
+    /// Stores one notification per recipient.
+    pub async fn notify(
+        &self,
+        users: &[i64],
+        room_id: Option<i64>,
+        kind: NoticeKind,
+        detail: Option<&str>,
+        now: i64,
+    ) -> Result<(), AppError> {
+        if users.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        for u in users {
+            sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES (?, ?, ?, ?, ?)")
+                .bind(u)
+                .bind(room_id)
+                .bind(<&str>::from(kind))
+                .bind(detail)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(internal)?;
+        }
+        tx.commit().await.map_err(internal)
+    }
+
+    /// A user's latest notifications, newest first.
+    pub async fn notices(&self, user_id: i64, limit: i64) -> Result<Vec<Notice>, AppError> {
+        let rows = sqlx::query(
+            "SELECT n.id, n.room_id, r.name AS room_name, n.kind, n.detail, n.at_ms, n.read_at_ms \
+             FROM notifications n LEFT JOIN rooms r ON r.id = n.room_id \
+             WHERE n.user_id = ? ORDER BY n.id DESC LIMIT ?",
+        )
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        rows.iter().filter_map(|r| notice(r).transpose()).collect()
+    }
+
+    pub async fn unread_notices(&self, user_id: i64) -> Result<i64, AppError> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at_ms IS NULL")
+            .bind(user_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)
+    }
+
+    /// Marks the user's notifications up to `up_to` (all, if `None`) read.
+    pub async fn mark_read(&self, user_id: i64, up_to: Option<i64>, now: i64) -> Result<(), AppError> {
+        sqlx::query("UPDATE notifications SET read_at_ms = ? WHERE user_id = ? AND read_at_ms IS NULL AND id <= ?")
+            .bind(now)
+            .bind(user_id)
+            .bind(up_to.unwrap_or(i64::MAX))
+            .execute(self.pool())
+            .await
+            .map(|_| ())
+            .map_err(internal)
+    }
+}
+
+/// A row of an unknown kind (written by a newer server) is skipped, not an error.
+fn queue_entry(r: &sqlx::sqlite::SqliteRow) -> Result<Option<QueueEntry>, AppError> {
+    let kind: String = r.try_get("kind").map_err(internal)?;
+    let Ok(kind) = kind.parse::<QueueKind>() else { return Ok(None) };
+    Ok(Some(QueueEntry {
+        room_id: r.try_get("room_id").map_err(internal)?,
+        room_name: r.try_get("room_name").map_err(internal)?,
+        kind,
+        since_ms: r.try_get("since_ms").map_err(internal)?,
+        claimed_by: r.try_get("claimed_by").map_err(internal)?,
+        claimed_at_ms: r.try_get("claimed_at_ms").map_err(internal)?,
+    }))
+}
+
+fn notice(r: &sqlx::sqlite::SqliteRow) -> Result<Option<Notice>, AppError> {
+    let kind: String = r.try_get("kind").map_err(internal)?;
+    let Ok(kind) = kind.parse::<NoticeKind>() else { return Ok(None) };
+    let read: Option<i64> = r.try_get("read_at_ms").map_err(internal)?;
+    Ok(Some(Notice {
+        id: r.try_get("id").map_err(internal)?,
+        room_id: r.try_get("room_id").map_err(internal)?,
+        room_name: r.try_get("room_name").map_err(internal)?,
+        kind,
+        detail: r.try_get("detail").map_err(internal)?,
+        at_ms: r.try_get("at_ms").map_err(internal)?,
+        read: read.is_some(),
+    }))
+}

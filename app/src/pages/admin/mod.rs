@@ -1,0 +1,61 @@
+//! The referee's console (issue 11): `/admin`, the live queue of what waits for an
+//! administrator, and `/admin/rooms/{id}`, a room's board with the referee's desk beside it.
+//! Administrators only: others are told so (the server refuses them the data anyway).
+
+pub(super) mod desk;
+mod queue;
+
+use leptos::prelude::*;
+
+use super::header::HeaderBadges;
+use crate::{
+    api::{current_user, referee::admin_queue},
+    tr, AppError,
+};
+
+#[component]
+pub fn AdminPage() -> impl IntoView {
+    let data = Resource::new(
+        || (),
+        |_| async move {
+            let me = current_user().await?;
+            if !me.as_ref().is_some_and(|m| m.role.is_admin()) {
+                return Ok(None);
+            }
+            Ok::<_, AppError>(Some(admin_queue().await?))
+        },
+    );
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Space Baduk"</a>
+            <HeaderBadges/>
+            <super::LangSwitch/>
+        </header>
+        <main class="page admin" data-testid="admin">
+            <h1>{move || tr!("admin.title")}</h1>
+            <Suspense fallback=|| view! { <p>"…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(Some(items)) => view! { <queue::Queue initial=items/> }.into_any(),
+                        Ok(None) => refusal().into_any(),
+                        Err(e) => view! {
+                            <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <p><a href="/">{move || tr!("nav.home")}</a></p>
+        </main>
+    }
+}
+
+/// What a visitor who is not an administrator reads instead of the console.
+pub fn refusal() -> impl IntoView {
+    view! { <p class="error" role="alert" data-testid="admin-refused">{move || tr!("admin.refused")}</p> }
+}
+
+/// `/admin/rooms/{id}`: the room page with the referee's desk.
+#[component]
+pub fn AdminRoomPage() -> impl IntoView {
+    super::room::room_page(true)
+}

@@ -1,0 +1,153 @@
+//! The header's badges on every page (issue 11 point 1): the notifications bell with the
+//! unread count for signed-in users, and for administrators the length of the referee's
+//! queue. Filled in the browser after load and every 30 s (the server renders none, so a
+//! page never waits for them); a page that changes them asks for a reload.
+
+use leptos::{prelude::*, task::spawn_local};
+
+use crate::{
+    api::{current_user, referee::admin_queue, referee::my_notices},
+    tr,
+};
+
+/// What the badges show: `None` until loaded or when nobody is signed in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadgeCounts {
+    pub unread: i64,
+    /// The queue's length, for administrators only.
+    pub queue: Option<usize>,
+}
+
+/// The badges' state, shared by the whole app (provided in `App`).
+#[derive(Clone, Copy)]
+pub struct Badges(pub RwSignal<Option<BadgeCounts>>);
+
+impl Badges {
+    pub fn provide() {
+        provide_context(Badges(RwSignal::new(None)));
+    }
+
+    /// Fetches the counts again (after the page read or changed them).
+    pub fn reload() {
+        if let Some(b) = use_context::<Badges>() {
+            b.load();
+        }
+    }
+
+    fn load(self) {
+        spawn_local(async move {
+            let user = current_user().await.ok().flatten();
+            let Some(user) = user else {
+                self.0.try_set(None);
+                return;
+            };
+            let unread = my_notices().await.map(|n| n.unread).unwrap_or(0);
+            let queue = if user.role.is_admin() { admin_queue().await.ok().map(|q| q.len()) } else { None };
+            self.0.try_set(Some(BadgeCounts { unread, queue }));
+        });
+    }
+}
+
+/// The queue's live length on the dashboard replaces the fetched one at once.
+pub fn set_queue_len(n: usize) {
+    if let Some(b) = use_context::<Badges>() {
+        b.0.update(|c| {
+            if let Some(c) = c {
+                c.queue = Some(n);
+            }
+        });
+    }
+}
+
+#[component]
+pub fn HeaderBadges() -> impl IntoView {
+    let badges = use_context::<Badges>().unwrap_or_else(|| Badges(RwSignal::new(None)));
+    // In the browser only: on load and every 30 s.
+    Effect::new(move |prev: Option<()>| {
+        if prev.is_none() {
+            badges.load();
+            if let Ok(h) = set_interval_with_handle(move || badges.load(), std::time::Duration::from_secs(30)) {
+                on_cleanup(move || h.clear());
+            }
+        }
+    });
+    view! {
+        <span class="badges">
+            {move || badges.0.get().map(|c| view! {
+                <a class="bell" class:unread={c.unread > 0} href="/notifications" data-testid="notifications-bell"
+                   aria-label=tr!("notice.bell", n = c.unread)>
+                    <span aria-hidden="true">"🔔"</span>
+                    <span class="count" data-testid="unread-count">{c.unread}</span>
+                </a>
+                {c.queue.map(|n| view! {
+                    <a class="queue-badge" class:waiting={n > 0} href="/admin" data-testid="queue-badge"
+                       aria-label=tr!("queue.badge", n = n)>
+                        <span aria-hidden="true">"⚖"</span>
+                        <span class="count" data-testid="queue-count">{n}</span>
+                    </a>
+                })}
+            })}
+        </span>
+    }
+}
+
+/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// A server time as `YYYY-MM-DD HH:MM` and the time zone's name from the catalogue (UTC:
+/// the same on the server and in the browser).
+pub fn fmt_time(ms: i64) -> String {
+    let (date, time) = date_time(ms);
+    tr!("time.utc", date = date, time = time)
+}
+
+fn date_time(ms: i64) -> (String, String) {
+    let s = ms.div_euclid(1000);
+    let (y, m, d) = civil(s.div_euclid(86_400));
+    let t = s.rem_euclid(86_400);
+    (format!("{y:04}-{m:02}-{d:02}"), format!("{:02}:{:02}", t / 3600, t / 60 % 60))
+}
+
+/// The time now in ms (the browser's clock there, the server's here).
+pub fn now_ms() -> i64 {
+    #[cfg(feature = "hydrate")]
+    {
+        js_sys::Date::now() as i64
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+    }
+}
+
+/// How long ago, in the page's language ("3 min", "2 h", "4 d").
+pub fn age_text(since_ms: i64, now: i64) -> String {
+    let m = ((now - since_ms).max(0) / 60_000) as u64;
+    if m < 60 {
+        tr!("time.minutes", n = m)
+    } else if m < 48 * 60 {
+        tr!("time.hours", n = m / 60)
+    } else {
+        tr!("time.days", n = m / 1440)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn server_times_read_as_utc_dates() {
+        let pair = |d: &str, t: &str| (d.to_string(), t.to_string());
+        assert_eq!(super::date_time(0), pair("1970-01-01", "00:00"));
+        assert_eq!(super::date_time(1_709_210_096_000), pair("2024-02-29", "12:34"));
+    }
+}

@@ -1,0 +1,90 @@
+//! `/notifications`: the signed-in user's notifications, newest first, each a sentence of
+//! the catalogue (`notice.<kind>`) with its room and time; "mark all read".
+
+use leptos::{prelude::*, task::spawn_local};
+
+use super::header::{fmt_time, Badges, HeaderBadges};
+use crate::{
+    api::referee::{mark_notices_read, my_notices},
+    matches::referee::{Notice, NoticeKind},
+    tr,
+};
+
+/// A notification's sentence in the page's language.
+pub fn notice_text(n: &Notice) -> String {
+    let room = n.room_name.clone().or_else(|| n.room_id.map(|id| format!("#{id}"))).unwrap_or_default();
+    let detail = n.detail.clone().unwrap_or_default();
+    let kind: &'static str = n.kind.into();
+    // A new queue item names its kind: told in words, not as a code.
+    let detail = if n.kind == NoticeKind::NewQueueItem && !detail.is_empty() {
+        super::room::tr_dyn(&format!("queue.{detail}"))
+    } else {
+        detail
+    };
+    super::room::tr_dyn_with(&format!("notice.{kind}"), &[("room", &room), ("detail", &detail)])
+}
+
+#[component]
+pub fn NotificationsPage() -> impl IntoView {
+    let data = Resource::new(|| (), |_| my_notices());
+    let marking = RwSignal::new(false);
+    let mark_all = move |_| {
+        marking.set(true);
+        spawn_local(async move {
+            let _ = mark_notices_read(None).await;
+            marking.set(false);
+            data.refetch();
+            Badges::reload();
+        });
+    };
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Space Baduk"</a>
+            <HeaderBadges/>
+            <super::LangSwitch/>
+        </header>
+        <main class="page notifications" data-testid="notifications">
+            <h1>{move || tr!("notice.title")}</h1>
+            <Suspense fallback=|| view! { <p>"…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(n) if n.items.is_empty() => view! {
+                            <p class="empty" data-testid="notices-empty">{move || tr!("notice.none")}</p>
+                        }.into_any(),
+                        Ok(n) => {
+                            let mut items = n.items;
+                            items.sort_by(|a, b| b.at_ms.cmp(&a.at_ms).then(b.id.cmp(&a.id)));
+                            view! {
+                                <p>
+                                    <span data-testid="notices-unread">{move || tr!("notice.unread", n = n.unread)}</span>" "
+                                    <button data-testid="mark-all-read" disabled=move || marking.get() || n.unread == 0
+                                        on:click=mark_all>{move || tr!("notice.mark_all_read")}</button>
+                                </p>
+                                <ul class="notices" data-testid="notice-list">
+                                    {items.into_iter().map(|item| {
+                                        let text = item.clone();
+                                        let kind: &'static str = item.kind.into();
+                                        let href = item.room_id.map(|id| format!("/rooms/{id}"));
+                                        view! {
+                                            <li class:unread=!item.read data-testid="notice-item" data-kind=kind>
+                                                <time>{fmt_time(item.at_ms)}</time>" "
+                                                {match href {
+                                                    Some(h) => view! { <a href=h data-testid="notice-room">{move || notice_text(&text)}</a> }.into_any(),
+                                                    None => view! { <span>{move || notice_text(&text)}</span> }.into_any(),
+                                                }}
+                                            </li>
+                                        }
+                                    }).collect_view()}
+                                </ul>
+                            }.into_any()
+                        }
+                        Err(e) => view! {
+                            <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <p><a href="/">{move || tr!("nav.home")}</a></p>
+        </main>
+    }
+}
