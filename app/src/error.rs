@@ -176,6 +176,7 @@ fn match_status(e: &MatchError) -> u16 {
     use MatchError::*;
     match e {
         RoomNotFound => 404,
+        UnknownUser { .. } => 422,
         NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => 403,
         SeatTaken
         | AlreadySeated

@@ -235,7 +235,8 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
 
         // 003 §6.1 / issue 4 point 10: every acknowledged move is in the log, same number,
         // colour and coordinates; the log's moves are exactly the walk 1..=n with no gap.
-        let log = get(&base, &format!("/api/v1/rooms/{room}/events?after=0")).await;
+        // The stored log is for the players (003 §8.1).
+        let log = black.get_json(&format!("/api/v1/rooms/{room}/events?after=0")).await;
         let log = log.as_array().unwrap();
         let stored_moves: Vec<(u32, String, i64, i64)> = log
             .iter()

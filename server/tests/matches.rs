@@ -1,7 +1,8 @@
 //! A match through the participant API on the real server and a real SQLite file: rooms
 //! and invitations, confirmation, readiness, moves validated by the engine, illegal attempts
-//! recorded, acknowledgements, passes into scoring, resignation, the spectator stream with
-//! gap replay, restart durability, and bad input.
+//! recorded, acknowledgements, passes into scoring, resignation, the spectator stream (a
+//! snapshot, then live events) and a player's with gap replay, restart durability, and bad
+//! input. Who may read the stored record: `records.rs`.
 
 use app::matches::settings::{ColourAssignment, MatchSettings};
 use serde_json::{json, Value};
@@ -49,11 +50,17 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let (status, body) = dave.cmd(room, json!({"type": "join", "code": codes[1]})).await;
     assert_eq!((status, body["error"].as_str()), (409, Some("seat_taken")));
 
-    // A spectator follows from the start.
+    // A spectator watches live: the room as it is, never the stored log (003 §8.1).
     let ws_url = format!("{}/api/v1/rooms/{room}/stream?after=0", base.replace("http://", "ws://"));
     let (mut spectator, _) = tokio_tungstenite::connect_async(&ws_url).await.expect("spectator connects");
+    let first = read_until(&mut spectator, |_| true).await.remove(0);
+    assert_eq!((first["type"].as_str(), &first["room"]["seats"]), (Some("snapshot"), &json!(["alice", "bob"])));
+    // A player follows from the start: the stored log, with no secrets in it.
+    let mut history_stream = alice.stream(room, 0).await;
     let history =
-        read_until(&mut spectator, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob").await;
+        read_until(&mut history_stream, |v| event_type(v) == "seat_taken" && v["event"]["event"]["username"] == "bob")
+            .await;
+    drop(history_stream); // before the start: no disconnection
     assert_eq!(event_type(&history[0]), "room_created");
     let created = history[0]["event"]["event"].as_object().unwrap();
     assert!(!created.contains_key("invite_sha256") && !created.contains_key("nigiri_seed"), "no secrets: {created:?}");
@@ -109,19 +116,17 @@ async fn a_classic_game_from_invitation_to_resignation() {
     assert_eq!(bob.cmd(room, json!({"type": "move", "at": {"x": 4, "y": 4, "z": 1}})).await.0, 200);
     assert_eq!(alice.cmd(room, json!({"type": "acknowledge", "move_number": 2})).await.0, 200);
 
-    // A reconnecting viewer gets exactly the gap after its last event.
+    // A reconnecting player gets exactly the gap after its last event (kept open to the end:
+    // a player's closed stream is a disconnection); a spectator the room as it is instead.
     let v = view(&base, room).await;
     let version = v["version"].as_i64().unwrap();
-    let (mut late, _) = tokio_tungstenite::connect_async(format!(
-        "{}/api/v1/rooms/{room}/stream?after={}",
-        base.replace("http://", "ws://"),
-        version - 2
-    ))
-    .await
-    .unwrap();
+    let mut late = bob.stream(room, version - 2).await;
     let gap = read_until(&mut late, |v| v["event"]["seq"].as_i64() == Some(version)).await;
     assert_eq!(gap.len(), 2);
     assert_eq!(gap[0]["event"]["seq"].as_i64(), Some(version - 1));
+    let mut late_spectator = testclient::spectate(&base, room, version - 2).await.unwrap();
+    let first = read_until(&mut late_spectator, |_| true).await.remove(0);
+    assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(version)));
 
     // Passes: two in a row enter scoring (003 §2.7).
     assert_eq!(alice.cmd(room, json!({"type": "pass"})).await.0, 200);
@@ -138,9 +143,13 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let (status, _) = alice.cmd(room, json!({"type": "pass"})).await;
     assert_eq!(status, 409, "nothing after the end");
 
-    // The whole history is public for live viewing, with no secrets.
-    let log: Value =
-        reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
+    // The stored events are the record's: for the players, not for anyone watching (003 §8.1).
+    let r = reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap();
+    assert_eq!(r.status(), 403);
+    assert_eq!(error_of(r).await.0, "record_not_allowed");
+    let (status, _) = dave.get(&format!("/api/v1/rooms/{room}/events?after=0")).await;
+    assert_eq!(status, 403, "a signed-in stranger neither");
+    let log = alice.get_json(&format!("/api/v1/rooms/{room}/events?after=0")).await;
     let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
     assert_eq!(kinds.iter().filter(|k| **k == "illegal_attempt").count(), 1);
     assert_eq!(*kinds.last().unwrap(), "ended");
@@ -266,12 +275,16 @@ async fn bad_requests_get_clear_errors() {
         assert_eq!(r.status(), 400, "after={after}");
         assert_eq!(error_of(r).await.1["field"], "after");
     }
-    // A room that does not exist is 404 whatever `after` says; a real one past its end is [].
+    // A room that does not exist is 404 whatever `after` says; a real one past its end is []
+    // (for a player: the stored events are the record's, 003 §8.1).
     for after in [0, 1, 50] {
         let r = alice.http.get(format!("{base}/api/v1/rooms/9999/events?after={after}")).send().await.unwrap();
         assert_eq!(r.status(), 404, "after={after}");
         assert_eq!(error_of(r).await.0, "room_not_found");
     }
+    let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after=50")).send().await.unwrap();
+    assert_eq!(error_of(r).await.0, "record_not_allowed", "the room's creator is no player yet");
+    alice.ok(room, json!({"type": "join", "code": created["invite_codes"][0]})).await;
     let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after=50")).send().await.unwrap();
     assert_eq!((r.status().as_u16(), r.text().await.unwrap()), (200, "[]".to_string()));
 

@@ -247,8 +247,7 @@ async fn racing_requests_are_decided_in_server_receipt_order() {
             );
             (a, m)
         };
-        let log: Value =
-            reqwest::get(format!("{base}/api/v1/rooms/{room}/events?after=0")).await.unwrap().json().await.unwrap();
+        let log = alice.get_json(&format!("/api/v1/rooms/{room}/events?after=0")).await;
         let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
         let undone = kinds.contains(&"undo_accepted");
         let cancelled = kinds.contains(&"undo_cancelled");

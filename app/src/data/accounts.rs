@@ -30,6 +30,24 @@ pub struct SetupToken {
     pub secret: String,
 }
 
+/// The one form under which user names are compared and unique: Unicode NFC after full case
+/// folding (Unicode §3.13 canonical caseless matching, kept in composed form), so "Ärger_x"
+/// and "ärger_x", "STRASSE" and "straße", or a name typed precomposed and decomposed, are
+/// the same name. Stored as `users.name_key`; sign-up, sign-in and record-viewer approvals
+/// (003 §8.1) all go through it.
+pub fn name_key(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let folded = caseless::default_case_fold_str(&name.nfd().collect::<String>());
+    folded.nfc().collect()
+}
+
+/// A name as it is stored and shown: in NFC (what a keyboard composes), so that a decomposed
+/// "A\u{308}" is the letter "Ä" the validation accepts.
+pub fn display_name(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfc().collect()
+}
+
 pub fn validate_username(name: &str) -> Result<(), AppError> {
     let n = name.chars().count();
     if !USERNAME_LEN.contains(&n) {
@@ -81,7 +99,7 @@ async fn tokio_blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await.map_err(|_| AppError::Internal)?
 }
 
-/// Inserts a user; a taken name (case-insensitive) is the user's mistake, not a fault.
+/// Inserts a user; a taken name (the same [`name_key`]) is the user's mistake, not a fault.
 async fn insert_user(
     conn: &mut sqlx::SqliteConnection,
     username: &str,
@@ -89,10 +107,11 @@ async fn insert_user(
     role: Role,
 ) -> Result<User, AppError> {
     let row = sqlx::query(
-        "INSERT INTO users (username, password_hash, role, created_at_ms) \
-         VALUES (?, ?, ?, ?) RETURNING id, username, role",
+        "INSERT INTO users (username, name_key, password_hash, role, created_at_ms) \
+         VALUES (?, ?, ?, ?, ?) RETURNING id, username, role",
     )
     .bind(username)
+    .bind(name_key(username))
     .bind(password_hash)
     .bind(role)
     .bind(now_ms())
@@ -144,6 +163,7 @@ impl Db {
 
     /// Consumes the setup token and creates the first administrator, atomically.
     pub async fn create_first_admin(&self, token: &str, username: &str, password: &str) -> Result<User, AppError> {
+        let username = &display_name(username);
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
@@ -167,6 +187,7 @@ impl Db {
 
     /// Creates a player account (open sign-up).
     pub async fn create_player(&self, username: &str, password: &str) -> Result<User, AppError> {
+        let username = &display_name(username);
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
@@ -183,14 +204,62 @@ impl Db {
         row.as_ref().map(user_from_row).transpose()
     }
 
+    /// The account a typed name means: the one of that exact name, else the one with its
+    /// [`name_key`]. (Exact names first: an older account whose key an older one holds has
+    /// no key, see migration 0003, and is found by its exact name only. `username = ?2`
+    /// compares ASCII-caselessly, the column's collation, so its index serves.)
+    async fn row_by_name(&self, username: &str) -> Result<Option<sqlx::sqlite::SqliteRow>, AppError> {
+        sqlx::query(
+            "SELECT id, username, role, password_hash FROM users \
+             WHERE name_key = ?1 OR username = ?2 \
+             ORDER BY username = ?2 COLLATE BINARY DESC, name_key = ?1 DESC, id LIMIT 1",
+        )
+        .bind(name_key(username))
+        .bind(username)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)
+    }
+
+    /// The account a typed name means (see [`Db::verify_password`] for how it is found).
+    pub async fn user_by_name(&self, username: &str) -> Result<Option<User>, AppError> {
+        self.row_by_name(&display_name(username.trim())).await?.as_ref().map(user_from_row).transpose()
+    }
+
+    /// Gives every account without a [`name_key`] its key (accounts made before migration
+    /// 0003; SQL cannot normalise). An account whose key an older account already holds
+    /// keeps none, with a warning for the administrator: it still signs in by its exact name,
+    /// and approvals name accounts by id, so the two are never confused (003 §8.1). Returns
+    /// how many keys were filled in.
+    pub async fn backfill_name_keys(&self) -> Result<usize, AppError> {
+        let rows: Vec<(i64, String)> =
+            sqlx::query_as("SELECT id, username FROM users WHERE name_key IS NULL ORDER BY id")
+                .fetch_all(self.pool())
+                .await
+                .map_err(internal)?;
+        let mut filled = 0;
+        for (id, username) in rows {
+            let key = name_key(&username);
+            let done = sqlx::query("UPDATE users SET name_key = ? WHERE id = ?")
+                .bind(&key)
+                .bind(id)
+                .execute(self.pool())
+                .await;
+            match done {
+                Ok(_) => filled += 1,
+                Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                    tracing::warn!(user_id = id, username, "user name differs only in case or form from an older one; it keeps no name key and signs in by its exact name only");
+                }
+                Err(e) => return Err(internal(e)),
+            }
+        }
+        Ok(filled)
+    }
+
     /// Checks a password. Unknown names cost the same hashing time as wrong passwords, so
     /// response times do not reveal which accounts exist.
     pub async fn verify_password(&self, username: &str, password: &str) -> Result<User, AppError> {
-        let row = sqlx::query("SELECT id, username, role, password_hash FROM users WHERE username = ?")
-            .bind(username)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+        let row = self.row_by_name(&display_name(username)).await?;
         let (user, phc) = match &row {
             Some(r) => (Some(user_from_row(r)?), r.try_get::<String, _>("password_hash").map_err(internal)?),
             None => (None, DUMMY_HASH.to_string()),
@@ -219,6 +288,78 @@ mod tests {
         assert_eq!(e, AppError::input("username", InputProblem::Length { min: 3, max: 32, got: 2 }));
         assert_eq!(e.to_string(), "username: must be 3–32 characters, got 2");
         assert!(matches!(validate_username("a b c"), Err(AppError::InvalidInput { .. })));
+    }
+
+    #[test]
+    fn name_keys_fold_case_fully_and_normalise_the_form() {
+        // Full case folding, beyond ASCII: one name however it is cased.
+        assert_eq!(name_key("Ärger_x"), name_key("ärger_x"));
+        assert_eq!(name_key("ÄRGER_X"), "ärger_x");
+        assert_eq!(name_key("STRASSE"), name_key("straße"));
+        assert_eq!(name_key("straße"), "strasse");
+        assert_eq!(name_key("ΣΊΣΥΦΟΣ"), name_key("σίσυφος"));
+        assert_eq!(name_key("Kim_01"), "kim_01");
+        // Canonical equivalents are one name: precomposed or decomposed, the Kelvin sign.
+        assert_eq!(name_key("A\u{308}rger_x"), name_key("Ärger_x"));
+        assert_eq!(name_key("\u{212A}im"), name_key("kim"));
+        // Hangul composes back (the key stays readable NFC).
+        assert_eq!(name_key("김바둑"), "김바둑");
+        // Different names stay different.
+        assert_ne!(name_key("arger_x"), name_key("ärger_x"));
+        assert_ne!(name_key("kim_01"), name_key("kim-01"));
+    }
+
+    #[test]
+    fn a_decomposed_name_is_stored_composed_and_valid() {
+        let typed = "A\u{308}rger_x";
+        assert!(validate_username(typed).is_err(), "a combining mark alone is no letter");
+        assert_eq!(display_name(typed), "Ärger_x");
+        assert!(validate_username(&display_name(typed)).is_ok());
+    }
+
+    /// Accounts from before migration 0003 get their keys at start; one that collides with
+    /// an older account keeps none and is found by its exact name only.
+    #[tokio::test]
+    async fn older_accounts_get_their_keys_and_a_colliding_one_keeps_its_exact_name() {
+        let dir = std::env::temp_dir().join(format!("sb-name-keys-{}", random_hex::<8>().unwrap()));
+        let db = Db::open(&dir).await.unwrap();
+        for name in ["Ärger_x", "ärger_x", "STRASSE", "Kim"] {
+            sqlx::query(
+                "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES (?, 'x', 'player', 0)",
+            )
+            .bind(name)
+            .execute(db.pool())
+            .await
+            .unwrap();
+        }
+        assert_eq!(db.backfill_name_keys().await.unwrap(), 3);
+        let keys: Vec<(String, Option<String>)> =
+            sqlx::query_as("SELECT username, name_key FROM users ORDER BY id").fetch_all(db.pool()).await.unwrap();
+        let key = |k: &str| Some(k.to_string());
+        assert_eq!(
+            keys,
+            vec![
+                ("Ärger_x".into(), key("ärger_x")),
+                ("ärger_x".into(), None),
+                ("STRASSE".into(), key("strasse")),
+                ("Kim".into(), key("kim")),
+            ]
+        );
+        assert_eq!(db.backfill_name_keys().await.unwrap(), 0, "nothing left but the collision");
+        let named = |n: &'static str| {
+            let db = db.clone();
+            async move { db.user_by_name(n).await.unwrap().map(|u| u.username) }
+        };
+        assert_eq!(named("ärger_x").await.as_deref(), Some("ärger_x"), "the exact name first");
+        assert_eq!(named("ÄRGER_X").await.as_deref(), Some("Ärger_x"), "else by key");
+        assert_eq!(named("straße").await.as_deref(), Some("STRASSE"));
+        assert_eq!(named(" kim ").await.as_deref(), Some("Kim"));
+        assert_eq!(named("nobody").await, None);
+        let taken = Err(AppError::input("username", InputProblem::Taken));
+        assert_eq!(db.create_player("Straße", "long enough pw").await.map(|_| ()), taken);
+        assert!(db.create_player("Straße_2", "long enough pw").await.is_ok());
+        db.pool().close().await;
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

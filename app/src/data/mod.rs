@@ -29,6 +29,8 @@ pub enum OpenError {
     Connect { path: String, source: sqlx::Error },
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("filling in the user names' keys failed (see the log)")]
+    NameKeys,
 }
 
 #[derive(Clone, Debug)]
@@ -60,7 +62,10 @@ impl Db {
             .await
             .map_err(connect)?;
         sqlx::migrate!("../migrations").run(&pool).await?;
-        Ok(Db { pool })
+        let db = Db { pool };
+        // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
+        db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
+        Ok(db)
     }
 
     pub fn pool(&self) -> &SqlitePool {

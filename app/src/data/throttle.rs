@@ -44,9 +44,10 @@ impl SignInThrottle {
         SignInThrottle { clock, entries: Mutex::new(HashMap::new()) }
     }
 
-    /// Keys for one attempt: the user name (case-insensitive) and, if known, the client address.
+    /// Keys for one attempt: the user name (by its key: every casing of a name is one name)
+    /// and, if known, the client address.
     pub fn keys(username: &str, client: Option<std::net::IpAddr>) -> Vec<String> {
-        let mut keys = vec![format!("user:{}", username.to_lowercase())];
+        let mut keys = vec![format!("user:{}", super::accounts::name_key(username))];
         if let Some(ip) = client {
             keys.push(format!("ip:{ip}"));
         }
@@ -84,7 +85,7 @@ impl SignInThrottle {
     /// not unlock guessing at others from the same place).
     pub fn record_success(&self, username: &str) {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.remove(&format!("user:{}", username.to_lowercase()));
+        entries.remove(&format!("user:{}", super::accounts::name_key(username)));
     }
 }
 

@@ -10,7 +10,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use super::desk::Desk;
 use super::{
     events::{Event, StoredEvent},
-    state::{Command, MatchError, MatchState, Requester},
+    state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
 use crate::{clock::Clock, data::Db};
@@ -41,6 +41,18 @@ pub(crate) enum Request {
     Record {
         viewer: Requester,
         reply: oneshot::Sender<Result<Box<MatchState>, MatchError>>,
+    },
+    /// May this viewer (`None`: anonymous) read the stored record (003 §8.1)?
+    RecordAccess {
+        viewer: Option<Requester>,
+        reply: oneshot::Sender<bool>,
+    },
+    /// `ApproveRecordViewer { username }`, the name looked up: `account` is whom it names.
+    ApproveViewer {
+        caller: Requester,
+        username: String,
+        account: Option<SeatHolder>,
+        reply: oneshot::Sender<Result<CommandReply, MatchError>>,
     },
 }
 
@@ -138,15 +150,15 @@ impl Actor {
     async fn on_request(&mut self, req: Request) {
         match req {
             Request::View { viewer, reply } => {
+                let _ = reply.send(self.view_for(viewer.as_ref()));
+            }
+            Request::RecordAccess { viewer, reply } => {
+                let _ = reply.send(viewer.is_some_and(|v| self.state.may_read_record(&v)));
+            }
+            Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();
-                let key = (self.state.version, self.watchers);
-                let view = match &self.shared_view {
-                    Some((v, w, view)) if (*v, *w) == key => view,
-                    _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
-                };
-                let mut view = view.clone();
-                view.personalise(&self.state, viewer.as_ref(), now);
-                let _ = reply.send(view);
+                let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
             Request::Desk { reply } => {
                 let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
@@ -182,24 +194,36 @@ impl Actor {
             }
             Request::Command { caller, cmd, reply } => {
                 let now = self.clock.now_ms();
-                let version = self.state.version;
                 let decision = self.state.handle(&caller, &cmd, now);
-                if decision.events.is_empty() {
-                    let _ = reply.send(decision.outcome.map(|()| CommandReply { version, events: Vec::new() }));
-                    return;
-                }
-                match self.commit(decision.events, Some(caller.user_id), now).await {
-                    Ok(stored) => {
-                        let _ = reply.send(
-                            decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
-                        );
-                    }
-                    // Not stored, so not acknowledged.
-                    Err(()) => {
-                        let _ = reply.send(Err(MatchError::Internal));
-                    }
-                }
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
             }
+        }
+    }
+
+    /// The room as `viewer` sees it now; the viewer-independent part is computed once per
+    /// version and watcher count.
+    fn view_for(&mut self, viewer: Option<&Requester>) -> RoomView {
+        let now = self.clock.now_ms();
+        let key = (self.state.version, self.watchers);
+        let view = match &self.shared_view {
+            Some((v, w, view)) if (*v, *w) == key => view,
+            _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
+        };
+        let mut view = view.clone();
+        view.personalise(&self.state, viewer, now);
+        view
+    }
+
+    /// Stores a handled command's events (already applied) and makes the caller's answer.
+    async fn decided(&mut self, caller: i64, decision: Decision, now: i64) -> Result<CommandReply, MatchError> {
+        let version = self.state.version;
+        if decision.events.is_empty() {
+            return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
+        }
+        match self.commit(decision.events, Some(caller), now).await {
+            Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
+            // Not stored, so not acknowledged.
+            Err(()) => Err(MatchError::Internal),
         }
     }
 

@@ -245,6 +245,9 @@ pub(crate) fn no_fields<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D:
 /// Reasons given with rulings and disputes: 1..=2000 characters.
 pub const REASONS_LEN: std::ops::RangeInclusive<usize> = 1..=2000;
 
+/// The user name in a record-viewer approval: 1..=40 characters once trimmed (003 §8.1).
+pub const APPROVED_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
+
 /// Why a command was refused. Client mistakes carry enough to correct them; `Internal`
 /// hides server faults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
@@ -294,6 +297,9 @@ pub enum MatchError {
     StaleStatement { given: u64, latest: u64 },
     #[error("{field}: must be {min}–{max} characters, got {got}")]
     InvalidInput { field: String, min: usize, max: usize, got: usize },
+    /// A record-viewer approval names a user nobody signed up as (003 §8.1).
+    #[error("username: no account is named {username:?}")]
+    UnknownUser { username: String },
     #[error(
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]

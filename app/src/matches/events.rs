@@ -429,10 +429,14 @@ pub enum Event {
         winner: Option<Colour>,
         reasons: String,
     },
-    /// A player approves `username` to read the stored record (003 §8.1).
+    /// A player approves the account `user_id` (named `username` then) to read the stored
+    /// record (003 §8.1). Approvals stored before they named the account have no `user_id`
+    /// and grant nothing: a bare name cannot say which account was meant.
     RecordViewerApproved {
         colour: Colour,
         username: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user_id: Option<i64>,
     },
     Ended {
         result: engine::GameResult,

@@ -11,7 +11,7 @@ use super::{
     events::{RoomSecrets, StoredEvent},
     referee::{DeskView, Notice, QueueEntry, QueueKind},
     settings::MatchSettings,
-    state::{Command, MatchError, MatchState, Requester},
+    state::{Command, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
 use crate::{
@@ -135,7 +135,21 @@ impl MatchService {
     pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Command { caller, cmd, reply }).await.map_err(|_| MatchError::Internal)?;
+        let request = match cmd {
+            // 003 §8.1: the name means an account (by its key, as at sign-up); the room
+            // records the approval by the account's id.
+            Command::ApproveRecordViewer { username } => {
+                let account = if super::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
+                    let user = self.db.user_by_name(&username).await.map_err(from_app)?;
+                    user.map(|u| SeatHolder { user_id: u.id, username: u.username })
+                } else {
+                    None // the room refuses the length first
+                };
+                Request::ApproveViewer { caller, username, account, reply }
+            }
+            cmd => Request::Command { caller, cmd, reply },
+        };
+        h.tx.send(request).await.map_err(|_| MatchError::Internal)?;
         rx.await.map_err(|_| MatchError::Internal)?
     }
 
@@ -180,28 +194,42 @@ impl MatchService {
         Ok(out)
     }
 
-    /// Follows a room from event `after`: the stored events after it (the gap), then a
-    /// live receiver. Subscribing before reading the log means nothing falls between the
-    /// two; the caller skips live events it already had from the gap.
-    pub async fn follow(
-        &self,
-        room_id: i64,
-        after: i64,
-    ) -> Result<(Vec<StoredEvent>, broadcast::Receiver<StoredEvent>), MatchError> {
+    /// Follows a room as `viewer` (`None`: anonymous) from event `after`. Live viewing is
+    /// open to all, the stored record is not (003 §8.1): a viewer who may read the record
+    /// gets the stored events after `after` (the gap); anyone else gets no gap whatever
+    /// `after` says, only the room as it is now (`view`: during play the board, after the
+    /// end the final board, result and statement). Both then get the live events after
+    /// `view.version`. Subscribing before the view is made and the gap is read means nothing
+    /// falls between (the caller skips live events it already had from the view or the gap).
+    /// The room's actor decides the access ([`RoomView::may_read_record`]).
+    pub async fn follow(&self, room_id: i64, viewer: Option<Requester>, after: i64) -> Result<Follow, MatchError> {
         let h = self.handle(room_id).await?;
         let live = h.events.subscribe();
-        let gap = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        Ok((gap, live))
+        let view = self.view(room_id, viewer).await?;
+        let gap = if view.may_read_record {
+            Some(self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?)
+        } else {
+            None
+        };
+        Ok(Follow { gap, view, live })
     }
 
-    /// Stored events after `after` (the public event type: no secrets exist in it).
-    pub async fn events_after(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, MatchError> {
-        let log = self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?;
-        // Nothing after `after`: an up-to-date viewer of a real room, or no such room.
-        if log.is_empty() && !self.db.room_exists(room_id).await.map_err(from_app)? {
-            return Err(MatchError::RoomNotFound);
+    /// Stored events after `after` (the public event type: no secrets exist in it), for
+    /// those who may read the stored record (003 §8.1); a missing room is `RoomNotFound`
+    /// for everyone, first.
+    pub async fn events_after(
+        &self,
+        room_id: i64,
+        viewer: Option<Requester>,
+        after: i64,
+    ) -> Result<Vec<StoredEvent>, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        h.tx.send(Request::RecordAccess { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        if !rx.await.map_err(|_| MatchError::Internal)? {
+            return Err(MatchError::RecordNotAllowed);
         }
-        Ok(log)
+        self.db.load_events(room_id, after.max(0)).await.map_err(from_app)
     }
 
     /// The administrator's queue, oldest first (administrators only).
@@ -264,4 +292,15 @@ impl MatchService {
     pub async fn mark_read(&self, who: &Requester, up_to: Option<i64>) -> Result<(), AppError> {
         self.db.mark_read(who.user_id, up_to, self.clock.now_ms()).await
     }
+}
+
+/// A viewer following a room ([`MatchService::follow`]).
+pub struct Follow {
+    /// The stored events after the viewer's `after`: only for those who may read the stored
+    /// record (003 §8.1); `None` for everyone else.
+    pub gap: Option<Vec<StoredEvent>>,
+    /// The room as the viewer saw it when they joined; `view.version` is the join version.
+    pub view: RoomView,
+    /// The live events; those up to `view.version` are already in the view (or the gap).
+    pub live: broadcast::Receiver<StoredEvent>,
 }

@@ -7,6 +7,11 @@
 //! - `illegal_attempt` had an English `message` beside its `reason` word.
 //!
 //! The sentences are dropped: people read results through the i18n catalogue.
+//!
+//! Not a format change but worth knowing when reading old logs: `record_viewer_approved`
+//! events written before approvals named the account have no `user_id`. They read as
+//! `user_id: None` (a serde default) and grant nothing (003 §8.1): the name alone cannot say
+//! which account was meant, so the players approve the account again.
 
 use engine::ScoringMethod;
 use serde_json::{json, Map, Value};
@@ -166,6 +171,58 @@ mod tests {
             n += 1;
         }
         assert!(n >= 15, "only {n} fixture logs");
+    }
+
+    /// An approval stored before approvals carried the account id reads, replays, and gives
+    /// no one access by name; a new approval of the same name by id does (003 §8.1).
+    #[test]
+    fn old_approvals_by_name_alone_grant_nothing() {
+        use crate::{
+            matches::{commands::Requester, settings::MatchSettings, state::SeatHolder},
+            Role,
+        };
+        let old = json!({"type": "record_viewer_approved", "colour": "black", "username": "dave"});
+        let e = decode(old, None).unwrap();
+        assert_eq!(
+            e,
+            Event::RecordViewerApproved { colour: engine::Color::Black, username: "dave".into(), user_id: None }
+        );
+        assert_eq!(serde_json::to_value(&e).unwrap().get("user_id"), None, "written back without an id");
+        let mut settings = MatchSettings::classic_default(9);
+        settings.colours = crate::matches::settings::ColourAssignment::HostBlack;
+        let secrets = RoomSecrets {
+            invite_sha256: [crate::data::sha256_hex("a"), crate::data::sha256_hex("b")],
+            nigiri_seed: None,
+        };
+        let stored = |seq: i64, event: Event| StoredEvent { seq, at_ms: seq, actor: None, event };
+        let black = engine::Color::Black;
+        let white = engine::Color::White;
+        let log = vec![
+            stored(1, Event::RoomCreated { name: "r".into(), settings, created_by: 1 }),
+            stored(
+                2,
+                Event::SeatTaken { seat: crate::matches::events::Seat::First, user_id: 1, username: "host".into() },
+            ),
+            stored(
+                3,
+                Event::SeatTaken { seat: crate::matches::events::Seat::Second, user_id: 2, username: "guest".into() },
+            ),
+            stored(4, Event::SettingsConfirmed { seat: crate::matches::events::Seat::First }),
+            stored(5, Event::SettingsConfirmed { seat: crate::matches::events::Seat::Second }),
+            stored(6, Event::Started { black: crate::matches::events::Seat::First }),
+            stored(7, Event::RecordViewerApproved { colour: black, username: "dave".into(), user_id: None }),
+            stored(8, Event::RecordViewerApproved { colour: white, username: "dave".into(), user_id: None }),
+        ];
+        let mut s = MatchState::replay(&log, secrets).unwrap();
+        let dave = Requester { user_id: 9, username: "dave".into(), role: Role::Player };
+        assert!(s.record_viewers.is_empty());
+        assert!(!s.may_read_record(&dave), "approved by name only: no access");
+        let account = SeatHolder { user_id: 9, username: "dave".into() };
+        for id in [1, 2] {
+            let player = Requester { user_id: id, username: String::new(), role: Role::Player };
+            assert_eq!(s.approve_record_viewer(&player, "dave", Some(&account), 9).outcome, Ok(()));
+        }
+        assert!(s.may_read_record(&dave));
     }
 
     #[test]

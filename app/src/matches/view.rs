@@ -81,6 +81,14 @@ pub struct ResultView {
     pub statement: Option<u64>,
 }
 
+/// A user approved to read the stored record, and by whom (Black, White): it takes both.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct RecordViewerView {
+    pub username: String,
+    pub approved: [bool; 2],
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct RoomView {
@@ -126,6 +134,11 @@ pub struct RoomView {
     pub result: Option<ResultView>,
     pub illegal_attempts: u32,
     pub hints: Option<Hints>,
+    /// Users approved to read the stored record, with each colour's approval (003 §8.1).
+    pub record_viewers: Vec<RecordViewerView>,
+    /// This viewer may read and download the stored record: a player, an administrator or
+    /// a viewer both players approved (003 §8.1).
+    pub may_read_record: bool,
     /// Open live connections to this room (players and spectators).
     pub watchers: usize,
     /// Every ruling with its reasons, the opinions, objections and corrections (003 §3.6,
@@ -153,7 +166,8 @@ impl RoomView {
     }
 
     /// Adds what depends on the viewer and the time to a [`RoomView::shared`] view: the
-    /// viewer's colour, the hints for the player to move (000 §8.3) and the clocks at `now`.
+    /// viewer's colour, the hints for the player to move (000 §8.3), whether they may read the
+    /// stored record (003 §8.1) and the clocks at `now`.
     pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::commands::Requester>, now: i64) {
         let g = &s.game;
         let geometry = g.geometry();
@@ -170,6 +184,7 @@ impl RoomView {
         });
         self.your_colour = your_colour;
         self.hints = hints;
+        self.may_read_record = viewer.is_some_and(|v| s.may_read_record(v));
         self.server_time_ms = now;
         self.clocks = s.clocks.snapshot(now);
     }
@@ -254,6 +269,12 @@ impl RoomView {
             result,
             illegal_attempts: s.illegal_attempts,
             hints: None,
+            record_viewers: s
+                .record_viewers
+                .iter()
+                .map(|r| RecordViewerView { username: r.username.clone(), approved: r.approved })
+                .collect(),
+            may_read_record: false,
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),

@@ -63,6 +63,7 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
             &[("field", field), ("min", &min.to_string()), ("max", &max.to_string()), ("got", &got.to_string())],
         ),
         MatchError::RoomNotFound => t(lang, "error.room_not_found"),
+        MatchError::UnknownUser { username } => tw("error.unknown_user", &[("name", username)]),
         MatchError::BadInviteCode => t(lang, "error.bad_invite_code"),
         MatchError::SeatTaken => t(lang, "error.seat_taken"),
         MatchError::AlreadySeated => t(lang, "error.already_seated"),

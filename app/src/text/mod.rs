@@ -93,6 +93,7 @@ pub(crate) mod tests {
             MatchError::AdminOnly,
             MatchError::AlreadyDone,
             MatchError::RecordNotAllowed,
+            MatchError::UnknownUser { username: "dave".into() },
             MatchError::Internal,
             MatchError::NotYourTurn { to_move: Color::White },
             MatchError::AwaitingAcknowledgement { colour: Color::Black, move_number: 3 },

@@ -490,19 +490,25 @@ async fn command(
     Ok(Json(s.matches.command(id, c, cmd).await?))
 }
 
-/// The room's stored events after `after`, as viewers see them (no secrets).
-#[utoipa::path(get, path = "/api/v1/rooms/{id}/events", tag = "rooms", params(RoomId, After), responses(
-    (status = 200, description = "The events after `after`, oldest first", body = Vec<StoredEvent>),
-    (status = 400, response = openapi::BadRequest),
-    (status = 404, response = openapi::NoRoom),
-    (status = 500, response = openapi::Fault),
+/// The room's stored events after `after` (no secrets): part of the stored record, so only
+/// for the players, administrators and viewers both players approved (003 §8.1); anyone
+/// else, signed in or not, is refused with `record_not_allowed`. Live viewing is the stream.
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/events", tag = "rooms", params(RoomId, After),
+    security((), ("session" = [])), responses(
+        (status = 200, description = "The events after `after`, oldest first", body = Vec<StoredEvent>),
+        (status = 400, response = openapi::BadRequest),
+        (status = 403, response = openapi::NotAllowed),
+        (status = 404, response = openapi::NoRoom),
+        (status = 500, response = openapi::Fault),
 ))]
 async fn events(
     State(s): State<ApiState>,
     RoomId(id): RoomId,
     After(after): After,
+    session: Session,
 ) -> Result<Json<Vec<StoredEvent>>, AppError> {
-    Ok(Json(s.matches.events_after(id, after).await?))
+    let v = viewer(&s.db, &session).await?;
+    Ok(Json(s.matches.events_after(id, v, after).await?))
 }
 
 /// Messages on the stream, server → client.
@@ -520,12 +526,17 @@ enum StreamMessage<'a> {
     Lagged,
 }
 
-/// The room's live events (WebSocket): exactly the events after `after`, or a snapshot when
-/// that is too far behind, then every new event, each a JSON text message
+/// The room's live events (WebSocket), each a JSON text message
 /// `{"type":"event","event":StoredEvent}` | `{"type":"snapshot","room":RoomView}` |
-/// `{"type":"lagged"}` (reconnect with the last `seq`). Read-only: what viewers send is
-/// ignored (003 §6.4). A player's open stream is their connection to the match (003 §6.1).
-#[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After), responses(
+/// `{"type":"lagged"}` (reconnect with the last `seq`). Live viewing is open to all, the
+/// stored record is not (003 §8.1): the players, administrators and viewers both players
+/// approved get exactly the stored events after `after` (a snapshot when that is too far
+/// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
+/// and result), never earlier events, whatever `after` says. Then everyone gets every new
+/// event. Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
+/// their connection to the match (003 §6.1).
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After),
+    security((), ("session" = [])), responses(
     (status = 101, description = "Switching to the WebSocket protocol"),
     (status = 400, description = "`invalid_input` (`id`, `after`) or `bad_request`: not a WebSocket handshake", body = ErrorBody),
     (status = 403, response = openapi::CrossSite),
@@ -546,8 +557,13 @@ async fn stream(
     crate::csrf::verdict(&headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
     let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
-    let (gap, live) = s.matches.follow(id, after).await?;
-    let snapshot = if gap.len() > MAX_GAP_EVENTS { Some(s.matches.view(id, who.clone()).await?) } else { None };
+    let follow = s.matches.follow(id, who.clone(), after).await?;
+    let live = follow.live;
+    let (gap, snapshot) = match follow.gap {
+        Some(gap) if gap.len() <= MAX_GAP_EVENTS => (gap, None),
+        // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
+        _ => (Vec::new(), Some(follow.view)),
+    };
     let matches = s.matches.clone();
     let user_id = who.map(|v| v.user_id);
     // A small read buffer: viewers send (almost) nothing, and tungstenite zero-fills the

@@ -160,7 +160,8 @@ mod answers {
 
     #[derive(ToResponse)]
     #[response(description = "Against the rules: `illegal` (the move is recorded as an illegal attempt; \
-        `detail.reason` says why) or `bad_mark`")]
+        `detail.reason` says why), `bad_mark`, or `unknown_user` (a record-viewer approval's `detail.username` \
+        is nobody's user name)")]
     pub(crate) struct AgainstTheRules(ErrorBody);
 
     #[derive(ToResponse)]

@@ -398,15 +398,17 @@ impl MatchState {
                 }
             }
             Event::Decided { .. } => {}
-            Event::RecordViewerApproved { colour, username } => {
-                let lower = username.to_lowercase();
+            // 003 §8.1: an approval stored before approvals named the account (no `user_id`)
+            // grants nothing; the players approve the account again.
+            Event::RecordViewerApproved { user_id: None, .. } => {}
+            Event::RecordViewerApproved { colour, username, user_id: Some(id) } => {
                 let i = colour_index(*colour);
-                match self.record_viewers.iter_mut().find(|(n, _)| *n == lower) {
-                    Some((_, ok)) => ok[i] = true,
+                match self.record_viewers.iter_mut().find(|v| v.user_id == *id) {
+                    Some(v) => v.approved[i] = true,
                     None => {
-                        let mut ok = [false, false];
-                        ok[i] = true;
-                        self.record_viewers.push((lower, ok));
+                        let mut approved = [false, false];
+                        approved[i] = true;
+                        self.record_viewers.push(RecordViewer { user_id: *id, username: username.clone(), approved });
                     }
                 }
             }

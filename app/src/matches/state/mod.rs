@@ -45,6 +45,15 @@ pub struct SeatHolder {
     pub username: String,
 }
 
+/// An account approved to read the stored record, by id (its name as approved, for the
+/// view), with each colour's approval (Black, White): both are needed (003 §8.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordViewer {
+    pub user_id: i64,
+    pub username: String,
+    pub approved: [bool; 2],
+}
+
 /// The result of handling a command: events to store (possibly even when refused: an
 /// illegal attempt is recorded, 003 §2.5) and the answer for the caller.
 #[derive(Debug)]
@@ -232,9 +241,9 @@ pub struct MatchState {
     pub faults: [Option<Fault>; 2],
     /// An outstanding notice to the administrator.
     pub attention: Option<Attention>,
-    /// Users approved to read the stored record, by lower-case name, with each colour's
-    /// approval (003 §8.1).
-    pub record_viewers: Vec<(String, [bool; 2])>,
+    /// Accounts approved to read the stored record, by id, in order of first approval
+    /// (003 §8.1).
+    pub record_viewers: Vec<RecordViewer>,
     pub illegal_attempts: u32,
     /// Opinions, rulings, objections, reviews and corrections (shown to everyone watching).
     pub referee: super::referee::RefereeRecord,
@@ -481,8 +490,8 @@ impl MatchState {
         if who.is_admin() || self.seat_of(who.user_id).is_some() {
             return true;
         }
-        let name = who.username.to_lowercase();
-        self.record_viewers.iter().any(|(n, ok)| *n == name && ok[0] && ok[1])
+        // By account id only: never by a name, which another account may spell alike.
+        self.record_viewers.iter().any(|v| v.user_id == who.user_id && v.approved == [true, true])
     }
 
     fn wrong_phase(&self, needed: PhaseNeeded) -> MatchError {
@@ -590,7 +599,8 @@ impl MatchState {
             WithdrawConsent => self.withdraw_consent(colour).map(ok),
             Dispute { reason } => self.dispute(colour, reason).map(ok),
             ResumePlay => self.continue_play(colour).map(ok),
-            ApproveRecordViewer { username } => self.approve_viewer(colour, username).map(ok),
+            // Names are resolved to accounts first: [`MatchState::approve_record_viewer`].
+            ApproveRecordViewer { .. } => Err(MatchError::Internal),
         }
     }
 

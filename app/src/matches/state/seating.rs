@@ -89,16 +89,123 @@ impl MatchState {
         Ok(vec![Event::Resigned { colour }, ended(&result, None)])
     }
 
-    pub(super) fn approve_viewer(&mut self, colour: Colour, username: &str) -> Result<Vec<Event>, MatchError> {
-        let name = username.trim();
-        if name.is_empty() || name.chars().count() > 40 {
-            let got = name.chars().count();
-            return Err(MatchError::InvalidInput { field: "username".into(), min: 1, max: 40, got });
+    /// `ApproveRecordViewer { username }` from `caller`, once the service looked the name
+    /// up: `account` is the user it names (`None`: nobody). Either seated player of a started
+    /// game approves; both must (003 §8.1). The approval is recorded by account id.
+    pub fn approve_record_viewer(
+        &mut self,
+        caller: &Requester,
+        username: &str,
+        account: Option<&SeatHolder>,
+        now: i64,
+    ) -> Decision {
+        let Some(seat) = self.seat_of(caller.user_id) else { return Decision::refuse(MatchError::NotAPlayer) };
+        let Some(colour) = self.colour_of_seat(seat) else {
+            return Decision::refuse(self.wrong_phase(PhaseNeeded::Started));
+        };
+        match self.approve_viewer(colour, username, account) {
+            Ok(events) => self.accept(events, Ok(()), now),
+            Err(e) => Decision::refuse(e),
         }
-        let lower = name.to_lowercase();
-        if self.record_viewers.iter().any(|(n, ok)| *n == lower && ok[colour_index(colour)]) {
+    }
+
+    fn approve_viewer(
+        &mut self,
+        colour: Colour,
+        username: &str,
+        account: Option<&SeatHolder>,
+    ) -> Result<Vec<Event>, MatchError> {
+        use crate::matches::commands::APPROVED_NAME_LEN as LEN;
+        let (min, max) = (*LEN.start(), *LEN.end());
+        let name = username.trim();
+        let got = name.chars().count();
+        if !LEN.contains(&got) {
+            return Err(MatchError::InvalidInput { field: "username".into(), min, max, got });
+        }
+        let account = account.ok_or_else(|| MatchError::UnknownUser { username: name.to_string() })?;
+        if self.record_viewers.iter().any(|v| v.user_id == account.user_id && v.approved[colour_index(colour)]) {
             return Err(MatchError::AlreadyDone);
         }
-        Ok(vec![Event::RecordViewerApproved { colour, username: name.to_string() }])
+        Ok(vec![Event::RecordViewerApproved {
+            colour,
+            username: account.username.clone(),
+            user_id: Some(account.user_id),
+        }])
+    }
+}
+
+#[cfg(test)]
+mod record_viewer_tests {
+    use super::*;
+    use crate::{matches::settings::MatchSettings, Role};
+
+    fn who(id: i64, name: &str, role: Role) -> Requester {
+        Requester { user_id: id, username: name.into(), role }
+    }
+
+    /// A Classic room with host (1) and guest (2) playing.
+    fn started() -> MatchState {
+        let secrets = RoomSecrets { invite_sha256: [sha256_hex("a"), sha256_hex("b")], nigiri_seed: Some(1) };
+        let mut settings = MatchSettings::classic_default(9);
+        settings.colours = ColourAssignment::HostBlack;
+        let mut s = MatchState::new("r".into(), settings, 1, secrets).unwrap();
+        let (host, guest) = (who(1, "host", Role::Player), who(2, "guest", Role::Player));
+        for (c, cmd) in [
+            (&host, Command::Join { code: "a".into() }),
+            (&guest, Command::Join { code: "b".into() }),
+            (&host, Command::Confirm),
+            (&guest, Command::Confirm),
+        ] {
+            assert!(s.handle(c, &cmd, 0).outcome.is_ok(), "{cmd:?}");
+        }
+        s
+    }
+
+    #[test]
+    fn approvals_are_by_account_and_need_both_players() {
+        let mut s = started();
+        let (host, guest) = (who(1, "host", Role::Player), who(2, "guest", Role::Player));
+        let dave = SeatHolder { user_id: 7, username: "Ärger_x".into() };
+        // A namesake in another case (an account from before names were keyed) is another id.
+        let namesake = who(8, "ärger_x", Role::Player);
+        let d = s.approve_record_viewer(&host, "ärger_x", Some(&dave), 10);
+        assert_eq!(d.outcome, Ok(()));
+        assert_eq!(
+            d.events,
+            vec![Event::RecordViewerApproved { colour: Colour::Black, username: "Ärger_x".into(), user_id: Some(7) }]
+        );
+        assert!(!s.may_read_record(&who(7, "Ärger_x", Role::Player)), "one approval is not enough");
+        let again = s.approve_record_viewer(&host, "Ärger_x", Some(&dave), 11);
+        assert_eq!(again.outcome, Err(MatchError::AlreadyDone));
+        assert_eq!(s.approve_record_viewer(&guest, "ÄRGER_X", Some(&dave), 12).outcome, Ok(()));
+        assert!(s.may_read_record(&who(7, "Ärger_x", Role::Player)));
+        assert!(!s.may_read_record(&namesake), "the same name in another case is another account");
+        assert!(!s.may_read_record(&who(9, "Ärger_x", Role::Player)), "the same name on another id reads nothing");
+        assert!(s.may_read_record(&host) && s.may_read_record(&who(3, "referee", Role::Admin)));
+        assert_eq!(
+            s.record_viewers,
+            vec![RecordViewer { user_id: 7, username: "Ärger_x".into(), approved: [true, true] }]
+        );
+    }
+
+    #[test]
+    fn refusals_name_what_is_wrong() {
+        let mut s = started();
+        let host = who(1, "host", Role::Player);
+        let dave = SeatHolder { user_id: 7, username: "dave".into() };
+        assert_eq!(
+            s.approve_record_viewer(&host, "nobody", None, 1).outcome,
+            Err(MatchError::UnknownUser { username: "nobody".into() })
+        );
+        assert!(matches!(
+            s.approve_record_viewer(&host, "  ", Some(&dave), 1).outcome,
+            Err(MatchError::InvalidInput { ref field, got: 0, .. }) if field == "username"
+        ));
+        let stranger = who(5, "carol", Role::Player);
+        assert_eq!(s.approve_record_viewer(&stranger, "dave", Some(&dave), 1).outcome, Err(MatchError::NotAPlayer));
+        // The pure state cannot look names up: the command itself is the service's to resolve.
+        let cmd = Command::ApproveRecordViewer { username: "dave".into() };
+        assert_eq!(s.handle(&host, &cmd, 1).outcome, Err(MatchError::Internal));
+        assert!(s.record_viewers.is_empty());
     }
 }

@@ -1,6 +1,7 @@
 //! The room's live stream in the browser: one WebSocket carrying the room's numbered
 //! events. After every event the view is fetched again; a dropped connection reconnects
-//! with the last event number and receives exactly the gap. The open socket is also this
+//! with the last event number and receives exactly the gap — or, for a viewer who may not
+//! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
 //! player's presence (003 §6.1). Displaying an opponent's move sends the acknowledgement
 //! that starts the player's clock (003 §5.5).
 

@@ -12,6 +12,9 @@ mod space;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
 
+/// Who may read the stored record, and the players' approvals (003 §8.1).
+mod records;
+
 use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::{use_params_map, use_query_map};

@@ -92,6 +92,7 @@ pub fn GamePanel() -> impl IntoView {
             <Notices/>
             <MoveList/>
             <Footer/>
+            <super::records::RecordViewers/>
         </section>
     }
 }
@@ -403,9 +404,10 @@ fn Footer() -> impl IntoView {
     view! {
         <p class="footer-line">
             <span data-testid="watchers">{move || tr!("room.watchers", n = ctx.view.with(|v| v.watchers))}</span>
-            {move || ctx.my_colour().map(|_| view! {
-                " · "<a href=format!("/api/v1/rooms/{id}/record") download="">{tr!("room.record_json")}</a>
-                {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="">"SGF"</a> })}
+            // 003 §8.1: for everyone who may download, and nobody else.
+            {move || ctx.view.with(|v| v.may_read_record).then(|| view! {
+                " · "<a href=format!("/api/v1/rooms/{id}/record") download="" data-testid="record-json">{tr!("room.record_json")}</a>
+                {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="" data-testid="record-sgf">"SGF"</a> })}
             })}
         </p>
     }

@@ -213,6 +213,57 @@ fn the_coordinate_entry_names_the_boards_own_ranges() {
     assert!(html.contains("X (-2–2)") && html.contains("Z (1–"), "{html}");
 }
 
+/// The room page as `viewer` (any user, or nobody) sees it.
+fn render_for(lang: Lang, s: &MatchState, viewer: Option<Requester>) -> String {
+    let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
+    let me = viewer.map(|v| UserView { id: v.user_id, username: v.username, role: v.role });
+    let owner = Owner::new();
+    owner.with(|| {
+        provide_context(UiLang(RwSignal::new(lang)));
+        view! { <Room initial=view me=me code=None/> }.to_html()
+    })
+}
+
+/// 003 §8.1: the download links for the players, administrators and viewers both players
+/// approved, and for nobody else; the players approve by user name and see by whom.
+#[test]
+fn the_record_links_follow_who_may_read_the_record() {
+    use crate::matches::state::SeatHolder;
+    let xyz = |x, y| Xyz { x, y, z: 1 };
+    let (_, mut s) = stages(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7)).swap_remove(2);
+    let viewer = Requester { user_id: 5, username: "dave".into(), role: Role::Player };
+    let admin = Requester { user_id: 6, username: "referee".into(), role: Role::Admin };
+    let links =
+        |html: &str| html.contains("data-testid=\"record-json\"") && html.contains("data-testid=\"record-sgf\"");
+    let form = |html: &str| html.contains("data-testid=\"record-viewer-name\"");
+    for who in [caller(HOST), caller(GUEST)] {
+        let html = render_for(Lang::EN, &s, Some(who));
+        assert!(links(&html) && form(&html), "a player downloads and approves");
+        assert!(html.contains("No viewer approved yet"), "{html}");
+    }
+    let html = render_for(Lang::EN, &s, Some(admin.clone()));
+    assert!(links(&html) && !form(&html), "an administrator downloads but does not approve");
+    for who in [None, Some(viewer.clone())] {
+        let html = render_for(Lang::EN, &s, who);
+        assert!(!links(&html) && !form(&html), "no links for a spectator: {html}");
+    }
+    let dave = SeatHolder { user_id: 5, username: "dave".into() };
+    assert!(s.approve_record_viewer(&caller(HOST), "dave", Some(&dave), 70_000).outcome.is_ok());
+    let html = render_for(Lang::EN, &s, Some(viewer.clone()));
+    assert!(!links(&html), "one approval is not enough");
+    assert!(html.contains("dave: approved by Black, waiting for White"), "{html}");
+    assert!(s.approve_record_viewer(&caller(GUEST), "dave", Some(&dave), 71_000).outcome.is_ok());
+    let html = render_for(Lang::EN, &s, Some(viewer));
+    assert!(links(&html) && !form(&html), "an approved viewer downloads");
+    assert!(html.contains("dave: approved by both players"), "{html}");
+    let ko = render_for(Lang::KO, &s, Some(caller(HOST)));
+    assert!(ko.contains("dave: 두 대국자 모두 승인") && ko.contains("관전자 아이디"), "{ko}");
+    // A stranger sees the approvals, not the links.
+    let stranger = Requester { user_id: 8, username: "carol".into(), role: Role::Player };
+    let html = render_for(Lang::EN, &s, Some(stranger));
+    assert!(!links(&html) && html.contains("dave: approved by both players"));
+}
+
 /// A ruling is shown to everyone with its verdict per chain and its reasons; players in
 /// scoring get the opinion form, and the objection once a ruling exists (003 §3.6).
 #[test]
