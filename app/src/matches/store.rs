@@ -101,7 +101,7 @@ impl Db {
             .fetch_all(self.pool())
             .await
             .map_err(internal)?;
-        let rows: Vec<(i64, i64, Option<i64>, Result<serde_json::Value, String>)> = rows
+        let rows: Vec<RawRow> = rows
             .into_iter()
             .map(|r| {
                 let body: String = r.get("body");
@@ -191,6 +191,9 @@ impl Db {
             .map_err(internal)
     }
 }
+
+/// A stored row before it is read: seq, at_ms, actor, and its body if it is JSON.
+type RawRow = (i64, i64, Option<i64>, Result<serde_json::Value, String>);
 
 /// A room's log as [`Db::load_log_checked`] read it.
 pub struct CheckedLog {

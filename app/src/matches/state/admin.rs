@@ -61,7 +61,8 @@ impl MatchState {
             }
             Command::AdminTimeLossDecision { cancel, reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                if !self.referee.time_loss.as_ref().is_some_and(|t| t.cancelled.is_none()) {
+                let open = self.referee.time_loss.as_ref().is_some_and(|t| t.cancelled.is_none());
+                if !open {
                     return Err(MatchError::NoPendingRequest { what: PendingKind::TimeLossObjection });
                 }
                 Ok(vec![Event::TimeLossDecided { cancelled: *cancel, reasons }])
