@@ -24,6 +24,18 @@ async function open(p, path) {
   await waitHydrated(p.page);
 }
 
+/// `path` in Korean on a 390 px phone: a screenshot, and no catalogue key left unrendered.
+async function koreanPhone(p, path, name) {
+  await p.context.addCookies([{ name: "sb_lang", value: "ko", url: BASE }]);
+  await p.page.setViewportSize({ width: 390, height: 844 });
+  await open(p, path);
+  const text = await p.page.textContent("body");
+  assert.doesNotMatch(text, /\b(desk|queue|referee|notice|verdict|hold|summary)\.[a-z_]+/, `${name}: a key shown as text`);
+  await p.page.screenshot({ path: `${ARTIFACTS}/referee-${name}-ko-phone.png`, fullPage: true });
+  await p.context.addCookies([{ name: "sb_lang", value: "en", url: BASE }]);
+  await p.page.setViewportSize({ width: 1280, height: 860 });
+}
+
 test("a Space dispute: claimed, ruled with two cited spaces, objected, confirmed, reviewed", async () => {
   const alice = await player("ref_alice");
   const bob = await player("ref_bob");
@@ -89,6 +101,9 @@ test("a Space dispute: claimed, ruled with two cited spaces, objected, confirmed
       await page.waitForSelector("[data-testid=rulings] >> text=two independent safe spaces");
     }
     await bob.page.screenshot({ path: `${ARTIFACTS}/referee-3-ruling-player.png`, fullPage: true });
+    await koreanPhone(admin, "/admin", "queue");
+    await koreanPhone(admin, `/admin/rooms/${id}`, "desk");
+    await koreanPhone(bob, `/rooms/${id}`, "ruling");
 
     // White objects once; the referee confirms with reasons.
     await bob.page.locator("[data-testid=object-ruling-form] [data-testid=reasons]").fill("the eye at 3,1,1 is false");

@@ -70,7 +70,10 @@ pub fn HeaderBadges() -> impl IntoView {
             {move || badges.0.get().map(|c| view! {
                 <a class="bell" class:unread={c.unread > 0} href="/notifications" data-testid="notifications-bell"
                    aria-label=tr!("notice.bell", n = c.unread)>
-                    <span aria-hidden="true">"🔔"</span>
+                    // Drawn, not an emoji: not every system font has a bell.
+                    <svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+                        <path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/>
+                    </svg>
                     <span class="count" data-testid="unread-count">{c.unread}</span>
                 </a>
                 {c.queue.map(|n| view! {

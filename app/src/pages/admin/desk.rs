@@ -272,6 +272,8 @@ fn Timeline(desk: DeskView) -> impl IntoView {
     view! {
         <details class="timeline" open>
             <summary>{move || tr!("desk.timeline")}</summary>
+            // A <details> does not scroll its own content: the table scrolls in this box.
+            <div class="scroll">
             <table data-testid="desk-timeline">
                 <thead><tr>
                     <th>"#"</th><th>{move || tr!("desk.time")}</th><th>{move || tr!("desk.event")}</th>
@@ -286,6 +288,7 @@ fn Timeline(desk: DeskView) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            </div>
         </details>
     }
 }
