@@ -284,6 +284,25 @@ async fn a_cancelled_time_loss_restores_board_turn_and_both_clocks() {
     t.bob.ok(room, json!({"type": "ready"})).await;
     played(&t.bob, &t.alice, room, mv(4, 4, 4), 4).await;
 
+    // Upheld: the result stands with the decision and its reasons attached.
+    let room3 = started_room(&t.alice, &t.bob, space_box(5)).await;
+    t.clock.advance_ms(3_600_001);
+    until_view(&t.alice, room3, |v| v["phase"] == "finished").await;
+    t.alice.ok(room3, json!({"type": "object_to_time_loss", "reasons": "I was on the move"})).await;
+    referee
+        .ok(
+            room3,
+            json!({"type": "admin_time_loss_decision", "cancel": false,
+            "reasons": "no move was received before the deadline (timeline)"}),
+        )
+        .await;
+    let v = view(&t.base, room3).await;
+    assert_eq!((v["phase"].as_str(), v["result"]["reason"].as_str()), (Some("finished"), Some("time")));
+    assert_eq!(v["referee"]["time_loss"]["cancelled"], false);
+    assert_eq!(v["referee"]["time_loss"]["reasons"], "no move was received before the deadline (timeline)");
+    assert_eq!(v["under_review"], false);
+    assert!(kinds_in(&queue(&referee).await, room3).is_empty());
+
     // Late: eight days after the end.
     let room2 = started_room(&t.alice, &t.bob, space_box(5)).await;
     t.clock.advance_ms(3_600_001);

@@ -32,6 +32,8 @@ pub struct BoardScene {
     pub grid: bool,
     /// Stones just captured, fading out (000 §9; empty when animations are off).
     pub ghosts: Vec<([i64; 3], Colour)>,
+    /// The safe spaces the latest ruling cited (003 §3.2, §8.5): a green bead on each point.
+    pub cited: Vec<[i64; 3]>,
 }
 
 impl BoardScene {
@@ -48,6 +50,7 @@ impl BoardScene {
             region_select: false,
             grid: true,
             ghosts: Vec::new(),
+            cited: Vec::new(),
         }
     }
     pub fn dims(&self) -> [u16; 3] {

@@ -310,6 +310,11 @@ impl Scene {
             marks.push(Mat4::from_translation(at(*p) + vec3(0.0, STONE_R, 0.0)) * Mat4::from_scale(0.14));
             mark_colors.push(Srgba::new_opaque(248, 113, 113));
         }
+        // Cited safe spaces are empty points: a green bead where a stone would sit.
+        for p in &sc.cited {
+            marks.push(Mat4::from_translation(at(*p)) * Mat4::from_scale(0.18));
+            mark_colors.push(Srgba::new_opaque(74, 222, 128));
+        }
         self.markers = (!marks.is_empty()).then(|| {
             let instances = Instances { transformations: marks, colors: Some(mark_colors), ..Default::default() };
             let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };

@@ -108,6 +108,14 @@ pub fn fmt_time(ms: i64) -> String {
     tr!("time.utc", date = date, time = time)
 }
 
+/// To the millisecond, as the server received it (the timeline of 003 §5.6–5.7, §10.4).
+pub fn fmt_time_ms(ms: i64) -> String {
+    let (date, _) = date_time(ms);
+    let t = ms.rem_euclid(86_400_000);
+    let time = format!("{:02}:{:02}:{:02}.{:03}", t / 3_600_000, t / 60_000 % 60, t / 1000 % 60, t % 1000);
+    tr!("time.utc", date = date, time = time)
+}
+
 fn date_time(ms: i64) -> (String, String) {
     let s = ms.div_euclid(1000);
     let (y, m, d) = civil(s.div_euclid(86_400));

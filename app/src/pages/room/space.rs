@@ -165,6 +165,7 @@ pub fn SpaceViews() -> impl IntoView {
             region_select: region_select.get(),
             grid: true,
             ghosts: ctx.ghosts.get().iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
+            cited: super::referee::cited_points(v).into_iter().map(|p| [p.x, p.y, p.z]).collect(),
         })
     });
     // 003 §7.5: the region view shows only the points and stones inside its box; its
@@ -187,6 +188,7 @@ pub fn SpaceViews() -> impl IntoView {
             region_select: false,
             grid: true,
             ghosts: whole.ghosts.into_iter().filter(|(p, _)| inside(p)).collect(),
+            cited: whole.cited.into_iter().filter(inside).collect(),
         }
     });
     let region_label = Signal::derive(move || {
