@@ -24,11 +24,18 @@ async function open(p, path) {
   await waitHydrated(p.page);
 }
 
+/// Wide tables scroll in their own boxes: the page itself never scrolls sideways.
+async function noSidewaysScroll(page, what) {
+  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window`);
+}
+
 /// `path` in Korean on a 390 px phone: a screenshot, and no catalogue key left unrendered.
 async function koreanPhone(p, path, name) {
   await p.context.addCookies([{ name: "sb_lang", value: "ko", url: BASE }]);
   await p.page.setViewportSize({ width: 390, height: 844 });
   await open(p, path);
+  await noSidewaysScroll(p.page, name);
   const text = await p.page.textContent("body");
   assert.doesNotMatch(text, /\b(desk|queue|referee|notice|verdict|hold|summary)\.[a-z_]+/, `${name}: a key shown as text`);
   await p.page.screenshot({ path: `${ARTIFACTS}/referee-${name}-ko-phone.png`, fullPage: true });
@@ -95,6 +102,7 @@ test("a Space dispute: claimed, ruled with two cited spaces, objected, confirmed
     const ruled = await until(id, (v) => v.referee.rulings.length === 1 && v.phase === "scoring", "ruled");
     assert.equal(ruled.referee.rulings[0].chains[0].verdict.kind, "alive");
     await admin.page.screenshot({ path: `${ARTIFACTS}/referee-2-desk.png`, fullPage: true });
+    await noSidewaysScroll(admin.page, "the desk");
 
     // Both players (and the spectator) see the ruling with its reasons.
     for (const page of [alice.page, bob.page, spectator]) {
