@@ -26,8 +26,17 @@ async function open(p, path) {
 
 /// Wide tables scroll in their own boxes: the page itself never scrolls sideways.
 async function noSidewaysScroll(page, what) {
-  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window`);
+  const [scroll, width, widest] = await page.evaluate(() => {
+    const w = window.innerWidth;
+    // The outermost elements that reach past the window, to name the culprit.
+    const past = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 1);
+    const outer = past.filter((e) => !past.includes(e.parentElement)).slice(0, 3);
+    const name = (e) => `${e.tagName.toLowerCase()}.${e.className}[${e.dataset.testid || ""}] ${Math.round(e.getBoundingClientRect().width)}px`;
+    const far = [...document.querySelectorAll("body *")]
+      .sort((a, b) => b.getBoundingClientRect().right - a.getBoundingClientRect().right).slice(0, 3);
+    return [document.documentElement.scrollWidth, w, [...outer, ...far].map(name).join(", ")];
+  });
+  assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window: ${widest}`);
 }
 
 /// `path` in Korean on a 390 px phone: a screenshot, and no catalogue key left unrendered.

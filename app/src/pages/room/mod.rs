@@ -347,7 +347,7 @@ pub fn RoomPage() -> impl IntoView {
     room_page(false)
 }
 
-/// The room page; with `desk` (`/admin/rooms/{id}`) the referee's desk is beside the board.
+/// The room page; with `desk` (`/admin/rooms/{id}`) the referee's desk spans the page below it.
 pub fn room_page(desk: bool) -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
@@ -410,7 +410,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
             <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
         </header>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
-        <main class="room" class:flat=flat>
+        <main class="room" class:flat=flat class:with-desk=desk>
             {view! { <Seating code=code/> }.into_any()}
             {if flat {
                 view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any()
@@ -422,8 +422,9 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
                 {view! { <referee::PlayerReferee/> }.into_any()}
                 {view! { <scoring::ScoringPanel/> }.into_any()}
                 {view! { <referee::Rulings/> }.into_any()}
-                {desk.then(|| view! { <crate::pages::admin::desk::DeskPanel/> }.into_any())}
             </aside>
+            // The referee's desk spans the page below the board: its tables need the width.
+            {desk.then(|| view! { <div class="desk-area"><crate::pages::admin::desk::DeskPanel/></div> }.into_any())}
         </main>
     }
 }
