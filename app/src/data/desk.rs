@@ -94,20 +94,6 @@ impl Db {
         })
     }
 
-    /// The accounts with these exact (stored) names.
-    pub async fn user_ids_named(&self, names: &[Option<String>]) -> Result<Vec<i64>, AppError> {
-        let mut out = Vec::new();
-        for name in names.iter().flatten() {
-            let id: Option<i64> = sqlx::query_scalar("SELECT id FROM users WHERE username = ?")
-                .bind(name)
-                .fetch_optional(self.pool())
-                .await
-                .map_err(internal)?;
-            out.extend(id);
-        }
-        Ok(out)
-    }
-
     pub async fn admin_ids(&self) -> Result<Vec<i64>, AppError> {
         sqlx::query_scalar("SELECT id FROM users WHERE role = 'admin' ORDER BY id")
             .fetch_all(self.pool())

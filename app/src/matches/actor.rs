@@ -37,6 +37,10 @@ pub(crate) enum Request {
     Desk {
         reply: oneshot::Sender<(Vec<super::referee::ChainDetail>, RoomView)>,
     },
+    /// The seated players' account ids (Black and White once started), to notify them.
+    Players {
+        reply: oneshot::Sender<Vec<i64>>,
+    },
     /// May this viewer read the stored record? Answers with the room's state for export.
     Record {
         viewer: Requester,
@@ -163,6 +167,9 @@ impl Actor {
             Request::Desk { reply } => {
                 let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
                 let _ = reply.send((super::desk::chains(&self.state), view));
+            }
+            Request::Players { reply } => {
+                let _ = reply.send(self.state.seats.iter().flatten().map(|h| h.user_id).collect());
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(&viewer);

@@ -253,8 +253,11 @@ impl MatchService {
         match self.db.claim(room_id, kind, who.user_id, self.clock.now_ms()).await? {
             crate::data::desk::ClaimOutcome::Claimed(entry) => {
                 if super::desk::raised_by_players(kind) {
-                    let view = self.view(room_id, None).await?;
-                    let ids = self.db.user_ids_named(&[view.black.clone(), view.white.clone()]).await?;
+                    // The room knows its players by id: no view to build, no names to look up.
+                    let h = self.handle(room_id).await?;
+                    let (reply, rx) = oneshot::channel();
+                    h.tx.send(Request::Players { reply }).await.map_err(|_| MatchError::Internal)?;
+                    let ids = rx.await.map_err(|_| MatchError::Internal)?;
                     self.desk.claimed(room_id, &ids, &who.username, self.clock.now_ms()).await;
                 } else {
                     self.desk.wake();
