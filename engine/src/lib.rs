@@ -18,6 +18,7 @@
 //! * [`result`] — results and Korean / English summaries.
 //! * [`record`] — versioned JSON game records with deterministic replay.
 //! * [`playout`] — the standard random-playout workload used by benchmarks.
+//! * [`computer`] — the basic computer opponent (003 §11.4) and its learning (003 §12).
 //!
 //! ```
 //! use engine::{Color, Game, Geometry, Move, Rules};
@@ -31,6 +32,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod computer;
 pub mod game;
 pub mod geometry;
 pub mod labels;

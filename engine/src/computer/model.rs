@@ -1,0 +1,1 @@
+//! (filled by the learning helper: see mod.rs)
