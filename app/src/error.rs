@@ -64,6 +64,15 @@ pub enum AppError {
     /// Another administrator already handles the item.
     #[error("{by} already handles this item")]
     ClaimedByOther { by: String },
+    /// No stored model has this id (003 §12.5).
+    #[error("there is no model {id}")]
+    NoModel { id: i64 },
+    /// A model file refused on import: `field` is the JSON path of what is wrong (003 §12.6).
+    #[error("model file: {field}: {why}")]
+    BadModelFile { field: String, why: String },
+    /// Training refused before it starts (003 §12.2–12.3), e.g. fewer than two eligible games.
+    #[error("training: {why}")]
+    TrainingRefused { why: crate::learning::TrainingRefusal },
     /// A match command refused by the rules of the match procedure.
     #[serde(skip)]
     #[error(transparent)]
@@ -129,7 +138,9 @@ impl AppError {
             Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
-            NoRoute { .. } | NoQueueItem { .. } => 404,
+            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } => 404,
+            BadModelFile { .. } => 422,
+            TrainingRefused { .. } => 409,
             ClaimedByOther { .. } => 409,
             MethodNotAllowed { .. } => 405,
             NoSgf => 422,

@@ -10,6 +10,7 @@ pub mod board_view;
 pub mod clock;
 pub mod error;
 pub mod i18n;
+pub mod learning;
 pub mod matches;
 pub mod pages;
 pub mod role;

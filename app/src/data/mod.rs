@@ -3,6 +3,7 @@
 
 mod accounts;
 pub mod desk;
+pub mod models;
 mod rooms;
 pub mod secrets;
 pub mod sessions;

@@ -80,7 +80,9 @@ const INBOX: usize = 256;
 pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>, desk: Desk) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
+    let (thought_tx, thought_rx) = mpsc::channel(4);
     let actor = Actor {
+        computer: super::computer::ComputerPlayer::new(thought_tx),
         room_id,
         state,
         db,
@@ -92,7 +94,7 @@ pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Cloc
         desk,
         items: None,
     };
-    tokio::spawn(actor.run(rx));
+    tokio::spawn(actor.run(rx, thought_rx));
     RoomHandle { tx, events }
 }
 
@@ -117,13 +119,16 @@ struct Actor {
     desk: Desk,
     /// The queue items last given to the desk (`None`: not yet, at start).
     items: Option<Vec<super::referee::RoomItem>>,
+    /// The basic computer, for a room with a computer seat (003 §11.4).
+    computer: super::computer::ComputerPlayer,
 }
 
 impl Actor {
-    async fn run(mut self, mut rx: mpsc::Receiver<Request>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Request>, mut thoughts: mpsc::Receiver<super::computer::Thought>) {
         // The queue follows the room from its first moment (a room loaded held is queued).
         self.tell_desk(&[], self.clock.now_ms()).await;
         loop {
+            self.drive_computer().await;
             let deadline = self.state.next_deadline();
             let clock = self.clock.clone();
             let timer = async move {
@@ -137,6 +142,7 @@ impl Actor {
                     Some(req) => self.on_request(req).await,
                     None => return,
                 },
+                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
                 () = timer => {
                     let now = self.clock.now_ms();
                     let events = self.state.tick(now);
@@ -169,7 +175,7 @@ impl Actor {
                 let _ = reply.send((super::desk::chains(&self.state), view));
             }
             Request::Players { reply } => {
-                let _ = reply.send(self.state.seats.iter().flatten().map(|h| h.user_id).collect());
+                let _ = reply.send(self.state.seats.iter().flatten().filter_map(|h| h.account()).collect());
             }
             Request::Record { viewer, reply } => {
                 let allowed = self.state.may_read_record(&viewer);
@@ -194,7 +200,9 @@ impl Actor {
                 if (before == 0) == (after == 0) {
                     return;
                 }
-                if let Some(colour) = self.state.colour_of(uid) {
+                // One device holds both seats: its connection is both colours'.
+                let colours: Vec<_> = self.state.seats_of(uid).filter_map(|s| self.state.colour_of_seat(s)).collect();
+                for colour in colours {
                     let events = self.state.presence(colour, after > 0, now);
                     let _ = self.commit(events, Some(uid), now).await;
                 }
@@ -293,6 +301,56 @@ impl Actor {
             self.desk.after_commit(self.room_id, &self.state, &items, changed, stored, now).await;
         }
         self.items = Some(items);
+    }
+
+    /// Lets the computer seat act while it has something to do at once; a move or a proposal
+    /// that needs thought is started on a blocking thread and arrives as a [`Thought`].
+    ///
+    /// [`Thought`]: super::computer::Thought
+    async fn drive_computer(&mut self) {
+        use super::state::ComputerStep;
+        // Bounded: each step is a different command of a finite procedure.
+        for _ in 0..8 {
+            if self.computer.blocked(self.state.version) {
+                return;
+            }
+            let Some(step) = self.state.computer_step() else { return };
+            match step {
+                ComputerStep::Give(cmd) => {
+                    if !self.computer_gives(vec![cmd]).await {
+                        return;
+                    }
+                }
+                ComputerStep::Move { .. } | ComputerStep::ProposeDead { .. } => {
+                    self.computer.think(step, &self.state, &self.db).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Gives the computer's commands in order; false if one was refused (then it stops and
+    /// says why in the log: a refusal of its own command is a bug, never a person's fault).
+    async fn computer_gives(&mut self, cmds: Vec<Command>) -> bool {
+        for cmd in cmds {
+            let now = self.clock.now_ms();
+            let decision = self.state.handle_computer(&cmd, now);
+            let refused = decision.outcome.clone().err();
+            if !decision.events.is_empty() && self.commit(decision.events, None, now).await.is_err() {
+                return false;
+            }
+            if let Some(e) = refused {
+                tracing::warn!(room_id = self.room_id, ?cmd, error = ?e, "the computer's command was refused");
+                self.computer.refused(self.state.version);
+                return false;
+            }
+        }
+        true
+    }
+
+    async fn on_thought(&mut self, thought: super::computer::Thought) {
+        let Some(cmds) = self.computer.finished(thought, &self.state) else { return };
+        self.computer_gives(cmds).await;
     }
 
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).

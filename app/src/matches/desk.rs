@@ -64,8 +64,10 @@ impl Desk {
             }
             self.wake();
         }
-        let players: Vec<i64> =
-            [Colour::Black, Colour::White].into_iter().filter_map(|c| state.holder_of(c).map(|h| h.user_id)).collect();
+        let mut players: Vec<i64> =
+            [Colour::Black, Colour::White].into_iter().filter_map(|c| state.account_of(c)).collect();
+        // One device: one account for both colours, told once.
+        players.dedup();
         let mut sent: Vec<(NoticeKind, Vec<i64>)> = Vec::new();
         for e in events {
             let (kind, to) = match &e.event {
@@ -77,7 +79,7 @@ impl Desk {
                 | Event::CorrectionApplied { .. }
                 | Event::CorrectionClosed { .. } => (NoticeKind::Decision, players.clone()),
                 Event::RulingObjected { colour, .. } => {
-                    let other = state.holder_of(super::state::opponent(*colour)).map(|h| h.user_id);
+                    let other = state.account_of(super::state::opponent(*colour));
                     (NoticeKind::Objection, other.into_iter().collect())
                 }
                 Event::CorrectionProposed { .. } => (NoticeKind::CorrectionAwaitsConsent, players.clone()),

@@ -179,6 +179,18 @@ pub struct Mark {
     pub by: Option<Colour>,
 }
 
+/// Who fills a seat without an invitation (the event [`Event::SeatFilled`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FilledBy {
+    /// A person playing on the account `host`'s device (one device; practice alternating
+    /// both colours), by the name entered for them.
+    Guest { host: i64, name: String },
+    /// The basic computer of the room's settings (`mode.computer`).
+    Computer,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -193,6 +205,12 @@ pub enum Event {
         seat: Seat,
         user_id: i64,
         username: String,
+    },
+    /// A seat filled when the room was created without an invitation: the second player on
+    /// the creator's device, or the basic computer (003 §1.2, §11.1–11.4).
+    SeatFilled {
+        seat: Seat,
+        by: FilledBy,
     },
     /// A seated player accepts the room's settings (003 §1.3). Both are needed to start.
     SettingsConfirmed {

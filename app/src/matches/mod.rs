@@ -5,12 +5,15 @@
 pub mod clocks;
 pub mod commands;
 pub mod events;
+pub mod mode;
 pub mod referee;
 pub mod settings;
 pub mod view;
 
 #[cfg(feature = "ssr")]
 pub mod actor;
+#[cfg(feature = "ssr")]
+mod computer;
 #[cfg(feature = "ssr")]
 pub mod desk;
 #[cfg(feature = "ssr")]

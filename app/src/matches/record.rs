@@ -43,8 +43,8 @@ pub struct RecordText {
 
 impl RoomRecord {
     pub fn build(room_id: i64, s: &MatchState, log: &[StoredEvent]) -> RoomRecord {
-        let black = s.holder_of(super::events::Colour::Black).map(|h| h.username.clone());
-        let white = s.holder_of(super::events::Colour::White).map(|h| h.username.clone());
+        let black = s.holder_of(super::events::Colour::Black).map(|h| h.name().to_string());
+        let white = s.holder_of(super::events::Colour::White).map(|h| h.name().to_string());
         let sgf = s.game.geometry().is_flat().then(|| {
             let info = engine::sgf::replay::SgfInfo {
                 black_player: black.clone(),

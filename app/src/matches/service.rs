@@ -114,7 +114,9 @@ impl MatchService {
             let (min, max) = (*ROOM_NAME_LEN.start() as u64, *ROOM_NAME_LEN.end() as u64);
             return Err(AppError::input("name", crate::error::InputProblem::Length { min, max, got: n as u64 }));
         }
+        let mut settings = settings;
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
+        self.prepare_mode(creator, &mut settings).await?;
         // Invitation codes: 10 random bytes as hex.
         let codes = [random_hex::<10>()?, random_hex::<10>()?];
         let secrets = RoomSecrets {
@@ -123,13 +125,57 @@ impl MatchService {
         };
         let (room_id, first) =
             self.db.insert_room(name, &settings, creator.user_id, &secrets, self.clock.now_ms()).await?;
-        let state = MatchState::replay(&[first], secrets).map_err(|e| {
+        let mut state = MatchState::replay(&[first], secrets).map_err(|e| {
             tracing::error!(error = %e, "new room does not replay");
             AppError::Internal
         })?;
+        // Modes other than a match seat their players now (003 §1.2, §11.2).
+        let now = self.clock.now_ms();
+        let creator_seat = SeatHolder { user_id: creator.user_id, username: creator.username.clone() };
+        let seated = state.seat_at_creation(&creator_seat, now).map_err(|e| {
+            tracing::error!(error = ?e, "new room's seats refused");
+            AppError::Internal
+        })?;
+        if !seated.is_empty() {
+            let stored = self.db.append_events(room_id, state.version, now, Some(creator.user_id), seated).await?;
+            if let Some(last) = stored.last() {
+                state.version = last.seq;
+            }
+        }
         let handle = actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone());
         self.rooms.lock().await.insert(room_id, handle);
         Ok(CreatedRoom { room_id, invite_codes: codes })
+    }
+
+    /// Checks who may create the mode and pins the computer's model and seed (003 §11.2,
+    /// §12.5): practice is the administrator's; a computer seat plays the chosen stored
+    /// model (by default the built-in one), fixed for the room's life.
+    async fn prepare_mode(&self, creator: &Requester, settings: &mut MatchSettings) -> Result<(), AppError> {
+        use super::mode::{ModelPin, RoomMode};
+        use super::settings::ColourAssignment;
+        if settings.mode.is_practice() && !creator.is_admin() {
+            return Err(AppError::Match(MatchError::AdminOnly));
+        }
+        let invited = matches!(settings.mode, RoomMode::VsComputer { opponent: super::mode::Opponent::Invited, .. });
+        let now = self.clock.now_ms();
+        if let Some(c) = settings.mode.computer_mut() {
+            let model = match c.model_id {
+                None => self.db.builtin_model(now).await?,
+                Some(id) => self.db.model(id).await?.ok_or(AppError::NoModel { id })?,
+            };
+            c.model_id = Some(model.id);
+            c.model = Some(ModelPin { id: model.id, version: model.version, fingerprint: model.fingerprint });
+            c.seed = actor::random_seed();
+            // The colours follow from the computer's: its seat is the second (the first
+            // when the other seat is by invitation).
+            let computer_first = invited;
+            let first_is_black = (c.colour == engine::Color::Black) == computer_first;
+            settings.colours = if first_is_black { ColourAssignment::HostBlack } else { ColourAssignment::HostWhite };
+        }
+        if let RoomMode::OneDevice { second_player } = &mut settings.mode {
+            *second_player = second_player.trim().to_string();
+        }
+        Ok(())
     }
 
     pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {

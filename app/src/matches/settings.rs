@@ -40,6 +40,7 @@ use std::fmt;
 mod limits;
 mod rules;
 mod validate;
+pub use super::mode::RoomMode;
 pub use super::referee::ReviewPolicy;
 pub use limits::*;
 pub use rules::{ClassicRules, ClassicTime, ClockRule, MatchRules, SpaceHours, SpaceRules};
@@ -251,6 +252,10 @@ pub struct MatchSettings {
     /// before it existed, or a client that leaves it out): `when_disputed`.
     #[serde(default)]
     pub review: ReviewPolicy,
+    /// Who sits at the table: a match, one device, practice or against the computer (003
+    /// §1.2, §11). Absent (rooms stored before modes existed): a match.
+    #[serde(default)]
+    pub mode: RoomMode,
 }
 
 /// Longest custom label (characters): labels are typed into the X/Y/Z fields.
@@ -314,6 +319,7 @@ pub enum Field {
     Assistance,
     CommonRulesVersion,
     Labels,
+    Mode,
 }
 
 impl Field {
@@ -414,6 +420,7 @@ impl MatchSettings {
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
             labels: CoordLabels::default(),
             review: ReviewPolicy::Required,
+            mode: RoomMode::Match,
         }
     }
 
@@ -444,6 +451,7 @@ impl MatchSettings {
             common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
             labels: CoordLabels::default(),
             review: ReviewPolicy::WhenDisputed,
+            mode: RoomMode::Match,
         }
     }
 }

@@ -172,7 +172,7 @@ impl RoomView {
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-        let your_colour = viewer.and_then(|v| s.colour_of(v.user_id));
+        let your_colour = viewer.and_then(|v| s.colour_shown_to(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
         let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
             illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.kind())).collect(),
@@ -240,10 +240,10 @@ impl RoomView {
             name: s.name.clone(),
             phase: s.phase(),
             settings: s.settings(),
-            seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.username.clone())),
+            seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.name().to_string())),
             confirmed: s.confirmed,
-            black: s.holder_of(Colour::Black).map(|h| h.username.clone()),
-            white: s.holder_of(Colour::White).map(|h| h.username.clone()),
+            black: s.holder_of(Colour::Black).map(|h| h.name().to_string()),
+            white: s.holder_of(Colour::White).map(|h| h.name().to_string()),
             your_colour: None,
             ready: s.ready_flags(),
             to_move: s.to_move(),

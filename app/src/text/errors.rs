@@ -113,6 +113,9 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::NoSgf => t(lang, "error.no_sgf"),
         E::NoQueueItem { .. } => t(lang, "error.no_queue_item"),
         E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),
+        E::NoModel { id } => t_with(lang, "error.no_model", &[("id", &id.to_string())]),
+        E::BadModelFile { field, why } => t_with(lang, "error.bad_model_file", &[("field", field), ("why", why)]),
+        E::TrainingRefused { why } => crate::text::learning::refusal(lang, why),
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),
         E::InvalidInput { field, problem } => {

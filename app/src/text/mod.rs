@@ -3,6 +3,7 @@
 //! the record download render them here, in the reader's language.
 
 mod errors;
+pub mod learning;
 mod result;
 mod settings;
 

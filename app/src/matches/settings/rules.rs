@@ -84,6 +84,7 @@ pub struct SpaceRules {
     pub(super) common_rules_version: String,
     pub(super) labels: CoordLabels,
     pub(super) review: ReviewPolicy,
+    pub(super) mode: RoomMode,
 }
 
 /// A Classic match (000). Only [`MatchSettings::validate`] makes one.
@@ -113,6 +114,7 @@ pub struct ClassicRules {
     pub(super) assistance: AssistanceScope,
     pub(super) common_rules_version: String,
     pub(super) review: ReviewPolicy,
+    pub(super) mode: RoomMode,
 }
 
 impl SpaceRules {
@@ -200,6 +202,14 @@ impl MatchRules {
         }
     }
 
+    /// Who sits at the table (003 §1.2, §11).
+    pub fn mode(&self) -> &RoomMode {
+        match self {
+            MatchRules::Space(s) => &s.mode,
+            MatchRules::Classic(c) => &c.mode,
+        }
+    }
+
     /// Whether a counted result waits for the administrator's review (003 §2.7).
     pub fn review(&self) -> ReviewPolicy {
         match self {
@@ -274,6 +284,7 @@ impl MatchRules {
                 common_rules_version: s.common_rules_version.clone(),
                 labels: s.labels.clone(),
                 review: s.review,
+                mode: s.mode.clone(),
             },
             MatchRules::Classic(c) => MatchSettings {
                 preset: Preset::Classic,
@@ -296,6 +307,7 @@ impl MatchRules {
                 common_rules_version: c.common_rules_version.clone(),
                 labels: CoordLabels::default(),
                 review: c.review,
+                mode: c.mode.clone(),
             },
         }
     }
@@ -339,6 +351,7 @@ impl MatchSettings {
                 common_rules_version: self.common_rules_version.clone(),
                 labels: self.labels.clone(),
                 review: self.review,
+                mode: self.mode.clone(),
             }),
             ClockRule::Classic(time) => MatchRules::Classic(ClassicRules {
                 // Checked by `check_board`: a canonical 9/13/19 board.
@@ -359,6 +372,7 @@ impl MatchSettings {
                 assistance: self.assistance.clone(),
                 common_rules_version: self.common_rules_version.clone(),
                 review: self.review,
+                mode: self.mode.clone(),
             }),
         })
     }

@@ -704,6 +704,7 @@ prop_compose! {
         common_rules_version in prop_oneof![Just(CURRENT_COMMON_RULES_VERSION.to_string()), any::<String>()],
         labels in any_labels(),
         review_required in any::<bool>(),
+        mode in any_mode(),
     ) -> MatchSettings {
         MatchSettings {
             preset: if classic { Preset::Classic } else { Preset::Space },
@@ -726,8 +727,32 @@ prop_compose! {
             common_rules_version,
             labels,
             review: if review_required { ReviewPolicy::Required } else { ReviewPolicy::WhenDisputed },
+            mode,
         }
     }
+}
+
+fn any_mode() -> impl Strategy<Value = crate::matches::mode::RoomMode> {
+    use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
+    let computer = (any::<bool>(), any::<u8>(), any::<u32>(), prop::option::of(any::<i64>())).prop_map(
+        |(black, level, move_ms, model_id)| ComputerSeat {
+            colour: if black { Color::Black } else { Color::White },
+            level,
+            move_ms,
+            model_id,
+            model: None,
+            seed: 0,
+        },
+    );
+    prop_oneof![
+        Just(RoomMode::Match),
+        any_text().prop_map(|second_player| RoomMode::OneDevice { second_player }),
+        prop::option::of(computer.clone()).prop_map(|computer| RoomMode::Practice { computer }),
+        (computer, any::<bool>()).prop_map(|(computer, invited)| RoomMode::VsComputer {
+            computer,
+            opponent: if invited { Opponent::Invited } else { Opponent::Creator },
+        }),
+    ]
 }
 
 fn any_labels() -> impl Strategy<Value = CoordLabels> {
@@ -899,4 +924,33 @@ fn custom_labels_are_refused_with_the_axis_and_the_rule() {
         },
         "labels: non-numeric labels is not allowed; allowed numeric (Classic boards use vertices) (000 §3)",
     );
+}
+
+#[test]
+fn modes_are_checked_with_their_ranges() {
+    use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
+    let with = |mode: RoomMode| {
+        let mut s = MatchSettings::classic_default(9);
+        s.mode = mode;
+        s.validate().err().map(|e| e.problems.into_iter().map(|p| (p.path, p.allowed)).collect::<Vec<_>>())
+    };
+    let seat = |level, move_ms| ComputerSeat { colour: Color::Black, level, move_ms, model_id: None, model: None, seed: 0 };
+    assert_eq!(with(RoomMode::OneDevice { second_player: "Kim".into() }), None);
+    assert_eq!(
+        with(RoomMode::OneDevice { second_player: "   ".into() }),
+        Some(vec![("mode.second_player".into(), "1..=40 characters".into())])
+    );
+    assert_eq!(with(RoomMode::VsComputer { computer: seat(2, 1000), opponent: Opponent::Creator }), None);
+    assert_eq!(
+        with(RoomMode::Practice { computer: Some(seat(3, 50)) }),
+        Some(vec![
+            ("mode.computer.level".into(), "1..=2".into()),
+            ("mode.computer.move_ms".into(), "100..=10000 ms".into())
+        ])
+    );
+    // Rooms stored before modes existed read as matches.
+    let mut v = serde_json::to_value(MatchSettings::classic_default(9)).unwrap();
+    v.as_object_mut().unwrap().remove("mode");
+    let old: MatchSettings = serde_json::from_value(v).unwrap();
+    assert_eq!(old.mode, RoomMode::Match);
 }

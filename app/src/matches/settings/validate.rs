@@ -182,6 +182,7 @@ impl MatchSettings {
         self.check_assistance(&mut p);
         self.check_version(&mut p);
         self.check_labels(&mut p);
+        self.check_mode(&mut p);
         match time {
             // `check_time` reports a problem whenever it finds no time of the preset.
             Some(time) if p.0.is_empty() => self.assemble(time),
@@ -658,6 +659,35 @@ impl MatchSettings {
                 KNOWN_COMMON_RULES_VERSIONS.join(", "),
                 "003 §1.5",
             );
+        }
+    }
+
+    fn check_mode(&self, p: &mut Problems) {
+        use crate::matches::mode::{RoomMode, GUEST_NAME_LEN, LEVELS, MOVE_MS};
+        match &self.mode {
+            RoomMode::Match => {}
+            RoomMode::OneDevice { second_player } => {
+                let n = second_player.trim().chars().count();
+                if !GUEST_NAME_LEN.contains(&n) {
+                    let allowed = format!("{}..={} characters", GUEST_NAME_LEN.start(), GUEST_NAME_LEN.end());
+                    p.range(Field::Mode, "mode.second_player", n, allowed, "003 §1.2");
+                }
+            }
+            RoomMode::Practice { computer: None } => {}
+            RoomMode::Practice { computer: Some(c) } | RoomMode::VsComputer { computer: c, .. } => {
+                // 003 §11.4: the basic computer; its levels and time per move (issue 13 §2).
+                if !LEVELS.contains(&c.level) {
+                    let allowed = format!("{}..={}", LEVELS.start(), LEVELS.end());
+                    p.range(Field::Mode, "mode.computer.level", c.level, allowed, "003 §11.4");
+                }
+                if !MOVE_MS.contains(&c.move_ms) {
+                    let allowed = format!("{}..={} ms", MOVE_MS.start(), MOVE_MS.end());
+                    p.range(Field::Mode, "mode.computer.move_ms", c.move_ms, allowed, "003 §11.4");
+                }
+                if c.model_id.is_some_and(|id| id < 1) {
+                    p.range(Field::Mode, "mode.computer.model_id", c.model_id.unwrap_or(0), "≥ 1", "003 §12.5");
+                }
+            }
         }
     }
 }

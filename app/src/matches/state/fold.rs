@@ -75,7 +75,14 @@ impl MatchState {
         match e {
             Event::RoomCreated { .. } => {}
             Event::SeatTaken { seat, user_id, username } => {
-                self.seats[seat.index()] = Some(SeatHolder { user_id: *user_id, username: username.clone() });
+                let holder = SeatHolder { user_id: *user_id, username: username.clone() };
+                self.seats[seat.index()] = Some(Occupant::Person(holder));
+            }
+            Event::SeatFilled { seat, by } => {
+                self.seats[seat.index()] = Some(match by {
+                    FilledBy::Guest { host, name } => Occupant::Guest { host: *host, name: name.clone() },
+                    FilledBy::Computer => Occupant::Computer,
+                });
             }
             Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
             Event::Started { black, .. } => {

@@ -15,6 +15,7 @@
 //! presence), `admin` (holds, resumption, decisions).
 
 mod admin;
+mod computer;
 mod fold;
 mod play;
 mod referee;
@@ -33,10 +34,12 @@ pub use super::commands::{
 use super::{
     clocks::MatchClocks,
     events::{
-        Attention, Colour, Event, FaultCause, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent, Xyz,
+        Attention, Colour, Event, FaultCause, FilledBy, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent,
+        Xyz,
     },
     settings::{ColourAssignment, MatchRules, MatchSettings},
 };
+pub use computer::ComputerStep;
 pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +47,42 @@ pub struct SeatHolder {
     pub user_id: i64,
     pub username: String,
 }
+
+/// Who holds a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Occupant {
+    /// A signed-in account, seated by invitation or as the creator.
+    Person(SeatHolder),
+    /// A person on the account `host`'s device (003 §1.2; practice, 003 §11.3): `host`
+    /// acts for them.
+    Guest { host: i64, name: String },
+    /// The basic computer (003 §11.4); it acts only through the actor's computer player.
+    Computer,
+}
+
+impl Occupant {
+    /// The account that acts for this seat, if a person does.
+    pub fn account(&self) -> Option<i64> {
+        match self {
+            Occupant::Person(h) => Some(h.user_id),
+            Occupant::Guest { host, .. } => Some(*host),
+            Occupant::Computer => None,
+        }
+    }
+
+    /// The name shown for the seat (the computer's is rendered by the page from the mode).
+    pub fn name(&self) -> &str {
+        match self {
+            Occupant::Person(h) => &h.username,
+            Occupant::Guest { name, .. } => name,
+            Occupant::Computer => COMPUTER_NAME,
+        }
+    }
+}
+
+/// The seat name of the basic computer in views and records (an identifier; pages show a
+/// sentence from the catalogue with the model instead).
+pub const COMPUTER_NAME: &str = "computer";
 
 /// An account approved to read the stored record, by id (its name as approved, for the
 /// view), with each colour's approval (Black, White): both are needed (003 §8.1).
@@ -218,7 +257,7 @@ pub struct MatchState {
     pub rules: MatchRules,
     pub created_by: i64,
     secrets: RoomSecrets,
-    pub seats: [Option<SeatHolder>; 2],
+    pub seats: [Option<Occupant>; 2],
     pub confirmed: [bool; 2],
     /// Which seat plays Black, once started.
     pub black: Option<Seat>,
@@ -412,10 +451,96 @@ impl MatchState {
         self.rules.settings()
     }
 
+    /// The (first) seat the account acts for.
     pub fn seat_of(&self, user_id: i64) -> Option<Seat> {
+        self.seats_of(user_id).next()
+    }
+
+    /// Every seat the account acts for: both on one device and in practice.
+    pub fn seats_of(&self, user_id: i64) -> impl Iterator<Item = Seat> + '_ {
         [Seat::First, Seat::Second]
             .into_iter()
-            .find(|s| self.seats[s.index()].as_ref().is_some_and(|h| h.user_id == user_id))
+            .filter(move |s| self.seats[s.index()].as_ref().and_then(Occupant::account) == Some(user_id))
+    }
+
+    /// The seat held by the computer, if any.
+    pub fn computer_seat(&self) -> Option<Seat> {
+        [Seat::First, Seat::Second].into_iter().find(|s| self.seats[s.index()] == Some(Occupant::Computer))
+    }
+
+    /// The colour the computer plays, once started.
+    pub fn computer_colour(&self) -> Option<Colour> {
+        self.computer_seat().and_then(|s| self.colour_of_seat(s))
+    }
+
+    /// The seat `user_id` acts for with `cmd`. Holding both seats (one device, practice), the
+    /// command acts for the colour whose turn it is for that command (issue 13 §1): the
+    /// colour to move plays, the mover asks to undo and the other answers, readiness and
+    /// consents go to the first colour still without them.
+    fn acting_seat(&self, user_id: i64, cmd: &Command) -> Option<Seat> {
+        let mut seats = self.seats_of(user_id);
+        let first = seats.next()?;
+        let Some(second) = seats.next() else { return Some(first) };
+        if matches!(cmd, Command::Confirm) {
+            return Some(if self.confirmed[first.index()] { second } else { first });
+        }
+        let colour = self.colour_in_turn(cmd)?;
+        self.seat_of_colour(colour)
+    }
+
+    /// For a command given on one screen for both colours: the colour it acts for.
+    fn colour_in_turn(&self, cmd: &Command) -> Option<Colour> {
+        use Command::*;
+        let both = [Colour::Black, Colour::White];
+        let to_move = self.to_move();
+        Some(match cmd {
+            Ready => both.into_iter().find(|c| !self.ready_flags()[colour_index(*c)]).unwrap_or(to_move),
+            Acknowledge { .. } => self.awaiting_ack.map_or(to_move, |(c, _)| c),
+            // 003 §5.1: the player who made the latest stone move asks; the other answers.
+            RequestUndo => opponent(to_move),
+            AnswerUndo { .. } => self.undo.map_or(to_move, |u| opponent(u.colour)),
+            AnswerDraw { .. } => self.draw.pending_by.map_or(to_move, opponent),
+            CancelDrawOffer => self.draw.pending_by.unwrap_or(to_move),
+            CancelScoringRequest => {
+                both.into_iter().find(|c| self.scoring_requests[colour_index(*c)].is_some()).unwrap_or(to_move)
+            }
+            RequestScoring => {
+                both.into_iter().find(|c| self.scoring_requests[colour_index(*c)].is_none()).unwrap_or(to_move)
+            }
+            Consent { .. } => match self.scoring() {
+                Some(sc) => {
+                    both.into_iter().find(|c| sc.consents[colour_index(*c)] != Some(sc.statement)).unwrap_or(to_move)
+                }
+                None => to_move,
+            },
+            WithdrawConsent => match self.scoring() {
+                Some(sc) => both.into_iter().find(|c| sc.consents[colour_index(*c)].is_some()).unwrap_or(to_move),
+                None => to_move,
+            },
+            _ => to_move,
+        })
+    }
+
+    /// The colour a viewer plays as the view shows it: on one screen for both colours, the
+    /// colour in turn for the phase's main action (to move, to be ready, to consent).
+    pub fn colour_shown_to(&self, user_id: i64) -> Option<Colour> {
+        let mut seats = self.seats_of(user_id);
+        let first = seats.next()?;
+        if seats.next().is_none() {
+            return self.colour_of_seat(first);
+        }
+        self.black?;
+        let cmd = match self.phase {
+            Phase::WaitingReady(_) => Command::Ready,
+            Phase::Scoring(_) | Phase::AwaitingReview(_) => Command::Consent { statement: 0 },
+            _ => Command::Pass,
+        };
+        self.colour_in_turn(&cmd)
+    }
+
+    pub fn seat_of_colour(&self, c: Colour) -> Option<Seat> {
+        let b = self.black?;
+        Some(if c == Colour::Black { b } else { b.other() })
     }
 
     pub fn colour_of_seat(&self, seat: Seat) -> Option<Colour> {
@@ -426,10 +551,14 @@ impl MatchState {
         self.seat_of(user_id).and_then(|s| self.colour_of_seat(s))
     }
 
-    pub fn holder_of(&self, c: Colour) -> Option<&SeatHolder> {
-        let b = self.black?;
-        let seat = if c == Colour::Black { b } else { b.other() };
-        self.seats[seat.index()].as_ref()
+    /// Who plays `c`, once started.
+    pub fn holder_of(&self, c: Colour) -> Option<&Occupant> {
+        self.seats[self.seat_of_colour(c)?.index()].as_ref()
+    }
+
+    /// The account that acts for `c` (the host for a guest; none for the computer).
+    pub fn account_of(&self, c: Colour) -> Option<i64> {
+        self.holder_of(c).and_then(Occupant::account)
     }
 
     pub fn to_move(&self) -> Colour {
@@ -510,7 +639,7 @@ impl MatchState {
     pub fn handle(&mut self, caller: &Requester, cmd: &Command, now: i64) -> Decision {
         // Moves and passes are validated by playing them on the engine (no second pass).
         if let Command::Move { .. } | Command::Pass = cmd {
-            let colour = match self.seat_of(caller.user_id) {
+            let colour = match self.acting_seat(caller.user_id, cmd) {
                 None => return Decision::refuse(MatchError::NotAPlayer),
                 Some(seat) => match self.colour_of_seat(seat) {
                     Some(c) => c,
@@ -522,6 +651,26 @@ impl MatchState {
         }
         let decided = self.decide(caller, cmd, now);
         match decided {
+            Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
+            Err(e) => Decision::refuse(e),
+        }
+    }
+
+    /// Validates `cmd` from the computer player for its own seat: the same procedure, engine
+    /// and events as a person's command (003 §11.4: "validated like a human").
+    pub fn handle_computer(&mut self, cmd: &Command, now: i64) -> Decision {
+        let Some(seat) = self.computer_seat() else { return Decision::refuse(MatchError::NotAPlayer) };
+        if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
+            return Decision::refuse(MatchError::RecordDamaged { seq: *seq });
+        }
+        if let Command::Move { .. } | Command::Pass = cmd {
+            let Some(colour) = self.colour_of_seat(seat) else {
+                return Decision::refuse(self.wrong_phase(PhaseNeeded::Playing));
+            };
+            let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
+            return self.play(colour, at, now);
+        }
+        match self.decide_for_seat(seat, cmd, now) {
             Ok(Decision { events, outcome }) => self.accept(events, outcome, now),
             Err(e) => Decision::refuse(e),
         }
@@ -557,7 +706,13 @@ impl MatchState {
         if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
             return Err(MatchError::RecordDamaged { seq: *seq });
         }
-        let seat = self.seat_of(caller.user_id).ok_or(MatchError::NotAPlayer)?;
+        let seat = self.acting_seat(caller.user_id, cmd).ok_or(MatchError::NotAPlayer)?;
+        self.decide_for_seat(seat, cmd, now)
+    }
+
+    /// Decides `cmd` given for `seat` (by its person, or by the computer player).
+    fn decide_for_seat(&mut self, seat: Seat, cmd: &Command, now: i64) -> Result<Decision, MatchError> {
+        use Command::*;
         if matches!(cmd, Confirm) {
             return self.confirm(seat).map(ok);
         }

@@ -5,6 +5,58 @@
 use super::*;
 
 impl MatchState {
+    /// The seats a room of another mode than a match fills at creation, with the settings
+    /// confirmed for them and, once both are seated, the start (003 §1.2, §11.1–11.4). The
+    /// creator (`creator`) sits first, the computer or the guest second; facing the computer
+    /// by invitation, the computer takes the creator's place and the invited person joins
+    /// with the second code.
+    pub fn seat_at_creation(&mut self, creator: &SeatHolder, now: i64) -> Result<Vec<Event>, MatchError> {
+        use crate::matches::mode::{Opponent, RoomMode};
+        let mode = self.rules.mode().clone();
+        let guest = |name: &str| FilledBy::Guest { host: creator.user_id, name: name.trim().to_string() };
+        let person =
+            Event::SeatTaken { seat: Seat::First, user_id: creator.user_id, username: creator.username.clone() };
+        let (first, second) = match &mode {
+            RoomMode::Match => return Ok(Vec::new()),
+            RoomMode::OneDevice { second_player } => (Some(person), Some(guest(second_player))),
+            RoomMode::Practice { computer: None } => (Some(person), Some(guest(&creator.username))),
+            RoomMode::Practice { computer: Some(_) } | RoomMode::VsComputer { opponent: Opponent::Creator, .. } => {
+                (Some(person), Some(FilledBy::Computer))
+            }
+            RoomMode::VsComputer { opponent: Opponent::Invited, .. } => {
+                let e = Event::SeatFilled { seat: Seat::First, by: FilledBy::Computer };
+                let events = vec![e, Event::SettingsConfirmed { seat: Seat::First }];
+                return self.accept_all(events, now);
+            }
+        };
+        let mut events: Vec<Event> = first.into_iter().collect();
+        if let Some(by) = second {
+            events.push(Event::SeatFilled { seat: Seat::Second, by });
+        }
+        events.push(Event::SettingsConfirmed { seat: Seat::First });
+        events.push(Event::SettingsConfirmed { seat: Seat::Second });
+        events.push(Event::Started { black: self.black_at_start() });
+        self.accept_all(events, now)
+    }
+
+    /// Which seat plays Black: facing the computer, the side the creator chose for it;
+    /// otherwise as agreed (host Black, host White, or nigiri with the room's seed).
+    fn black_at_start(&self) -> Seat {
+        if let (Some(c), Some(seat)) = (self.rules.mode().computer(), self.computer_seat()) {
+            return if c.colour == Colour::Black { seat } else { seat.other() };
+        }
+        match self.rules.colours() {
+            ColourAssignment::HostBlack => Seat::First,
+            ColourAssignment::HostWhite => Seat::Second,
+            ColourAssignment::Nigiri => nigiri(self.nigiri_seed()),
+        }
+    }
+
+    fn accept_all(&mut self, events: Vec<Event>, now: i64) -> Result<Vec<Event>, MatchError> {
+        let d = self.accept(events, Ok(()), now);
+        d.outcome.map(|()| d.events)
+    }
+
     pub(super) fn join(&mut self, caller: &Requester, code: &str) -> Result<Vec<Event>, MatchError> {
         if self.phase() != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));
@@ -35,12 +87,7 @@ impl MatchState {
         }
         let mut events = vec![Event::SettingsConfirmed { seat }];
         if self.confirmed[seat.other().index()] {
-            let black = match self.rules.colours() {
-                ColourAssignment::HostBlack => Seat::First,
-                ColourAssignment::HostWhite => Seat::Second,
-                ColourAssignment::Nigiri => nigiri(self.nigiri_seed()),
-            };
-            events.push(Event::Started { black });
+            events.push(Event::Started { black: self.black_at_start() });
         }
         Ok(events)
     }
@@ -60,8 +107,15 @@ impl MatchState {
         if r.ready[colour_index(colour)] {
             return Err(MatchError::AlreadyDone);
         }
+        let other = opponent(colour);
         let mut events = vec![Event::Ready { colour }];
-        if r.ready[colour_index(opponent(colour))] {
+        // 003 §11.2: in practice one screen's Ready stands for both colours; the computer is
+        // always ready (003 §11.4: it moves after the human's start).
+        let stands_for_other = self.rules.mode().is_practice() || self.holder_of(other) == Some(&Occupant::Computer);
+        if !r.ready[colour_index(other)] && stands_for_other {
+            events.push(Event::Ready { colour: other });
+        }
+        if r.ready[colour_index(other)] || stands_for_other {
             events.push(Event::PlayResumed);
         }
         Ok(events)

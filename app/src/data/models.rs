@@ -1,0 +1,129 @@
+//! The computer's models (003 §12.5): appended, never changed. The first, built-in model
+//! carries the engine's default weights, so a fresh server has a computer to play.
+
+use engine::computer::{model::fingerprint, Weights, DEFAULT_WEIGHTS};
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use super::{internal, Db};
+use crate::AppError;
+
+/// How a model came to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ModelSource {
+    /// The engine's default weights, present from the first start.
+    Builtin,
+    /// A training run on this server's games.
+    Trained,
+    /// A model file imported by an administrator (003 §12.6).
+    Imported,
+}
+
+/// One stored model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRow {
+    pub id: i64,
+    pub version: u32,
+    pub source: ModelSource,
+    pub weights: Weights,
+    pub fingerprint: String,
+    /// The provenance as stored (JSON text of the engine's model-file provenance).
+    pub provenance: String,
+    pub created_at_ms: i64,
+    pub created_by: Option<i64>,
+}
+
+fn row_to_model(r: &sqlx::sqlite::SqliteRow) -> Result<ModelRow, AppError> {
+    let weights: String = r.get("weights");
+    let weights: [f64; 8] = serde_json::from_str(&weights).map_err(|e| {
+        tracing::error!(error = %e, "stored model weights do not parse");
+        AppError::Internal
+    })?;
+    let source: String = r.get("source");
+    Ok(ModelRow {
+        id: r.get("id"),
+        version: r.get::<i64, _>("version") as u32,
+        source: source.parse().map_err(|_| AppError::Internal)?,
+        weights: Weights(weights),
+        fingerprint: r.get("fingerprint"),
+        provenance: r.get("provenance"),
+        created_at_ms: r.get("created_at_ms"),
+        created_by: r.get("created_by"),
+    })
+}
+
+const COLUMNS: &str = "id, version, source, weights, fingerprint, provenance, created_at_ms, created_by";
+
+impl Db {
+    /// Stores a new model with the next version number.
+    pub async fn insert_model(
+        &self,
+        source: ModelSource,
+        weights: &Weights,
+        provenance: &str,
+        now: i64,
+        by: Option<i64>,
+    ) -> Result<ModelRow, AppError> {
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let version: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(internal)?;
+        let weights_json = serde_json::to_string(&weights.0).map_err(|_| AppError::Internal)?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO models (version, source, weights, fingerprint, provenance, created_at_ms, created_by) \
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .bind(version)
+        .bind(<&str>::from(source))
+        .bind(weights_json)
+        .bind(fingerprint(weights))
+        .bind(provenance)
+        .bind(now)
+        .bind(by)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(internal)?;
+        tx.commit().await.map_err(internal)?;
+        self.model(id).await?.ok_or(AppError::Internal)
+    }
+
+    /// Every model, newest first.
+    pub async fn models(&self) -> Result<Vec<ModelRow>, AppError> {
+        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM models ORDER BY version DESC"))
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)?;
+        rows.iter().map(row_to_model).collect()
+    }
+
+    pub async fn model(&self, id: i64) -> Result<Option<ModelRow>, AppError> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM models WHERE id = ?"))
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
+        row.as_ref().map(row_to_model).transpose()
+    }
+
+    pub async fn model_weights(&self, id: i64) -> Result<Option<Weights>, AppError> {
+        Ok(self.model(id).await?.map(|m| m.weights))
+    }
+
+    /// The built-in model, stored on first use.
+    pub async fn builtin_model(&self, now: i64) -> Result<ModelRow, AppError> {
+        let id: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM models WHERE source = 'builtin' ORDER BY version LIMIT 1")
+                .fetch_optional(self.pool())
+                .await
+                .map_err(internal)?;
+        if let Some(id) = id {
+            return self.model(id).await?.ok_or(AppError::Internal);
+        }
+        let provenance = serde_json::json!({ "note": "the engine's default weights" }).to_string();
+        self.insert_model(ModelSource::Builtin, &DEFAULT_WEIGHTS, &provenance, now, None).await
+    }
+}

@@ -1,0 +1,146 @@
+//! Who sits at the table (003 §1.2, §11.1–11.4): a match between two accounts, two people on
+//! one device, an administrator's solo practice, or a person against the basic computer. The
+//! mode is part of the agreement stored with the room; it never changes after creation.
+
+use serde::{Deserialize, Serialize};
+
+use super::events::Colour;
+
+/// Computer levels (engine `computer::Level`): 1 the evaluator alone, 2 the search.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=2;
+/// The computer's time per move, in milliseconds.
+pub const MOVE_MS: std::ops::RangeInclusive<u32> = 100..=10_000;
+/// The default: the strongest level at one second per move (issue 13 §2).
+pub const DEFAULT_MOVE_MS: u32 = 1_000;
+/// Longest name entered for the second player on one device (characters).
+pub const GUEST_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
+
+/// The model a computer seat plays with, pinned when the room is created (003 §12.5: a room
+/// never switches model). Filled by the server from its model store; a client's value is
+/// ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct ModelPin {
+    pub id: i64,
+    pub version: u32,
+    /// The weights' fingerprint: the server checks the stored model against it before the
+    /// computer plays.
+    pub fingerprint: String,
+}
+
+/// A seat held by the basic computer (003 §11.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ComputerSeat {
+    /// The colour the computer plays.
+    pub colour: Colour,
+    /// 1: the evaluator alone; 2: the search with the evaluator as prior.
+    pub level: u8,
+    /// Time per move (ms, 100..=10000).
+    pub move_ms: u32,
+    /// The model chosen by id; absent: the server's default model.
+    #[serde(default)]
+    pub model_id: Option<i64>,
+    /// Set by the server at creation.
+    #[serde(default)]
+    pub model: Option<ModelPin>,
+    /// The seed of the computer's random choices (rand_chacha), drawn and recorded at
+    /// creation so that its moves can be replayed; set by the server.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// Who takes the seat facing the computer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Opponent {
+    /// The room's creator plays.
+    #[default]
+    Creator,
+    /// Whoever the creator invites (by the second invitation code): another person or a
+    /// program such as the exported participant script (003 §12.6).
+    Invited,
+}
+
+/// The room's mode.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RoomMode {
+    /// Two accounts, each seated by invitation (the first wave's only mode).
+    #[default]
+    Match,
+    /// Two people on one device: the creator's account holds both seats; the second seat
+    /// carries the name entered for the other player. Readiness, undo answers and consents
+    /// are given on that screen for each colour in turn.
+    OneDevice { second_player: String },
+    /// An administrator's solo practice (003 §11.1–11.3): both colours alternately, or
+    /// against the computer. Never a result between two players.
+    Practice {
+        #[serde(default)]
+        computer: Option<ComputerSeat>,
+    },
+    /// A player against the basic computer (003 §1.2, §11.4).
+    VsComputer {
+        computer: ComputerSeat,
+        #[serde(default)]
+        opponent: Opponent,
+    },
+}
+
+impl RoomMode {
+    pub fn computer(&self) -> Option<&ComputerSeat> {
+        match self {
+            RoomMode::Practice { computer } => computer.as_ref(),
+            RoomMode::VsComputer { computer, .. } => Some(computer),
+            RoomMode::Match | RoomMode::OneDevice { .. } => None,
+        }
+    }
+
+    pub fn computer_mut(&mut self) -> Option<&mut ComputerSeat> {
+        match self {
+            RoomMode::Practice { computer } => computer.as_mut(),
+            RoomMode::VsComputer { computer, .. } => Some(computer),
+            RoomMode::Match | RoomMode::OneDevice { .. } => None,
+        }
+    }
+
+    pub fn is_practice(&self) -> bool {
+        matches!(self, RoomMode::Practice { .. })
+    }
+
+    /// One account answers for both colours (one device, or practice without the computer).
+    pub fn one_screen_both_colours(&self) -> bool {
+        matches!(self, RoomMode::OneDevice { .. } | RoomMode::Practice { computer: None })
+    }
+
+    /// The seats are filled when the room is created (no invitations are used), except the
+    /// invited seat facing a computer.
+    pub fn seats_at_creation(&self) -> bool {
+        !matches!(self, RoomMode::Match | RoomMode::VsComputer { opponent: Opponent::Invited, .. })
+    }
+
+    /// What lists and records mark the room as.
+    pub fn tag(&self) -> ModeTag {
+        match self {
+            RoomMode::Match => ModeTag::Match,
+            RoomMode::OneDevice { .. } => ModeTag::OneDevice,
+            RoomMode::Practice { .. } => ModeTag::Practice,
+            RoomMode::VsComputer { .. } => ModeTag::VsComputer,
+        }
+    }
+}
+
+/// A mode's mark in lists, results and records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ModeTag {
+    Match,
+    OneDevice,
+    Practice,
+    VsComputer,
+}

@@ -1,0 +1,90 @@
+//! What the computer seat does next (003 §11.4). Pure: the actor asks after every commit and
+//! either hands the command straight back to [`MatchState::handle_computer`] (answers that
+//! need no thought) or thinks on a blocking thread first (a move, or its dead-stone proposal
+//! when counting starts). Either way the command goes through the same validation, events
+//! and record as a person's.
+
+use super::*;
+use crate::matches::events::MarkKind;
+
+/// The computer's next step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ComputerStep {
+    /// A command to give now.
+    Give(Command),
+    /// Think about a move for `colour` on `game` (the room's game as of `version`).
+    Move { colour: Colour, version: i64 },
+    /// Counting began: propose the chains it takes for dead, then consent.
+    ProposeDead { colour: Colour, version: i64 },
+}
+
+impl MatchState {
+    /// The computer's next step, if it has one now.
+    pub fn computer_step(&self) -> Option<ComputerStep> {
+        let colour = self.computer_colour()?;
+        let me = colour_index(colour);
+        let give = |c| Some(ComputerStep::Give(c));
+        match &self.phase {
+            Phase::Playing => {
+                // 003 §5.6: its "device" shows every move at once.
+                if let Some((c, n)) = self.awaiting_ack {
+                    return if c == colour { give(Command::Acknowledge { move_number: n }) } else { None };
+                }
+                if self.faults.iter().any(Option::is_some) {
+                    return None;
+                }
+                // Undo by consent (003 §5.1): the computer grants the person's request.
+                if self.undo.is_some_and(|u| u.colour != colour) {
+                    return give(Command::AnswerUndo { accept: true });
+                }
+                if self.draw.pending_by.is_some_and(|c| c != colour) {
+                    return give(Command::AnswerDraw { accept: false });
+                }
+                // 003 §2.7: asked to count, it agrees.
+                let n = self.game.move_number();
+                if self.scoring_requests[colour_index(opponent(colour))] == Some(n)
+                    && self.scoring_requests[me] != Some(n)
+                {
+                    return give(Command::RequestScoring);
+                }
+                if self.to_move() != colour {
+                    return None;
+                }
+                // 003 §11.4: it passes after the person passes, leading to counting.
+                if matches!(self.game.moves().last(), Some((c, engine::Move::Pass)) if *c != colour) {
+                    return give(Command::Pass);
+                }
+                Some(ComputerStep::Move { colour, version: self.version })
+            }
+            Phase::Scoring(s) => {
+                if s.consents[me] == Some(s.statement) {
+                    return None;
+                }
+                let marked = s.marks.iter().any(|m| m.by == Some(colour));
+                // Once per counting: its proposal, then its consent (it proposes and consents
+                // again only when counting starts afresh).
+                if !marked && s.consents[me].is_none() {
+                    return Some(ComputerStep::ProposeDead { colour, version: self.version });
+                }
+                give(Command::Consent { statement: s.statement })
+            }
+            _ => None,
+        }
+    }
+
+    /// The Mark commands proposing `dead` (points of stones the computer takes for dead), one
+    /// per chain, or only the consent when it proposes none.
+    pub fn dead_proposal(&self, dead: &[engine::Point]) -> Vec<Command> {
+        let mut seen: Vec<engine::Point> = Vec::new();
+        let mut cmds = Vec::new();
+        for &p in dead {
+            let Some(head) = self.game.board().chain_head(p) else { continue };
+            if seen.contains(&head) {
+                continue;
+            }
+            seen.push(head);
+            cmds.push(Command::Mark { at: self.xyz(p), kind: MarkKind::Dead });
+        }
+        cmds
+    }
+}
