@@ -27,7 +27,9 @@ test:
 lint:
 	scripts/lint.sh
 
+## The participant program's WASM first: the server's participant test inlines it.
 unit:
+	scripts/build-participant.sh
 	cargo test --workspace --exclude frontend
 
 e2e:
