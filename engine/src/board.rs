@@ -354,6 +354,13 @@ impl Board {
         Ok(MoveEffect { captured, single_capture: if captured == 1 { single } else { None }, hash_after: hash })
     }
 
+    /// The next stone of the chain ring through stone `p` (back to `p` after
+    /// the last one).
+    #[inline(always)]
+    pub(crate) fn next_stone(&self, p: usize) -> usize {
+        self.next[p] as usize
+    }
+
     /// Some liberty of the chain through stone `p` (walks the chain).
     /// `D` must equal [`Board::deg`].
     pub(crate) fn first_liberty<const D: usize>(&self, p: usize) -> Option<usize> {

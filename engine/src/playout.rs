@@ -5,9 +5,16 @@
 //! empty point whose existing neighbours are all own stones); pass when no
 //! such move exists; stop after two consecutive passes or 3×points moves;
 //! immediate-repetition rule (003 §2.3).
+//!
+//! [`policy_playout`] is the computer's variant (issue 13): the same
+//! candidate lists and repetition test, with a light policy on top (capture
+//! and atari escape around the last move, no self-atari of two or more
+//! stones) and a seeded ChaCha8 RNG.
 
 use crate::board::{Board, Color};
 use crate::geometry::{Axis, Geometry, Point};
+use rand_chacha::rand_core::Rng as _;
+use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// Small deterministic PRNG (splitmix64); no dependency, same on wasm.
@@ -229,7 +236,7 @@ fn playout_impl<const D: usize>(
             cand.swap(k, i, window);
             // An opponent's single-point eye is playable only while an
             // adjacent chain is in atari; drop it until that happens (see
-            // the atari re-activation below).
+            // the atari re-activation in `place_and_update`).
             if qc.is_err() && board.surrounded_by::<D>(p, 3 - me) {
                 cand.remove_at(k, window);
             }
@@ -238,42 +245,9 @@ fn playout_impl<const D: usize>(
         match chosen {
             Some(p) => {
                 passes = 0;
-                captured.clear();
-                stats.captured += board.place_at::<D>(p, to_move, Some(&mut captured)) as u64;
+                stats.captured += place_and_update::<D>(board, &mut cand, p, to_move, &mut captured) as u64;
                 ko = if captured.len() == 1 { Some((captured[0].index(), p)) } else { None };
-                cand.after_place::<D>(board, p, k, me);
-                // Neighbours of a captured stone are other captured stones or
-                // capturing stones (the chain had no liberty), so only the
-                // captured points themselves change status.
-                for &s in &captured {
-                    cand.refresh::<D>(board, s.index());
-                }
                 on_move(to_move, Some(Point(p as u16)), board);
-                // Chains that may have just entered atari: the new chain and
-                // the opponent chains next to it (each once). Their last
-                // liberty may be a dropped eye.
-                if board.libs_of(p) == 1 {
-                    if let Some(x) = board.first_liberty::<D>(p) {
-                        cand.refresh::<D>(board, x);
-                    }
-                }
-                let opp = 3 - me;
-                let mut seen = [u16::MAX; 6];
-                let mut ns = 0usize;
-                for q in board.row::<D>(p) {
-                    let q = q as usize;
-                    if board.cell(q) == opp && board.libs_of(q) == 1 {
-                        let h = board.head_of(q);
-                        if seen[..ns].contains(&h) {
-                            continue;
-                        }
-                        seen[ns] = h;
-                        ns += 1;
-                        if let Some(x) = board.first_liberty::<D>(q) {
-                            cand.refresh::<D>(board, x);
-                        }
-                    }
-                }
             }
             None => {
                 ko = None;
@@ -289,6 +263,336 @@ fn playout_impl<const D: usize>(
     stats.playouts += 1;
     stats.moves += moves;
     moves
+}
+
+/// Place a stone of `to_move` at empty point `p` (a checked move) and bring
+/// the candidate lists up to date; the captured points are left in
+/// `captured`. Returns the number of stones captured.
+#[inline]
+fn place_and_update<const D: usize>(
+    board: &mut Board,
+    cand: &mut Candidates,
+    p: usize,
+    to_move: Color,
+    captured: &mut Vec<Point>,
+) -> u32 {
+    let k = to_move.idx();
+    let me = to_move.cell();
+    captured.clear();
+    let n = board.place_at::<D>(p, to_move, Some(captured));
+    cand.after_place::<D>(board, p, k, me);
+    // Neighbours of a captured stone are other captured stones or
+    // capturing stones (the chain had no liberty), so only the
+    // captured points themselves change status.
+    for &s in captured.iter() {
+        cand.refresh::<D>(board, s.index());
+    }
+    // Chains that may have just entered atari: the new chain and
+    // the opponent chains next to it (each once). Their last
+    // liberty may be a dropped eye.
+    if board.libs_of(p) == 1 {
+        if let Some(x) = board.first_liberty::<D>(p) {
+            cand.refresh::<D>(board, x);
+        }
+    }
+    let opp = 3 - me;
+    let mut seen = [u16::MAX; 6];
+    let mut ns = 0usize;
+    for q in board.row::<D>(p) {
+        let q = q as usize;
+        if board.cell(q) == opp && board.libs_of(q) == 1 {
+            let h = board.head_of(q);
+            if seen[..ns].contains(&h) {
+                continue;
+            }
+            seen[ns] = h;
+            ns += 1;
+            if let Some(x) = board.first_liberty::<D>(q) {
+                cand.refresh::<D>(board, x);
+            }
+        }
+    }
+    n
+}
+
+/// Uniform in `0..n` from a 32-bit ChaCha draw (0 for `n` = 0).
+#[inline(always)]
+fn below_chacha(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    ((u64::from(rng.next_u32()) * n as u64) >> 32) as usize
+}
+
+/// The computer's playout (see the module documentation): `first` moves
+/// first on `board`; `last` is the previous move (the opponent's), which the
+/// policy answers. Stops after two consecutive passes or 3×points moves.
+/// `on_move` sees every stone move (colour, point) in order.
+///
+/// The policy, in order: (1) capture the chain of the previous move or a
+/// chain that attacks an own chain it put in atari; (2) extend an own chain
+/// it put in atari when that leaves at least two liberties; (3) a uniformly
+/// random non-eye move, refusing moves that leave a new chain of two or more
+/// stones in atari without capturing (1 and 3 are how MoGo-style playouts
+/// keep groups alive long enough for the result to mean something); pass
+/// when nothing is left. A one-stone self-atari stays allowed (throw-ins
+/// kill eyes).
+pub fn policy_playout(
+    board: &mut Board,
+    first: Color,
+    last: Option<Point>,
+    rng: &mut ChaCha8Rng,
+    on_move: impl FnMut(Color, Point),
+) -> u64 {
+    if board.deg() == 4 {
+        policy_impl::<4>(board, first, last, rng, on_move)
+    } else {
+        policy_impl::<6>(board, first, last, rng, on_move)
+    }
+}
+
+/// Liberties (capped at 3) and stone count of the chain a stone of cell
+/// value `me` at empty `p` would make; captured neighbours count as
+/// liberties (a lower bound for large captures, exact enough for the policy).
+fn libs_after<const D: usize>(board: &Board, p: usize, me: u8) -> (usize, u32) {
+    const CAP: usize = 3;
+    let mut libs = [u16::MAX; CAP];
+    let mut nl = 0usize;
+    let mut add = |x: u16, nl: &mut usize| {
+        if *nl < CAP && !libs[..*nl].contains(&x) {
+            libs[*nl] = x;
+            *nl += 1;
+        }
+    };
+    let mut heads = [u16::MAX; 6];
+    let mut nh = 0usize;
+    let mut size = 1u32;
+    let nb = board.row::<D>(p);
+    for q in nb {
+        let c = board.cell(q as usize);
+        if c == crate::board::EMPTY {
+            add(q, &mut nl);
+        } else if c == me {
+            let h = board.head_of(q as usize);
+            if !heads[..nh].contains(&h) {
+                heads[nh] = h;
+                nh += 1;
+                size += board.chain_len(Point(h));
+            }
+        } else if c != crate::board::WALL && board.libs_of(q as usize) == 1 {
+            add(q, &mut nl);
+        }
+    }
+    for &h in &heads[..nh] {
+        if nl >= CAP {
+            break;
+        }
+        if usize::from(board.libs_of(h as usize)) > CAP {
+            nl = CAP;
+            break;
+        }
+        let h = h as usize;
+        let mut s = h;
+        loop {
+            for r in board.row::<D>(s) {
+                if r as usize != p && board.cell(r as usize) == crate::board::EMPTY {
+                    add(r, &mut nl);
+                }
+            }
+            s = board.next_stone(s);
+            if s == h || nl >= CAP {
+                break;
+            }
+        }
+    }
+    (nl, size)
+}
+
+/// Liberties of opponent chains (cell `opp`) in atari next to the chain
+/// through stone `c`: the captures that rescue it. Walks at most `limit` stones.
+fn rescue_captures<const D: usize>(board: &Board, c: usize, opp: u8, out: &mut Vec<usize>, limit: usize) {
+    let mut s = c;
+    for _ in 0..limit {
+        for r in board.row::<D>(s) {
+            let r = r as usize;
+            if board.cell(r) == opp && board.libs_of(r) == 1 {
+                if let Some(x) = board.first_liberty::<D>(r) {
+                    if !out.contains(&x) {
+                        out.push(x);
+                    }
+                }
+            }
+        }
+        s = board.next_stone(s);
+        if s == c {
+            break;
+        }
+    }
+}
+
+fn policy_impl<const D: usize>(
+    board: &mut Board,
+    first: Color,
+    last: Option<Point>,
+    rng: &mut ChaCha8Rng,
+    mut on_move: impl FnMut(Color, Point),
+) -> u64 {
+    let max_moves = 3 * board.len() as u64;
+    let mut cand = Candidates::new(board);
+    let mut captured: Vec<Point> = Vec::new();
+    let mut urgent: Vec<usize> = Vec::new();
+    let mut to_move = first;
+    let mut last = last.map(|p| p.index()).filter(|&p| p < board.len());
+    let mut passes = 0;
+    let mut moves = 0u64;
+    // The immediate-repetition test of `playout_impl` (003 §2.3).
+    let mut ko: Option<(usize, usize)> = None;
+    let legal = |board: &Board, p: usize, me: u8, ko: Option<(usize, usize)>| match board.quick_check::<D>(p, me) {
+        Ok(false) => Some(false),
+        Ok(true) => match ko {
+            Some((s, q)) if s == p && board.captures_exactly_stone::<D>(p, me, q) => None,
+            _ => Some(true),
+        },
+        Err(_) => None,
+    };
+    while moves < max_moves {
+        let k = to_move.idx();
+        let me = to_move.cell();
+        let opp = 3 - me;
+        let mut chosen: Option<usize> = None;
+
+        // (1), (2): answer the previous move.
+        if let Some(lm) = last.filter(|&l| board.cell(l) == opp) {
+            urgent.clear();
+            if board.libs_of(lm) == 1 {
+                if let Some(x) = board.first_liberty::<D>(lm) {
+                    urgent.push(x);
+                }
+            }
+            let mut seen = [u16::MAX; 6];
+            let mut ns = 0usize;
+            for q in board.row::<D>(lm) {
+                let q = q as usize;
+                if board.cell(q) != me || board.libs_of(q) != 1 {
+                    continue;
+                }
+                let h = board.head_of(q);
+                if seen[..ns].contains(&h) {
+                    continue;
+                }
+                seen[ns] = h;
+                ns += 1;
+                rescue_captures::<D>(board, q, opp, &mut urgent, 64);
+                if let Some(x) = board.first_liberty::<D>(q) {
+                    if libs_after::<D>(board, x, me).0 >= 2 && !urgent.contains(&x) {
+                        urgent.push(x);
+                    }
+                }
+            }
+            while !urgent.is_empty() {
+                let i = below_chacha(rng, urgent.len());
+                let p = urgent.swap_remove(i);
+                if legal(board, p, me, ko).is_some() {
+                    chosen = Some(p);
+                    break;
+                }
+            }
+        }
+
+        // (3): random non-eye move without a large self-atari.
+        if chosen.is_none() {
+            let mut window = cand.list[k].len();
+            while window > 0 {
+                let i = below_chacha(rng, window);
+                let p = cand.list[k][i] as usize;
+                let ok = match legal(board, p, me, ko) {
+                    Some(true) => true,
+                    Some(false) => {
+                        let (l, size) = libs_after::<D>(board, p, me);
+                        l >= 2 || size == 1
+                    }
+                    None => false,
+                };
+                if ok {
+                    chosen = Some(p);
+                    break;
+                }
+                window -= 1;
+                cand.swap(k, i, window);
+                if board.quick_check::<D>(p, me).is_err() && board.surrounded_by::<D>(p, opp) {
+                    cand.remove_at(k, window);
+                }
+            }
+        }
+        moves += 1;
+        match chosen {
+            Some(p) => {
+                passes = 0;
+                place_and_update::<D>(board, &mut cand, p, to_move, &mut captured);
+                ko = if captured.len() == 1 { Some((captured[0].index(), p)) } else { None };
+                last = Some(p);
+                on_move(to_move, Point(p as u16));
+            }
+            None => {
+                ko = None;
+                last = None;
+                passes += 1;
+                if passes >= 2 {
+                    break;
+                }
+            }
+        }
+        to_move = to_move.opponent();
+    }
+    moves
+}
+
+/// The owner of every point of a (finished playout) board: a stone's colour
+/// for a stone, the bordering colour for an empty region bordered by one
+/// colour only, else nobody (cell values: 0 nobody, 1 Black, 2 White).
+pub fn owners(board: &Board) -> Vec<u8> {
+    let n = board.len();
+    let geom = board.geometry();
+    let mut own: Vec<u8> = (0..n).map(|p| board.cell(p)).collect();
+    let mut seen = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut region: Vec<usize> = Vec::new();
+    for start in board.empty_points() {
+        let start = start.index();
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        region.clear();
+        let mut borders = 0u8;
+        while let Some(s) = stack.pop() {
+            region.push(s);
+            for &q in geom.nbrs(s) {
+                let q = q.index();
+                let c = board.cell(q);
+                if c == crate::board::EMPTY {
+                    if !seen[q] {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                } else {
+                    borders |= c;
+                }
+            }
+        }
+        if borders == crate::board::BLACK || borders == crate::board::WHITE {
+            for &s in &region {
+                own[s] = borders;
+            }
+        }
+    }
+    own
+}
+
+/// Area count of a board (see [`owners`]): (Black, White) points.
+pub fn area_count(board: &Board) -> (u32, u32) {
+    let own = owners(board);
+    let b = own.iter().filter(|&&c| c == crate::board::BLACK).count() as u32;
+    let w = own.iter().filter(|&&c| c == crate::board::WHITE).count() as u32;
+    (b, w)
 }
 
 /// Run `n` playouts from an empty board of the given board's geometry.
