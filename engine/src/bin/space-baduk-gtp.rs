@@ -1,34 +1,90 @@
 //! `space-baduk-gtp`: GTP version 2 on stdin/stdout (see engine/README.md "GTP"),
+//! with `--computer` the basic computer plays `genmove` (003 §11.4),
 //! or `--bench-playouts XxYxZ N [--seed S]` for the playout benchmark.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use engine::gtp::GtpEngine;
+use engine::computer::model::ModelFile;
+use engine::computer::{Level, SearchLimits, DEFAULT_WEIGHTS};
+use engine::gtp::{ComputerPlayer, GtpEngine};
 use engine::playout::{parse_board_spec, run_playouts};
 use engine::Board;
 
+const USAGE: &str = "usage: space-baduk-gtp [--seed S]                       GTP on stdin/stdout, random genmove
+       space-baduk-gtp --computer [--model FILE.json] [--level 1|2] [--move-ms MS] [--seed S]
+                                                      GTP, genmove plays the basic computer
+                                                      (default: built-in weights, level 2, 1000 ms)
+       space-baduk-gtp --bench-playouts XxYxZ N [--seed S]   playout benchmark";
+
 fn usage() -> ExitCode {
-    eprintln!(
-        "usage: space-baduk-gtp [--seed S]                       GTP on stdin/stdout\n       \
-         space-baduk-gtp --bench-playouts XxYxZ N [--seed S]   playout benchmark"
-    );
+    eprintln!("{USAGE}");
     ExitCode::from(2)
+}
+
+/// A bad option value: the reason, then the usage; exit code 2.
+fn bad(msg: String) -> ExitCode {
+    eprintln!("space-baduk-gtp: {msg}");
+    usage()
+}
+
+/// `--computer` settings.
+struct ComputerArgs {
+    model: Option<String>,
+    level: Level,
+    move_ms: u64,
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut seed: u64 = 0x5BAD_57A2;
     let mut bench: Option<(String, String)> = None;
+    let mut computer = false;
+    let mut computer_flag: Option<&str> = None;
+    let mut ca = ComputerArgs { model: None, level: Level::STRONGEST, move_ms: 1000 };
     let mut i = 0;
     while i < args.len() {
-        match args[i].as_str() {
+        let flag = args[i].as_str();
+        let value = args.get(i + 1);
+        match flag {
             "--seed" => {
-                let Some(s) = args.get(i + 1).and_then(|s| s.parse().ok()) else {
-                    return usage();
+                let Some(s) = value.and_then(|s| s.parse().ok()) else {
+                    return bad(format!(
+                        "--seed needs a non-negative integer, got {:?}",
+                        value.map_or("nothing", |v| v)
+                    ));
                 };
                 seed = s;
+                i += 2;
+            }
+            "--computer" => {
+                computer = true;
+                i += 1;
+            }
+            "--model" => {
+                let Some(v) = value else {
+                    return bad("--model needs a file name".into());
+                };
+                ca.model = Some(v.clone());
+                i += 2;
+            }
+            "--level" => {
+                let Some(l) = value.and_then(|v| v.parse::<u8>().ok()).and_then(Level::from_number) else {
+                    return bad(format!("--level must be 1 or 2, got {:?}", value.map_or("nothing", |v| v)));
+                };
+                ca.level = l;
+                i += 2;
+            }
+            "--move-ms" => {
+                let Some(ms) = value.and_then(|v| v.parse::<u64>().ok()).filter(|&ms| ms > 0) else {
+                    return bad(format!(
+                        "--move-ms needs a positive number of milliseconds, got {:?}",
+                        value.map_or("nothing", |v| v)
+                    ));
+                };
+                ca.move_ms = ms;
                 i += 2;
             }
             "--bench-playouts" => {
@@ -42,20 +98,53 @@ fn main() -> ExitCode {
                 usage();
                 return ExitCode::SUCCESS;
             }
-            _ => return usage(),
+            _ => return bad(format!("unknown option {flag:?}")),
+        }
+        if matches!(flag, "--model" | "--level" | "--move-ms") {
+            computer_flag = Some(flag);
         }
     }
+    if let (false, Some(flag)) = (computer, computer_flag) {
+        return bad(format!("{flag} needs --computer"));
+    }
+    let player = if computer {
+        let weights = match &ca.model {
+            None => DEFAULT_WEIGHTS,
+            Some(path) => {
+                let text = match std::fs::read_to_string(path) {
+                    Ok(t) => t,
+                    Err(e) => return bad(format!("--model {path}: {e}")),
+                };
+                match ModelFile::from_json(&text) {
+                    Ok(m) => m.weights,
+                    Err(e) => return bad(format!("--model {path}: {e}")),
+                }
+            }
+        };
+        let ms = ca.move_ms;
+        // The engine has no clock: each genmove gets a deadline from this one.
+        let stop = Box::new(move || {
+            let deadline = Instant::now() + Duration::from_millis(ms);
+            Box::new(move || Instant::now() >= deadline) as Box<dyn FnMut() -> bool>
+        });
+        Some(ComputerPlayer { weights, level: ca.level, seed, limits: SearchLimits::TIMED, stop })
+    } else {
+        None
+    };
     match bench {
         Some((board, n)) => bench_playouts(&board, &n, seed),
-        None => gtp_loop(seed),
+        None => gtp_loop(seed, player),
     }
 }
 
-fn gtp_loop(seed: u64) -> ExitCode {
+fn gtp_loop(seed: u64, computer: Option<ComputerPlayer>) -> ExitCode {
     let loader = Box::new(|path: &str| {
         std::fs::read(path).map(|b| String::from_utf8_lossy(&b).into_owned()).map_err(|e| e.to_string())
     });
     let mut engine = GtpEngine::new(seed).with_loader(loader);
+    if let Some(c) = computer {
+        engine = engine.with_computer(c);
+    }
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let mut input = stdin.lock();

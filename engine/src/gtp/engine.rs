@@ -7,6 +7,7 @@ use super::parse::{
 };
 use crate::analysis::{dead_stone_candidates, seki_candidates};
 use crate::board::Color;
+use crate::computer::{choose_move, Level, SearchLimits, Weights};
 use crate::game::{Game, Move, Phase};
 use crate::geometry::{Axis, Geometry, Point};
 use crate::labels::{classic_vertex, format_numeric_xyz, handicap_points, star_points};
@@ -17,6 +18,21 @@ use crate::sgf::{export_sgf, import_sgf, SgfInfo};
 
 /// Reads a file for `loadsgf` (the library itself does no I/O).
 pub type FileLoader = Box<dyn FnMut(&str) -> Result<String, String>>;
+
+/// Makes the `stop` callback of one `genmove` search: the binary builds it
+/// from its clock (the library has none, issue 13).
+pub type StopFactory = Box<dyn FnMut() -> Box<dyn FnMut() -> bool>>;
+
+/// The basic computer behind `genmove` (`space-baduk-gtp --computer`, 003 §11.4).
+pub struct ComputerPlayer {
+    pub weights: Weights,
+    pub level: Level,
+    /// Mixed with the move number into each move's seed, so a replayed
+    /// command sequence with a playout-count limit replays the same moves.
+    pub seed: u64,
+    pub limits: SearchLimits,
+    pub stop: StopFactory,
+}
 
 /// How vertices are written: letter+row on `boardsize`/`rectangular_boardsize`
 /// boards, actual `x,y,z` coordinates on `space_*` boards.
@@ -81,6 +97,7 @@ pub struct GtpEngine {
     rules: Rules,
     rng: Rng,
     loader: Option<FileLoader>,
+    computer: Option<ComputerPlayer>,
     quit: bool,
     /// Recipient of a non-negative `komi` (set by `space_rule komi_to`,
     /// default White); a negative `komi` goes to Black without changing it.
@@ -107,6 +124,7 @@ impl GtpEngine {
             rules,
             rng: Rng::new(seed),
             loader: None,
+            computer: None,
             quit: false,
             komi_to: rules.komi_to,
         }
@@ -115,6 +133,12 @@ impl GtpEngine {
     /// Supplies the file reader used by `loadsgf`.
     pub fn with_loader(mut self, loader: FileLoader) -> GtpEngine {
         self.loader = Some(loader);
+        self
+    }
+
+    /// Makes `genmove` play the basic computer instead of random moves.
+    pub fn with_computer(mut self, computer: ComputerPlayer) -> GtpEngine {
+        self.computer = Some(computer);
         self
     }
 
@@ -428,8 +452,9 @@ impl GtpEngine {
         self.game.illegal_reason(c, p).map(|e| e.reason_word().to_string())
     }
 
-    /// Uniformly random legal move that does not fill a single-point own
-    /// eye; pass when there is none.
+    /// With a [`ComputerPlayer`], the basic computer's move (it may pass,
+    /// 003 §11.4); otherwise a uniformly random legal move that does not fill
+    /// a single-point own eye, pass when there is none.
     fn genmove(&mut self, c: Color) -> Answer {
         if self.game.phase() == Phase::Over {
             return Err("game is over".into());
@@ -437,12 +462,21 @@ impl GtpEngine {
         if self.game.phase() == Phase::Scoring {
             let _ = self.game.resume(c.opponent());
         }
-        let board = self.game.board();
-        let mut candidates: Vec<Point> =
-            self.game.legal_points(c).into_iter().filter(|&p| !board.is_single_point_eye(p, c)).collect();
-        candidates.sort_unstable();
-        let mv =
-            if candidates.is_empty() { Move::Pass } else { Move::Place(candidates[self.rng.below(candidates.len())]) };
+        let mv = if let Some(cp) = self.computer.as_mut() {
+            let seed = cp.seed ^ u64::from(self.game.move_number()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let mut stop = (cp.stop)();
+            choose_move(&self.game, c, &cp.weights, cp.level, seed, cp.limits, &mut *stop).mv
+        } else {
+            let board = self.game.board();
+            let mut candidates: Vec<Point> =
+                self.game.legal_points(c).into_iter().filter(|&p| !board.is_single_point_eye(p, c)).collect();
+            candidates.sort_unstable();
+            if candidates.is_empty() {
+                Move::Pass
+            } else {
+                Move::Place(candidates[self.rng.below(candidates.len())])
+            }
+        };
         self.play(c, mv)?;
         Ok(match mv {
             Move::Pass => "pass".into(),

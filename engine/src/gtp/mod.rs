@@ -8,4 +8,4 @@
 pub mod engine;
 pub mod parse;
 
-pub use engine::{FileLoader, GtpEngine};
+pub use engine::{ComputerPlayer, FileLoader, GtpEngine, StopFactory};
