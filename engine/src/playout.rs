@@ -315,6 +315,126 @@ fn place_and_update<const D: usize>(
     n
 }
 
+/// MoGo's 3×3 playout patterns (Gelly et al. 2006) in the form of michi
+/// (P. Baudiš): the candidate is the centre; `X`/`O` a stone of either
+/// colour and the other, `x`/`o` anything but that colour's stone, `.`
+/// empty, `#` off the board, `?` anything. Every rotation, reflection and
+/// colour swap matches. Flat boards only: a 3D point has no 3×3 ring.
+const PATTERNS_3X3: [[&str; 3]; 13] = [
+    ["XOX", "...", "???"], // hane: enclosing hane
+    ["XO.", "...", "?.?"], // hane: non-cutting hane
+    ["XO?", "X..", "x.?"], // hane: magari
+    [".O.", "X..", "..."], // katatsuke / diagonal attachment
+    ["XO?", "O.o", "?o?"], // cut: unprotected cut
+    ["XO?", "O.X", "???"], // cut: peeped cut
+    ["?X?", "O.O", "ooo"], // cut 2 (de)
+    ["OX?", "o.O", "???"], // cut keima
+    ["X.?", "O.?", "##?"], // side: chase
+    ["OX?", "X.O", "###"], // side: block side cut
+    ["?X?", "x.O", "###"], // side: block side connection
+    ["?XO", "x.x", "###"], // side: sagari
+    ["?OX", "X.O", "###"], // side: cut
+];
+
+/// Codes (two bits per ring point: cell value, 3 = off the board) of the
+/// 3×3 neighbourhoods that match a pattern; built once.
+fn pattern_table() -> &'static [bool] {
+    static TABLE: std::sync::OnceLock<Box<[bool]>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![false; 1 << 16].into_boxed_slice();
+        // Ring order: row-major 3×3 without the centre.
+        let ring = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)];
+        for pat in PATTERNS_3X3 {
+            let g: Vec<Vec<char>> = pat.iter().map(|r| r.chars().collect()).collect();
+            for sym in 0..8 {
+                let at = |r: usize, c: usize| {
+                    let (mut r, mut c) = (r, c);
+                    if sym & 4 != 0 {
+                        c = 2 - c;
+                    }
+                    for _ in 0..(sym & 3) {
+                        (r, c) = (c, 2 - r);
+                    }
+                    g[r][c]
+                };
+                for (a, b) in [(1u8, 2u8), (2, 1)] {
+                    let sets: Vec<Vec<u8>> = ring
+                        .iter()
+                        .map(|&(r, c)| match at(r, c) {
+                            'X' => vec![a],
+                            'O' => vec![b],
+                            '.' => vec![0],
+                            'x' => vec![0, b, 3],
+                            'o' => vec![0, a, 3],
+                            '#' => vec![3],
+                            _ => vec![0, 1, 2, 3],
+                        })
+                        .collect();
+                    let mut codes = vec![0usize];
+                    for (i, set) in sets.iter().enumerate() {
+                        codes =
+                            codes.iter().flat_map(|&c| set.iter().map(move |&v| c | (v as usize) << (2 * i))).collect();
+                    }
+                    for c in codes {
+                        t[c] = true;
+                    }
+                }
+            }
+        }
+        t
+    })
+}
+
+/// The 3×3 pattern matcher of one flat geometry for [`policy_playout`].
+#[derive(Clone, Debug)]
+pub struct Patterns3 {
+    /// The eight ring points of each point (row-major, the wall index off the board).
+    ring: Vec<[u16; 8]>,
+    table: &'static [bool],
+}
+
+impl Patterns3 {
+    /// `None` for boxes deeper than 1 (the patterns are planar).
+    pub fn new(geom: &Geometry) -> Option<Patterns3> {
+        if !geom.is_flat() {
+            return None;
+        }
+        let (w, h, _) = geom.dims();
+        let n = geom.len() as u16;
+        let ring = (0..geom.len())
+            .map(|p| {
+                let (x, y) = ((p % w) as i64, (p / w) as i64);
+                let mut r = [n; 8];
+                let mut k = 0;
+                for dy in -1..=1i64 {
+                    for dx in -1..=1i64 {
+                        if dx == 0 && dy == 0 {
+                            continue;
+                        }
+                        let (nx, ny) = (x + dx, y + dy);
+                        if nx >= 0 && ny >= 0 && (nx as usize) < w && (ny as usize) < h {
+                            r[k] = (ny as usize * w + nx as usize) as u16;
+                        }
+                        k += 1;
+                    }
+                }
+                r
+            })
+            .collect();
+        Some(Patterns3 { ring, table: pattern_table() })
+    }
+
+    /// Whether the neighbourhood of empty point `p` matches a pattern.
+    #[inline]
+    fn matches(&self, board: &Board, p: usize) -> bool {
+        let mut code = 0usize;
+        for (i, &q) in self.ring[p].iter().enumerate() {
+            code |= (board.cell(q as usize) as usize) << (2 * i);
+        }
+        self.table[code]
+    }
+}
+
 /// Uniform in `0..n` from a 32-bit ChaCha draw (0 for `n` = 0).
 #[inline(always)]
 fn below_chacha(rng: &mut ChaCha8Rng, n: usize) -> usize {
@@ -328,23 +448,27 @@ fn below_chacha(rng: &mut ChaCha8Rng, n: usize) -> usize {
 ///
 /// The policy, in order: (1) capture the chain of the previous move or a
 /// chain that attacks an own chain it put in atari; (2) extend an own chain
-/// it put in atari when that leaves at least two liberties; (3) a uniformly
+/// it put in atari when that leaves at least two liberties; (3) on flat
+/// boards with `patterns`, a move next to the previous one that matches a
+/// MoGo 3×3 pattern ([`Patterns3`]) and is no self-atari; (4) a uniformly
 /// random non-eye move, refusing moves that leave a new chain of two or more
-/// stones in atari without capturing (1 and 3 are how MoGo-style playouts
-/// keep groups alive long enough for the result to mean something); pass
-/// when nothing is left. A one-stone self-atari stays allowed (throw-ins
-/// kill eyes).
+/// stones in atari without capturing (these are how MoGo-style playouts keep
+/// groups alive and shapes sensible long enough for the result to mean
+/// something); pass when nothing is left. A one-stone self-atari stays
+/// allowed in (4) (throw-ins kill eyes).
 pub fn policy_playout(
     board: &mut Board,
     first: Color,
     last: Option<Point>,
+    patterns: Option<&Patterns3>,
     rng: &mut ChaCha8Rng,
     on_move: impl FnMut(Color, Point),
 ) -> u64 {
+    let patterns = patterns.filter(|p| p.ring.len() == board.len());
     if board.deg() == 4 {
-        policy_impl::<4>(board, first, last, rng, on_move)
+        policy_impl::<4>(board, first, last, patterns, rng, on_move)
     } else {
-        policy_impl::<6>(board, first, last, rng, on_move)
+        policy_impl::<6>(board, first, last, patterns, rng, on_move)
     }
 }
 
@@ -431,6 +555,7 @@ fn policy_impl<const D: usize>(
     board: &mut Board,
     first: Color,
     last: Option<Point>,
+    patterns: Option<&Patterns3>,
     rng: &mut ChaCha8Rng,
     mut on_move: impl FnMut(Color, Point),
 ) -> u64 {
@@ -496,7 +621,28 @@ fn policy_impl<const D: usize>(
             }
         }
 
-        // (3): random non-eye move without a large self-atari.
+        // (3): a 3×3 pattern move next to the previous move.
+        if let (None, Some(pat), Some(lm)) = (chosen, patterns, last) {
+            urgent.clear();
+            for &q in &pat.ring[lm] {
+                let q = q as usize;
+                if q < board.len() && board.cell(q) == crate::board::EMPTY && pat.matches(board, q) {
+                    urgent.push(q);
+                }
+            }
+            while !urgent.is_empty() {
+                let p = urgent.swap_remove(below_chacha(rng, urgent.len()));
+                if legal(board, p, me, ko).is_some()
+                    && !board.surrounded_by::<D>(p, me)
+                    && libs_after::<D>(board, p, me).0 >= 2
+                {
+                    chosen = Some(p);
+                    break;
+                }
+            }
+        }
+
+        // (4): random non-eye move without a large self-atari.
         if chosen.is_none() {
             let mut window = cand.list[k].len();
             while window > 0 {
@@ -705,6 +851,55 @@ mod tests {
             }
             assert!(st.moves > 100 && st.captured > 0);
         }
+    }
+
+    #[test]
+    fn policy_playout_moves_are_legal_and_fill_own_eyes_only_to_escape() {
+        use crate::game::{Game, Move};
+        use crate::rules::Rules;
+        use rand_chacha::rand_core::SeedableRng;
+        for geom in [Geometry::flat(9, 9).unwrap(), Geometry::cube(3).unwrap(), Geometry::flat(1, 5).unwrap()] {
+            let geom = Arc::new(geom);
+            let pat = Patterns3::new(&geom);
+            assert_eq!(pat.is_some(), geom.is_flat());
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            let mut total = 0;
+            for _ in 0..8 {
+                let mut b = Board::new(geom.clone());
+                let mut game = Game::with_geometry(geom.clone(), Rules::space()).unwrap();
+                policy_playout(&mut b, Color::Black, None, pat.as_ref(), &mut rng, |c, p| {
+                    // Passes are silent: catch up on them before checking.
+                    if game.to_move() != c {
+                        game.play(game.to_move(), Move::Pass).unwrap();
+                    }
+                    // An own eye is filled only to rescue a chain in atari.
+                    let bd = game.board();
+                    if bd.is_single_point_eye(p, c) {
+                        assert!(geom.neighbours(p).iter().any(|&q| bd.liberties(q) == 1), "own eye filled");
+                    }
+                    game.play(c, Move::Place(p)).unwrap();
+                    total += 1;
+                });
+                assert!(b == *game.board());
+                b.check_consistency().unwrap();
+            }
+            assert!(total > 0);
+        }
+    }
+
+    #[test]
+    fn patterns_match_a_hane_and_not_an_empty_neighbourhood() {
+        let geom = Geometry::flat(5, 5).unwrap();
+        let pat = Patterns3::new(&geom).unwrap();
+        let mut b = Board::new(Arc::new(geom.clone()));
+        let p = |x, y| geom.index_of(x, y, 1).unwrap();
+        assert!(!pat.matches(&b, p(3, 3).index()));
+        // "XO." / "..." / "?.?": Black (2,2), White (3,2) above the candidate (3,3)... as the
+        // non-cutting hane, rotated: the candidate is diagonal to X and below O.
+        b.place(p(2, 2), Color::Black, None).unwrap();
+        b.place(p(3, 2), Color::White, None).unwrap();
+        assert!(pat.matches(&b, p(3, 3).index()));
+        assert!(!pat.matches(&b, p(5, 5).index()));
     }
 
     #[test]

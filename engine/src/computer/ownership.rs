@@ -6,7 +6,7 @@
 use crate::board::{Board, Color};
 use crate::game::{Game, Move};
 use crate::geometry::Point;
-use crate::playout::{owners, policy_playout};
+use crate::playout::{owners, policy_playout, Patterns3};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,9 +27,10 @@ pub fn ownership(game: &Game, playouts: u32, seed: u64) -> Vec<(f32, f32)> {
         _ => None,
     };
     let mut board = game.board().clone();
+    let pat = Patterns3::new(game.geometry());
     for _ in 0..playouts {
         board.clone_from(game.board());
-        policy_playout(&mut board, game.to_move(), last, &mut rng, |_, _| {});
+        policy_playout(&mut board, game.to_move(), last, pat.as_ref(), &mut rng, |_, _| {});
         for (c, o) in counts.iter_mut().zip(owners(&board)) {
             match o {
                 1 => c.0 += 1,

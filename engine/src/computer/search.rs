@@ -8,7 +8,8 @@
 //! * Tree moves are played on a [`Game`], so every tree move is legal under
 //!   the game's own repetition rule; own-eye fills are left out as at level 1.
 //! * Playouts: [`policy_playout`] on the fast board (capture / atari escape,
-//!   no large self-atari, immediate repetition rule), scored by area count
+//!   MoGo 3×3 patterns on flat boards, no large self-atari, immediate
+//!   repetition rule), scored by area count
 //!   of the final board plus the komi of `game.rules()`.
 //! * The result is the most visited root move. Deterministic for a fixed seed
 //!   and playout count (one ChaCha8 stream drives everything; `stop` only
@@ -20,7 +21,7 @@ use super::{Choice, Level, PassReason, Weights};
 use crate::board::Color;
 use crate::game::{Game, Move, Phase};
 use crate::geometry::Point;
-use crate::playout::{area_count, policy_playout};
+use crate::playout::{area_count, policy_playout, Patterns3};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -41,6 +42,10 @@ pub const PRIOR_TEMPERATURE: f64 = 1.0;
 pub const EXPAND_VISITS: u32 = 1;
 /// Playouts used to find dead stones before passing after the opponent's pass.
 pub const DECIDE_PLAYOUTS: u32 = 128;
+/// The computer passes after the opponent's pass only when it is ahead by
+/// more than this: one point of slack for a dame or a seki the estimate and
+/// the final count may see differently.
+pub const DECIDED_MARGIN: f64 = 1.0;
 
 /// Limits of one search (the time limit is the caller's `stop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,7 +153,8 @@ impl Tree {
 /// Passes when no legal stone move is left or every one only fills an own
 /// eye, and when the opponent has just passed and the area count of the
 /// board, with the stones estimated dead over [`DECIDE_PLAYOUTS`] playouts
-/// removed, already wins (the game is decided; 003 §11.4).
+/// removed, already wins by more than [`DECIDED_MARGIN`] (the game is
+/// decided; 003 §11.4).
 pub fn search(
     game: &Game,
     color: Color,
@@ -176,7 +182,7 @@ pub fn search(
         used = n;
         let m = margin_without(game.board(), &dead, game);
         let ours = if color == Color::Black { m } else { -m };
-        if ours > 0.0 {
+        if ours > DECIDED_MARGIN {
             let mut c = Choice::pass(PassReason::GameDecided, legal, Level::Search);
             c.playouts = n;
             c.win_rate = Some(1.0);
@@ -195,6 +201,7 @@ pub fn search(
     let mut path_colors: Vec<Color> = Vec::with_capacity(64);
     let mut playouts = 0u32;
     let mut board = game.board().clone();
+    let patterns = Patterns3::new(game.geometry());
     while playouts < limits.max_playouts.saturating_sub(used) && !stop() {
         // Selection and expansion, on a copy of the game.
         let mut g = game.clone();
@@ -235,7 +242,7 @@ pub fn search(
         // Playout from the leaf.
         board.clone_from(g.board());
         first_play.fill(0);
-        policy_playout(&mut board, to_move, last, &mut rng, |c, p| {
+        policy_playout(&mut board, to_move, last, patterns.as_ref(), &mut rng, |c, p| {
             let slot = &mut first_play[p.index()];
             if *slot == 0 {
                 *slot = c.cell();
