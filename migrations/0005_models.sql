@@ -15,3 +15,6 @@ CREATE TABLE models (
     created_at_ms INTEGER NOT NULL,
     created_by INTEGER REFERENCES users(id)
 );
+
+-- Lists mark a room's mode (one device, practice, against the computer; 003 §11.1).
+ALTER TABLE rooms ADD COLUMN mode TEXT NOT NULL DEFAULT 'match';

@@ -51,6 +51,7 @@ pub async fn router(
         db: db.clone(),
         matches: matches.clone(),
         throttle: throttle.clone(),
+        site_root: config.site_root.clone(),
     });
     // Pages and server functions; the participant API is merged in below.
     let pages = Router::new()

@@ -13,6 +13,8 @@ pub struct RoomSummary {
     pub board: String,
     /// `Open`, `Playing` or `Finished` (the rooms table keeps no finer phase).
     pub status: RoomPhase,
+    /// Marked in lists: one device, practice, against the computer (003 §11.1).
+    pub mode: crate::matches::mode::ModeTag,
 }
 
 #[cfg(feature = "ssr")]
@@ -27,8 +29,9 @@ impl TryFrom<crate::data::RoomRow> for RoomSummary {
         };
         let preset = r.preset.parse().map_err(|_| damaged("preset", &r.preset))?;
         let status = r.status.parse().map_err(|_| damaged("status", &r.status))?;
+        let mode = r.mode.parse().map_err(|_| damaged("mode", &r.mode))?;
         let [x, y, z] = r.size;
-        Ok(RoomSummary { id: r.id, name: r.name, preset, board: format!("{x}x{y}x{z}"), status })
+        Ok(RoomSummary { id: r.id, name: r.name, preset, board: format!("{x}x{y}x{z}"), status, mode })
     }
 }
 

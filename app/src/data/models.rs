@@ -2,25 +2,12 @@
 //! carries the engine's default weights, so a fresh server has a computer to play.
 
 use engine::computer::{model::fingerprint, Weights, DEFAULT_WEIGHTS};
-use serde::{Deserialize, Serialize};
 use sqlx::Row;
 
 use super::{internal, Db};
 use crate::AppError;
 
-/// How a model came to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum ModelSource {
-    /// The engine's default weights, present from the first start.
-    Builtin,
-    /// A training run on this server's games.
-    Trained,
-    /// A model file imported by an administrator (003 §12.6).
-    Imported,
-}
+pub use crate::learning::ModelSource;
 
 /// One stored model.
 #[derive(Debug, Clone, PartialEq)]

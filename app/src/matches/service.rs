@@ -31,6 +31,8 @@ pub struct MatchService {
     clock: Arc<dyn Clock>,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
     desk: Desk,
+    /// The one training run at a time (003 §12.3).
+    training: crate::learning::service::Training,
 }
 
 /// Storage failures are logged where they happen; callers only learn it was internal.
@@ -41,7 +43,20 @@ fn from_app(_: AppError) -> MatchError {
 impl MatchService {
     pub fn new(db: Db, clock: Arc<dyn Clock>) -> Self {
         let desk = Desk::new(db.clone());
-        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())), desk }
+        let training = Default::default();
+        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())), desk, training }
+    }
+
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
+    }
+
+    pub(crate) fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    pub(crate) fn training(&self) -> crate::learning::service::Training {
+        self.training.clone()
     }
 
     /// At server start: every unfinished room is loaded from its log; games that were in

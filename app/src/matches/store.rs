@@ -26,8 +26,8 @@ impl Db {
         let len = |a: engine::Axis| a.end - a.start + 1;
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(name)
         .bind(settings.preset.as_str())
@@ -37,6 +37,7 @@ impl Db {
         .bind(RoomPhase::Open.as_str())
         .bind(created_by)
         .bind(at_ms)
+        .bind(<&str>::from(settings.mode.tag()))
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;

@@ -50,7 +50,8 @@ fn Rooms() -> impl IntoView {
                         <ul class="rooms" data-testid="rooms">
                             {list.into_iter().map(|r| view! {
                                 <li><a href=format!("/rooms/{}", r.id) data-testid="room-link"><strong>{r.name}</strong></a>
-                                    " · "{preset_text(r.preset)}" · "{r.board}" · "{super::room::phase_text(r.status)}</li>
+                                    " · "{preset_text(r.preset)}" · "{r.board}" · "{super::room::phase_text(r.status)}
+                                    {mode_mark(r.mode)}</li>
                             }).collect_view()}
                         </ul>
                     }.into_any(),
@@ -85,7 +86,7 @@ fn MyGames() -> impl IntoView {
                         <h3>{move || tr!("home.your_games")}</h3>
                         <ul class="rooms" data-testid="my-games">
                             {list.into_iter().map(|r| view! {
-                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(r.status)}</li>
+                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(r.status)}{mode_mark(r.mode)}</li>
                             }).collect_view()}
                         </ul>
                     }),
@@ -138,6 +139,13 @@ fn role_label(role: crate::Role) -> String {
         crate::Role::Admin => tr!("home.role_admin"),
         crate::Role::Player => tr!("home.role_player"),
     }
+}
+
+/// " · practice" and the like; nothing for an ordinary match.
+fn mode_mark(tag: crate::matches::mode::ModeTag) -> Option<impl IntoView> {
+    (tag != crate::matches::mode::ModeTag::Match).then(|| {
+        view! { " · "<span class="mode-tag" data-testid="mode-tag">{move || crate::text::mode_tag(crate::i18n::use_lang().get(), tag)}</span> }
+    })
 }
 
 fn preset_text(preset: crate::matches::settings::Preset) -> String {

@@ -9,7 +9,7 @@ mod settings;
 
 pub use errors::{app_error, match_error};
 pub use result::result;
-pub use settings::settings_summary;
+pub use settings::{computer_name, settings_summary};
 
 use crate::i18n::Lang;
 
@@ -20,6 +20,20 @@ pub use crate::i18n::text as t;
 pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
     let (names, values): (Vec<&str>, Vec<String>) = params.iter().map(|(n, v)| (*n, v.to_string())).unzip();
     rust_i18n::replace_patterns(&t(lang, key), &names, &values)
+}
+
+/// A mode's mark in lists, results and records (003 §11.1).
+pub fn mode_tag(lang: Lang, tag: crate::matches::mode::ModeTag) -> String {
+    use crate::matches::mode::ModeTag;
+    t(
+        lang,
+        match tag {
+            ModeTag::Match => "mode.tag.match",
+            ModeTag::OneDevice => "mode.tag.one_device",
+            ModeTag::Practice => "mode.tag.practice",
+            ModeTag::VsComputer => "mode.tag.vs_computer",
+        },
+    )
 }
 
 /// 흑 / Black.

@@ -17,6 +17,7 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
     let mut l = Vec::new();
     let preset = t(lang, &format!("preset.{}", s.preset.as_str()));
     l.push(tw("summary.rules", &[("preset", &preset), ("version", &s.common_rules_version)]));
+    l.extend(mode_line(lang, &s.mode));
     l.push(match (s.preset, s.classic_size()) {
         (Preset::Classic, Some(n)) => tw("summary.board_classic", &[("n", &n.to_string())]),
         _ => tw("summary.board_box", &[("box", &s.describe_box())]),
@@ -130,4 +131,49 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
         }
     }
     l
+}
+
+/// The mode, as the agreement states it (none for an ordinary match; 003 §1.2, §11.1).
+fn mode_line(lang: Lang, mode: &crate::matches::mode::RoomMode) -> Option<String> {
+    use crate::matches::mode::RoomMode;
+    Some(match mode {
+        RoomMode::Match => return None,
+        RoomMode::OneDevice { second_player } => {
+            t_with(lang, "summary.mode.one_device", &[("name", second_player.as_str())])
+        }
+        RoomMode::Practice { computer: None } => t(lang, "summary.mode.practice_alone"),
+        RoomMode::Practice { computer: Some(c) } => {
+            t_with(lang, "summary.mode.practice_computer", &[("computer", &computer_name(lang, c))])
+        }
+        RoomMode::VsComputer { computer: c, .. } => {
+            t_with(lang, "summary.mode.vs_computer", &[("computer", &computer_name(lang, c))])
+        }
+    })
+}
+
+/// "the basic computer (Black, level 2, 1 s per move, model 3 v3)".
+pub fn computer_name(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
+    let (id, version) = c
+        .model
+        .as_ref()
+        .map_or((String::from("–"), String::from("–")), |m| (m.id.to_string(), m.version.to_string()));
+    t_with(
+        lang,
+        "computer.name",
+        &[
+            ("colour", &colour(lang, c.colour)),
+            ("level", &c.level.to_string()),
+            ("time", &duration_ms(c.move_ms)),
+            ("id", &id),
+            ("version", &version),
+        ],
+    )
+}
+
+fn duration_ms(ms: u32) -> String {
+    if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", f64::from(ms) / 1000.0)
+    }
 }

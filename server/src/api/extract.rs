@@ -52,6 +52,25 @@ impl<S: Send + Sync> FromRequestParts<S> for RoomId {
     }
 }
 
+/// The `{id}` of a model's path: a model number 1..=i64::MAX.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("id"), parameter_in = Path)]
+pub struct ModelId(
+    /// The model's number.
+    #[param(minimum = 1, example = 1)]
+    pub i64,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for ModelId {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let RoomId(id) = RoomId::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::invalid("id", format!("must be a model number from 1 to {}", i64::MAX)))?;
+        Ok(ModelId(id))
+    }
+}
+
 /// `?after=N`: the last event a client has (0, the default, for none).
 #[derive(utoipa::IntoParams)]
 #[into_params(names("after"), parameter_in = Query)]

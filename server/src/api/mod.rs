@@ -6,6 +6,7 @@
 //! registered together with its route, so the two cannot drift apart.
 
 mod extract;
+mod models;
 mod openapi;
 
 use std::{net::SocketAddr, sync::Arc};
@@ -52,6 +53,8 @@ pub struct ApiState {
     pub db: Db,
     pub matches: MatchService,
     pub throttle: Arc<SignInThrottle>,
+    /// Where the site is served from (the participant program's WASM sits beside it).
+    pub site_root: std::path::PathBuf,
 }
 
 /// Every route of the participant API with its methods, as the README promises them. The
@@ -72,6 +75,10 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/admin/rooms/{id}/desk", &["get"]),
     ("/api/v1/notifications", &["get"]),
     ("/api/v1/notifications/read", &["post"]),
+    ("/api/v1/models", &["get", "post"]),
+    ("/api/v1/models/{id}", &["get"]),
+    ("/api/v1/models/{id}/participant.js", &["get"]),
+    ("/api/v1/admin/training", &["get", "post"]),
 ];
 
 /// The API's routes with their documentation, before the state is supplied.
@@ -92,6 +99,10 @@ fn routes() -> OpenApiRouter<ApiState> {
         .routes(routes!(desk))
         .routes(routes!(notifications))
         .routes(routes!(notifications_read))
+        .routes(routes!(models::list, models::import))
+        .routes(routes!(models::export))
+        .routes(routes!(models::participant_js))
+        .routes(routes!(models::training_status, models::start_training))
 }
 
 pub fn router(state: ApiState) -> Router {
@@ -211,6 +222,7 @@ fn create_room_example() -> serde_json::Value {
         (status = 401, response = openapi::NotSignedIn),
         (status = 403, response = openapi::CrossSite),
         (status = 413, response = openapi::TooLarge),
+        (status = 404, description = "`no_model`: the computer's chosen model", body = ErrorBody),
         (status = 415, response = openapi::NotJson),
         (status = 500, response = openapi::Fault),
 ))]

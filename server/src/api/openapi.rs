@@ -39,6 +39,7 @@ pub(super) use answers::*;
         (name = "rooms", description = "Rooms, their commands, state and events (003, 000)"),
         (name = "records", description = "Stored records (003 §8)"),
         (name = "admin", description = "For administrators"),
+        (name = "models", description = "The basic computer's models and participant programs (003 §12.5–12.6)"),
     )
 )]
 pub(super) struct ApiDoc;

@@ -493,7 +493,12 @@ pub fn ReadyButton() -> impl IntoView {
     view! {
         <Show when=show>
             <button class="primary" data-testid="ready" on:click=move |_| ctx.send(Command::Ready)>
-                {move || tr!("room.ready")}
+                {move || ctx.view.with(|v| match (&v.settings.mode, v.your_colour) {
+                    // One screen: Ready for each colour in turn; practice: one for both.
+                    (m, _) if m.is_practice() => tr!("mode.ready_both"),
+                    (m, Some(c)) if m.one_screen_both_colours() => tr!("mode.ready_for", who = colour_text(c)),
+                    _ => tr!("room.ready"),
+                })}
             </button>
         </Show>
     }

@@ -61,9 +61,13 @@ pub fn GamePanel() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let player = move |c: Colour| {
         let name = move || {
-            ctx.view
-                .with(|v| if c == Colour::Black { v.black.clone() } else { v.white.clone() })
-                .unwrap_or_else(|| "—".into())
+            ctx.view.with(|v| {
+                // The computer's seat: which model and level plays (003 §11.4, §12.5).
+                if let Some(seat) = v.settings.mode.computer().filter(|s| s.colour == c && v.black.is_some()) {
+                    return crate::text::computer_name(crate::i18n::use_lang().get(), seat);
+                }
+                if c == Colour::Black { v.black.clone() } else { v.white.clone() }.unwrap_or_else(|| "—".into())
+            })
         };
         let running = move || ctx.view.with(|v| v.clocks.running == Some(c));
         let to_move = move || ctx.view.with(|v| v.phase == RoomPhase::Playing && v.to_move == c);
@@ -125,6 +129,17 @@ fn StatusBanner() -> impl IntoView {
             }
             if v.phase == RoomPhase::WaitingReady {
                 parts.push(tr!("room.press_ready"));
+            }
+            // The room says who acts on this screen (issue 13 point 1).
+            if v.settings.mode.one_screen_both_colours() && v.phase != RoomPhase::Finished {
+                parts.push(match (v.settings.mode.is_practice(), v.your_colour) {
+                    (true, _) => tr!("mode.screen_practice"),
+                    (false, Some(c)) => tr!("mode.screen_one_device", who = colour_text(c)),
+                    (false, None) => tr!("mode.screen_one_device_any"),
+                });
+            }
+            if v.settings.mode.tag() != crate::matches::mode::ModeTag::Match {
+                parts.push(crate::text::mode_tag(crate::i18n::use_lang().get(), v.settings.mode.tag()));
             }
             if let Some(r) = &v.result {
                 parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));

@@ -1,0 +1,377 @@
+//! Local learning on the server (003 §12): which finished games are eligible, their samples
+//! rebuilt from the stored logs, training runs (games in play paused first), and the models'
+//! export and import. Methods of [`MatchService`]: training holds and resumes rooms through
+//! the same administrator commands as the referee's console.
+
+use std::sync::{Arc, Mutex};
+
+use engine::computer::{
+    model::{ModelFile, ModelFileError},
+    samples::{samples_from_record, AlternativePolicy, FinalPosition, GameSamples},
+    train::{train, Control, TrainConfig, TrainError},
+};
+
+use super::{
+    EpochPoint, Exclusion, ExclusionKind, GameRef, ModelSummary, RunState, TrainingRefusal, TrainingRequest,
+    TrainingStatus, EPOCHS,
+};
+use crate::{
+    data::models::{ModelRow, ModelSource},
+    matches::{
+        commands::Requester,
+        service::MatchService,
+        state::{Command, MatchState},
+    },
+    AppError,
+};
+
+/// The one training run at a time and its progress, shared with the page that shows it.
+#[derive(Clone, Default)]
+pub struct Training(Arc<Mutex<TrainingStatus>>);
+
+impl Training {
+    pub fn status(&self) -> TrainingStatus {
+        self.0.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+    fn update(&self, f: impl FnOnce(&mut TrainingStatus)) {
+        if let Ok(mut s) = self.0.lock() {
+            f(&mut s);
+        }
+    }
+}
+
+/// An eligible game with what training needs from it.
+struct Eligible {
+    game: GameRef,
+    state: MatchState,
+}
+
+pub fn summary(m: &ModelRow) -> ModelSummary {
+    let provenance: serde_json::Value = serde_json::from_str(&m.provenance).unwrap_or_default();
+    let metric = |k: &str| provenance["metrics"][k].as_f64();
+    ModelSummary {
+        id: m.id,
+        version: m.version,
+        source: m.source,
+        fingerprint: m.fingerprint.clone(),
+        weights: m.weights.0,
+        created_at_ms: m.created_at_ms,
+        source_games: provenance["source_games"].as_array().map_or(0, |a| a.len() as u32),
+        holdout_accuracy: metric("holdout_accuracy"),
+        holdout_log_loss: metric("holdout_log_loss"),
+        note: provenance["note"].as_str().map(String::from),
+    }
+}
+
+/// RFC 3339 UTC of a server time.
+fn rfc3339(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_else(|| "1970-01-01T00:00:00Z".into())
+}
+
+fn bad_file(e: &ModelFileError) -> AppError {
+    AppError::BadModelFile { field: e.field().to_string(), why: e.to_string() }
+}
+
+impl MatchService {
+    /// Every model, newest first (the built-in one is stored on first use).
+    pub async fn models(&self) -> Result<Vec<ModelSummary>, AppError> {
+        self.db().builtin_model(self.clock().now_ms()).await?;
+        Ok(self.db().models().await?.iter().map(summary).collect())
+    }
+
+    /// A model as its JSON file (003 §12.6): format, weights, fingerprint, provenance —
+    /// never passwords, invitation codes or raw records (003 §12.7).
+    pub async fn export_model(&self, id: i64) -> Result<String, AppError> {
+        let m = self.db().model(id).await?.ok_or(AppError::NoModel { id })?;
+        let mut provenance: serde_json::Value = serde_json::from_str(&m.provenance).unwrap_or_default();
+        if !provenance.is_object() {
+            provenance = serde_json::json!({});
+        }
+        provenance["model_id"] = format!("model-{}", m.id).into();
+        provenance["version"] = m.version.into();
+        provenance["created_at"] = rfc3339(m.created_at_ms).into();
+        if provenance.get("source_games").is_none() {
+            provenance["source_games"] = serde_json::json!([]);
+        }
+        let names = engine::computer::Feature::ALL.map(<&str>::from);
+        let weights: serde_json::Map<String, serde_json::Value> =
+            names.iter().zip(m.weights.0).map(|(n, w)| ((*n).to_string(), w.into())).collect();
+        let doc = serde_json::json!({
+            "format": engine::computer::model::MODEL_FORMAT,
+            "format_version": engine::computer::model::MODEL_FORMAT_VERSION,
+            "weights": weights,
+            "fingerprint": m.fingerprint,
+            "provenance": provenance,
+        });
+        // Checked like an import: what leaves is what another server accepts.
+        let file = ModelFile::from_json(&doc.to_string()).map_err(|e| {
+            tracing::error!(model = id, error = %e, "a stored model does not export");
+            AppError::Internal
+        })?;
+        Ok(file.to_json_pretty())
+    }
+
+    /// Imports a model file as a new model (administrators only; 003 §12.6): format, every
+    /// number and the fingerprint are checked, each refusal naming the field.
+    pub async fn import_model(&self, who: &Requester, json: &str) -> Result<ModelSummary, AppError> {
+        if !who.is_admin() {
+            return Err(AppError::Match(crate::matches::state::MatchError::AdminOnly));
+        }
+        let file = ModelFile::from_json(json).map_err(|e| bad_file(&e))?;
+        let p = &file.provenance;
+        let stored = serde_json::json!({
+            "source_games": p.source_games,
+            "metrics": p.metrics,
+            "trained_from": p.trained_from,
+            "note": format!("imported: {} version {} ({})", p.model_id, p.version, p.created_at),
+        });
+        let row = self
+            .db()
+            .insert_model(
+                ModelSource::Imported,
+                &file.weights,
+                &stored.to_string(),
+                self.clock().now_ms(),
+                Some(who.user_id),
+            )
+            .await?;
+        Ok(summary(&row))
+    }
+
+    /// Which finished games training may use (003 §12.2), and why the others are left out.
+    pub async fn eligible_games(&self) -> Result<(Vec<GameRef>, Vec<Exclusion>), AppError> {
+        let (eligible, excluded) = self.scan_games().await?;
+        Ok((eligible.into_iter().map(|e| e.game).collect(), excluded))
+    }
+
+    async fn scan_games(&self) -> Result<(Vec<Eligible>, Vec<Exclusion>), AppError> {
+        let mut eligible = Vec::new();
+        let mut excluded = Vec::new();
+        for (room_id, finished) in self.db().room_ids_with_status().await? {
+            let out = |kind| Exclusion { room_id, kind };
+            if !finished {
+                excluded.push(out(ExclusionKind::Unfinished));
+                continue;
+            }
+            let Some(log) = self.db().load_log_checked(room_id).await? else { continue };
+            if log.damage.is_some() {
+                excluded.push(out(ExclusionKind::Damaged));
+                continue;
+            }
+            let Ok(state) = MatchState::replay(&log.events, log.secrets) else {
+                excluded.push(out(ExclusionKind::Damaged));
+                continue;
+            };
+            let statement = match (state.result(), &state.ended) {
+                (
+                    Some(engine::GameResult::Score { .. }),
+                    Some(crate::matches::events::Event::Ended { statement: Some(n), .. }),
+                ) => *n,
+                (Some(r), _) if r.is_draw() => {
+                    excluded.push(out(ExclusionKind::Draw));
+                    continue;
+                }
+                (Some(engine::GameResult::Resign { .. }), _) => {
+                    excluded.push(out(ExclusionKind::Resignation));
+                    continue;
+                }
+                (Some(engine::GameResult::Time { .. }), _) => {
+                    excluded.push(out(ExclusionKind::Time));
+                    continue;
+                }
+                _ => {
+                    excluded.push(out(ExclusionKind::NoScoredWinner));
+                    continue;
+                }
+            };
+            if state.referee.under_review() {
+                excluded.push(out(ExclusionKind::UnderReview));
+                continue;
+            }
+            let mode = state.rules.mode().tag();
+            eligible.push(Eligible { game: GameRef { room_id, statement, mode }, state });
+        }
+        Ok((eligible, excluded))
+    }
+
+    /// The current or last training run.
+    pub fn training_status(&self) -> TrainingStatus {
+        self.training().status()
+    }
+
+    /// Starts a training run (administrators only; 003 §12.3): refused before anything is
+    /// paused unless there are two eligible games, the epochs are 1–50 and, with games in
+    /// play, the administrator confirmed pausing them (with reasons both players see).
+    pub async fn start_training(&self, who: &Requester, req: TrainingRequest) -> Result<TrainingStatus, AppError> {
+        if !who.is_admin() {
+            return Err(AppError::Match(crate::matches::state::MatchError::AdminOnly));
+        }
+        let refuse = |why| Err(AppError::TrainingRefused { why });
+        if !EPOCHS.contains(&req.epochs) {
+            return refuse(TrainingRefusal::EpochsOutOfRange {
+                got: req.epochs,
+                min: *EPOCHS.start(),
+                max: *EPOCHS.end(),
+            });
+        }
+        if matches!(self.training().status().state, RunState::Collecting | RunState::Training) {
+            return refuse(TrainingRefusal::AlreadyRunning);
+        }
+        let (eligible, excluded) = self.scan_games().await?;
+        if eligible.len() < 2 {
+            return refuse(TrainingRefusal::TooFewGames { have: eligible.len() as u32, need: 2 });
+        }
+        let in_play = self.db().rooms_in_play().await?;
+        if !in_play.is_empty() && !req.confirm_pause {
+            return refuse(TrainingRefusal::PauseNotConfirmed { games_in_play: in_play.len() as u32 });
+        }
+        let reasons = req.reasons.trim().to_string();
+        if !in_play.is_empty() {
+            let n = reasons.chars().count();
+            let range = crate::matches::state::REASONS_LEN;
+            if !range.contains(&n) {
+                let problem = crate::error::InputProblem::Length {
+                    min: *range.start() as u64,
+                    max: *range.end() as u64,
+                    got: n as u64,
+                };
+                return Err(AppError::input("reasons", problem));
+            }
+        }
+        let start = match req.start_model {
+            Some(id) => self.db().model(id).await?.ok_or(AppError::NoModel { id })?,
+            None => self.db().builtin_model(self.clock().now_ms()).await?,
+        };
+        self.training().update(|s| {
+            *s = TrainingStatus {
+                state: RunState::Collecting,
+                epochs_planned: req.epochs,
+                eligible: eligible.iter().map(|e| e.game.clone()).collect(),
+                excluded,
+                ..Default::default()
+            }
+        });
+        // 003 §12.3: games in play are held (clocks stop) while training runs.
+        let mut paused = Vec::new();
+        for room in in_play {
+            let hold = Command::AdminHold { reasons: reasons.clone() };
+            if self.command(room, who.clone(), hold).await.is_ok() {
+                paused.push(room);
+            }
+        }
+        self.training().update(|s| s.paused_rooms = paused.clone());
+        let this = self.clone();
+        let who = who.clone();
+        tokio::spawn(async move {
+            let outcome = this.run_training(eligible, start, req).await;
+            let stored = match outcome {
+                Ok((weights, provenance)) => this
+                    .db()
+                    .insert_model(ModelSource::Trained, &weights, &provenance, this.clock().now_ms(), Some(who.user_id))
+                    .await
+                    .map(|row| summary(&row)),
+                Err(e) => Err(e),
+            };
+            // Resumed as after any hold: play waits for both players' Ready.
+            for room in paused {
+                let resume = Command::AdminResume { reasons: reasons.clone() };
+                if let Err(e) = this.command(room, who.clone(), resume).await {
+                    tracing::error!(room, error = ?e, "a room paused for training did not resume");
+                }
+            }
+            this.training().update(|s| match stored {
+                Ok(model) => {
+                    s.state = RunState::Finished;
+                    s.model = Some(model);
+                }
+                Err(AppError::TrainingRefused { why }) => {
+                    s.state = RunState::Failed;
+                    s.refusal = Some(why);
+                }
+                Err(_) => s.state = RunState::Failed,
+            });
+        });
+        Ok(self.training().status())
+    }
+
+    /// Rebuilds the samples (refusing games whose replay does not reproduce the final board
+    /// and turn) and trains, reporting every epoch. Returns the weights and the provenance.
+    async fn run_training(
+        &self,
+        eligible: Vec<Eligible>,
+        start: ModelRow,
+        req: TrainingRequest,
+    ) -> Result<(engine::computer::Weights, String), AppError> {
+        let training = self.training();
+        let job = move || {
+            let mut games: Vec<GameSamples> = Vec::new();
+            let mut ids: Vec<(String, u32)> = Vec::new();
+            for (i, e) in eligible.iter().enumerate() {
+                let Some(winner) = e.state.result().and_then(|r| r.winner()) else { continue };
+                // The engine's own record of the stored log, replayed with every rule and
+                // compared with the board and turn the room's log arrived at (003 §12.1).
+                let record = e.state.game.record();
+                let expected = FinalPosition::of(&e.state.game);
+                match samples_from_record(&record, winner, &expected, AlternativePolicy::DEFAULT, req.seed ^ i as u64) {
+                    Ok(s) => {
+                        games.push(s);
+                        ids.push((format!("room-{}", e.game.room_id), e.game.statement as u32));
+                    }
+                    Err(err) => {
+                        tracing::warn!(room = e.game.room_id, error = %err, "samples refused");
+                        let room_id = e.game.room_id;
+                        training.update(|s| {
+                            s.excluded.push(Exclusion { room_id, kind: ExclusionKind::ReplayMismatch });
+                        });
+                    }
+                }
+            }
+            training.update(|s| s.state = RunState::Training);
+            let cfg = TrainConfig { epochs: req.epochs, seed: req.seed, ..TrainConfig::default() };
+            let mut on_epoch = |r: &engine::computer::train::EpochReport| {
+                let point = EpochPoint {
+                    epoch: r.epoch,
+                    accuracy: r.holdout.accuracy,
+                    log_loss: r.holdout.log_loss,
+                    top1: r.holdout.top1,
+                    mean_rank: r.holdout.mean_rank,
+                    train_log_loss: r.train_log_loss,
+                };
+                training.update(|s| s.epochs.push(point));
+                Control::Continue
+            };
+            let outcome = train(&games, &start.weights, &cfg, &mut on_epoch).map_err(|e| match e {
+                TrainError::TooFewGames { have, need } => AppError::TrainingRefused {
+                    why: TrainingRefusal::TooFewGames { have: have as u32, need: need as u32 },
+                },
+                TrainError::EpochsOutOfRange { got, min, max } => {
+                    AppError::TrainingRefused { why: TrainingRefusal::EpochsOutOfRange { got, min, max } }
+                }
+                TrainError::NoPairs => AppError::TrainingRefused { why: TrainingRefusal::NoPairs },
+                other => {
+                    tracing::error!(error = %other, "training refused its configuration");
+                    AppError::Internal
+                }
+            })?;
+            training.update(|s| {
+                s.pairs = Some([
+                    outcome.pairs.train_available,
+                    u64::from(outcome.pairs.train_used),
+                    outcome.pairs.holdout_available,
+                    u64::from(outcome.pairs.holdout_used),
+                ])
+            });
+            let provenance = serde_json::json!({
+                "source_games": outcome.source_games(&ids).unwrap_or_default(),
+                "metrics": outcome.summary(),
+                "trained_from": engine::computer::model::fingerprint(&start.weights),
+                "note": format!("trained from model {} version {}, {} epochs, seed {}", start.id, start.version, req.epochs, req.seed),
+            });
+            Ok((outcome.weights, provenance.to_string()))
+        };
+        tokio::task::spawn_blocking(job).await.map_err(|_| AppError::Internal)?
+    }
+}
