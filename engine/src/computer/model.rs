@@ -1117,4 +1117,16 @@ mod tests {
             assert!(!is_rfc3339(bad), "{bad}");
         }
     }
+
+    /// The example in engine/README.md "Learning" is a valid model file.
+    #[test]
+    fn the_readme_example_is_valid() {
+        let readme = include_str!("../../README.md");
+        let start = readme.find("```json\n{\n  \"format\": \"space-baduk-model\"").unwrap() + "```json\n".len();
+        let end = start + readme[start..].find("```").unwrap();
+        let m = ModelFile::from_json(&readme[start..end]).unwrap();
+        assert_eq!(m.weights, Weights([2.75, 1.5, -3.25, 0.625, 0.875, 1.0625, 1.125, -4.0]));
+        assert_eq!(m.provenance.trained_from, Some(fingerprint(&crate::computer::DEFAULT_WEIGHTS)));
+        assert_eq!(m.provenance.source_games.iter().filter(|g| g.held_out).count(), 1);
+    }
 }
