@@ -84,6 +84,7 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
                 <Route path=StaticSegment("admin") view=pages::AdminPage/>
+                <Route path=(StaticSegment("admin"), StaticSegment("learning")) view=pages::LearningPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>

@@ -2,6 +2,7 @@
 //! They are thin adapters: validation and storage live in `crate::data`.
 
 pub mod auth;
+pub mod learning;
 pub mod play;
 pub mod referee;
 pub mod rooms;

@@ -9,7 +9,7 @@ mod room;
 mod setup;
 mod signup;
 
-pub use admin::{AdminPage, AdminRoomPage};
+pub use admin::{AdminPage, AdminRoomPage, LearningPage};
 pub use header::{Badges, HeaderBadges};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;

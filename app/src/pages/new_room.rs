@@ -26,6 +26,22 @@ pub fn NewRoomPage() -> impl IntoView {
     // 003 §7.1: numeric, English, Korean or custom labels, one kind for all three axes.
     let labels = RwSignal::new(String::from("numeric"));
     let custom = [RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new())];
+    // Who plays (003 §1.2, §11): a match by invitation, one device, the computer, practice.
+    let who = RwSignal::new(String::from("match"));
+    let second_player = RwSignal::new(String::new());
+    let computer_colour = RwSignal::new(engine::Color::White);
+    let level = RwSignal::new(2u8);
+    let move_ms = RwSignal::new(crate::matches::mode::DEFAULT_MOVE_MS);
+    let model_id = RwSignal::new(None::<i64>);
+    // Loaded after hydration, so that server and browser first render the same options.
+    let models = RwSignal::new(Vec::<crate::learning::ModelSummary>::new());
+    Effect::new(move |_| {
+        spawn_local(async move {
+            if let Ok(list) = crate::api::learning::list_models().await {
+                models.set(list);
+            }
+        })
+    });
     let result = RwSignal::new(None::<Result<CreatedRoom, crate::AppError>>);
     let busy = RwSignal::new(false);
     let submit = move || {
@@ -58,6 +74,24 @@ pub fn NewRoomPage() -> impl IntoView {
         if let Some(r) = review.get_untracked() {
             s.review = r;
         }
+        {
+            use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
+            let seat = || ComputerSeat {
+                colour: computer_colour.get_untracked(),
+                level: level.get_untracked(),
+                move_ms: move_ms.get_untracked(),
+                model_id: model_id.get_untracked(),
+                model: None,
+                seed: 0,
+            };
+            s.mode = match who.get_untracked().as_str() {
+                "one_device" => RoomMode::OneDevice { second_player: second_player.get_untracked() },
+                "computer" => RoomMode::VsComputer { computer: seat(), opponent: Opponent::Creator },
+                "practice_alone" => RoomMode::Practice { computer: None },
+                "practice_computer" => RoomMode::Practice { computer: Some(seat()) },
+                _ => RoomMode::Match,
+            };
+        }
         let n = name.get_untracked();
         busy.set(true);
         spawn_local(async move {
@@ -78,6 +112,52 @@ pub fn NewRoomPage() -> impl IntoView {
                 <label>{move || tr!("new.name")}
                     <input data-testid="room-name-input" required maxlength="60" prop:value=name on:input=move |e| name.set(event_target_value(&e))/>
                 </label>
+                <label>{move || tr!("new.who")}
+                    <select data-testid="who" on:change=move |e| who.set(event_target_value(&e))>
+                        <option value="match" selected>{move || tr!("new.who_match")}</option>
+                        <option value="one_device">{move || tr!("new.who_one_device")}</option>
+                        <option value="computer">{move || tr!("new.who_computer")}</option>
+                        <option value="practice_alone">{move || tr!("new.who_practice_alone")}</option>
+                        <option value="practice_computer">{move || tr!("new.who_practice_computer")}</option>
+                    </select>
+                </label>
+                <Show when=move || who.get() == "one_device">
+                    <label>{move || tr!("new.second_player")}
+                        <input data-testid="second-player" required maxlength="40" prop:value=second_player
+                            on:input=move |e| second_player.set(event_target_value(&e))/>
+                    </label>
+                </Show>
+                <Show when=move || who.get() == "computer" || who.get() == "practice_computer">
+                    <fieldset class="computer" data-testid="computer-options">
+                        <legend>{move || tr!("new.computer")}</legend>
+                        <label>{move || tr!("new.your_colour")}
+                            <select data-testid="your-colour" on:change=move |e| computer_colour.set(
+                                if event_target_value(&e) == "white" { engine::Color::Black } else { engine::Color::White })>
+                                <option value="black" selected>{move || tr!("colour.black")}</option>
+                                <option value="white">{move || tr!("colour.white")}</option>
+                            </select>
+                        </label>
+                        <label>{move || tr!("new.level")}
+                            <select data-testid="level" on:change=move |e| level.set(if event_target_value(&e) == "1" { 1 } else { 2 })>
+                                <option value="2" selected>{move || tr!("new.level_2")}</option>
+                                <option value="1">{move || tr!("new.level_1")}</option>
+                            </select>
+                        </label>
+                        <label>{move || tr!("new.move_time")}
+                            <input type="number" data-testid="move-ms" min="100" max="10000" step="100"
+                                prop:value=move || move_ms.get().to_string()
+                                on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { move_ms.set(n) }/>
+                        </label>
+                        <label>{move || tr!("new.model")}
+                            <select data-testid="model" on:change=move |e| model_id.set(event_target_value(&e).parse().ok())>
+                                <option value="">{move || tr!("new.model_default")}</option>
+                                {move || models.get().into_iter().map(|m| view! {
+                                    <option value=m.id.to_string()>{format!("{} {} · {}", tr!("learning.version"), m.version, m.fingerprint.chars().take(15).collect::<String>())}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                    </fieldset>
+                </Show>
                 <label>{move || tr!("new.preset")}
                     <select data-testid="preset" on:change=move |e| {
                         let p = if event_target_value(&e) == "classic" { Preset::Classic } else { Preset::Space };
@@ -149,6 +229,13 @@ pub fn NewRoomPage() -> impl IntoView {
                 <button type="submit" class="primary" data-testid="create" disabled=busy>{move || tr!("new.create")}</button>
             </form>
             {move || result.get().map(|r| match r {
+                Ok(c) if who.get_untracked() != "match" => {
+                    #[cfg(feature = "hydrate")]
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().assign(&format!("/rooms/{}", c.room_id));
+                    }
+                    view! { <p role="status"><a data-testid="to-room" href=format!("/rooms/{}", c.room_id)>{tr!("new.to_room")}</a></p> }.into_any()
+                }
                 Ok(c) => {
                     let origin = origin();
                     let link = |i: usize| format!("{origin}/rooms/{}?code={}", c.room_id, c.invite_codes[i]);

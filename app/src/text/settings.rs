@@ -171,7 +171,7 @@ pub fn computer_name(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> Stri
 }
 
 fn duration_ms(ms: u32) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{:.1} s", f64::from(ms) / 1000.0)

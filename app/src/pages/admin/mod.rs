@@ -3,7 +3,10 @@
 //! Administrators only: others are told so (the server refuses them the data anyway).
 
 pub(super) mod desk;
+mod learning;
 mod queue;
+
+pub use learning::LearningPage;
 
 use leptos::prelude::*;
 
@@ -44,7 +47,7 @@ pub fn AdminPage() -> impl IntoView {
                     }
                 })}
             </Suspense>
-            <p><a href="/">{move || tr!("nav.home")}</a></p>
+            <p><a href="/admin/learning" data-testid="to-learning">{move || tr!("learning.title")}</a>" · "<a href="/">{move || tr!("nav.home")}</a></p>
         </main>
     }
 }
