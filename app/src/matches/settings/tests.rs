@@ -934,7 +934,8 @@ fn modes_are_checked_with_their_ranges() {
         s.mode = mode;
         s.validate().err().map(|e| e.problems.into_iter().map(|p| (p.path, p.allowed)).collect::<Vec<_>>())
     };
-    let seat = |level, move_ms| ComputerSeat { colour: Color::Black, level, move_ms, model_id: None, model: None, seed: 0 };
+    let seat =
+        |level, move_ms| ComputerSeat { colour: Color::Black, level, move_ms, model_id: None, model: None, seed: 0 };
     assert_eq!(with(RoomMode::OneDevice { second_player: "Kim".into() }), None);
     assert_eq!(
         with(RoomMode::OneDevice { second_player: "   ".into() }),
