@@ -448,3 +448,48 @@ fn negative_komi_does_not_stick_to_black_003_s4_3() {
     assert_eq!(ok(&r[9]), "B+1");
     assert_eq!(ok(&r[11]), "W+1");
 }
+
+#[test]
+fn computer_genmove_takes_the_capture_and_passes_when_only_eyes_remain() {
+    for level in ["1", "2"] {
+        let args = ["--computer", "--level", level, "--move-ms", "100", "--seed", "3"];
+        // White's E5 stone has one liberty left, E6: the computer takes it.
+        let script =
+            "boardsize 9\nplay b D5\nplay w E5\nplay b F5\nplay w A1\nplay b E4\nplay w A2\ngenmove b\ngenmove w\n";
+        let (out, status) = run_raw(script, &args);
+        assert!(status.success());
+        let r = split_responses(&out);
+        // Level 2's answer depends on the playouts that fit in the time, so
+        // only level 1 is held to the capture here (the search's tactics are
+        // tested with fixed playout counts in `computer::search`).
+        if level == "1" {
+            assert_eq!(ok(&r[7]).to_ascii_uppercase(), "E6", "Black captures");
+        }
+        for resp in &r[7..9] {
+            assert_ne!(ok(resp).to_ascii_lowercase(), "pass", "level {level}");
+        }
+        // The 3×3 board of Black with two single-point eyes: nothing but own eyes left.
+        let (out, _) = run_raw(
+            "boardsize 3\nplay b A2\nplay b A3\nplay b B1\nplay b B2\nplay b B3\nplay b C1\nplay b C2\ngenmove b\n",
+            &args,
+        );
+        let r = split_responses(&out);
+        assert_eq!(ok(&r[8]).to_ascii_lowercase(), "pass", "level {level}");
+    }
+}
+
+#[test]
+fn computer_options_are_checked() {
+    for args in [
+        &["--computer", "--level", "3"][..],
+        &["--computer", "--level"][..],
+        &["--computer", "--move-ms", "0"][..],
+        &["--computer", "--model", "/nonexistent/model.json"][..],
+        &["--level", "1"][..],
+        &["--frobnicate"][..],
+    ] {
+        let out = common::run_with_stdin(BIN, args, "quit\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"), "{args:?}");
+    }
+}
