@@ -48,6 +48,10 @@ stop() {
 }
 trap stop EXIT
 
+# The participant program's engine sits beside the site root (learning::participant::wasm_path).
+if [ -f target/participant/participant.wasm ]; then
+  mkdir -p "$WORK/participant" && cp target/participant/participant.wasm "$WORK/participant/"
+fi
 say "starting $BIN on $BASE (data in $WORK)"
 env -u SPACE_BADUK_SITE_ROOT "$BIN" --bind 127.0.0.1 --port "$PORT" --data-dir "$WORK/data" \
   --site-root "$WORK/site" --no-browser-bundle --log warn >"$WORK/server.log" 2>&1 &

@@ -70,6 +70,10 @@ pub enum AppError {
     /// A model file refused on import: `field` is the JSON path of what is wrong (003 §12.6).
     #[error("model file: {field}: {why}")]
     BadModelFile { field: String, why: String },
+    /// The participant program cannot be made: this installation lacks its engine (built by
+    /// `scripts/build-participant.sh` beside the site root).
+    #[error("the participant program's engine is not installed at {path}")]
+    ParticipantUnavailable { path: String },
     /// Training refused before it starts (003 §12.2–12.3), e.g. fewer than two eligible games.
     #[error("training: {why}")]
     TrainingRefused { why: crate::learning::TrainingRefusal },
@@ -141,6 +145,7 @@ impl AppError {
             NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } => 404,
             BadModelFile { .. } => 422,
             TrainingRefused { .. } => 409,
+            ParticipantUnavailable { .. } => 503,
             ClaimedByOther { .. } => 409,
             MethodNotAllowed { .. } => 405,
             NoSgf => 422,

@@ -115,6 +115,7 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),
         E::NoModel { id } => t_with(lang, "error.no_model", &[("id", &id.to_string())]),
         E::BadModelFile { field, why } => t_with(lang, "error.bad_model_file", &[("field", field), ("why", why)]),
+        E::ParticipantUnavailable { .. } => t(lang, "error.participant_unavailable"),
         E::TrainingRefused { why } => crate::text::learning::refusal(lang, why),
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),

@@ -6,12 +6,11 @@ use app::{
     AppError, ErrorBody,
 };
 use axum::{
-    extract::{Query, State},
+    extract::{RawQuery, State},
     http::{header, StatusCode},
     response::IntoResponse,
     Json,
 };
-use serde::Deserialize;
 use tower_sessions::Session;
 
 use super::{caller, extract::ModelId, openapi, ApiState, Body};
@@ -63,8 +62,9 @@ pub(super) async fn import(
     Ok((StatusCode::CREATED, Json(model)))
 }
 
-#[derive(Deserialize, utoipa::IntoParams)]
+#[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
+#[allow(dead_code)] // documents the query; `level_of` reads it (typed refusals, repeats too)
 pub(super) struct LevelQuery {
     /// 1: the evaluator alone; 2 (the default): the search.
     #[param(value_type = Option<u8>, minimum = 1, maximum = 2)]
@@ -80,23 +80,19 @@ pub(super) struct LevelQuery {
     (status = 400, response = openapi::BadRequest),
     (status = 404, description = "`no_model`", body = ErrorBody),
     (status = 500, response = openapi::Fault),
+    (status = 503, description = "`participant_unavailable`: this installation lacks the program's engine", body = ErrorBody),
 ))]
 pub(super) async fn participant_js(
     State(s): State<ApiState>,
     ModelId(id): ModelId,
-    Query(q): Query<LevelQuery>,
+    RawQuery(query): RawQuery,
 ) -> Result<impl IntoResponse, AppError> {
-    let level = match q.level.as_deref() {
-        None => 2,
-        Some(l) => match l.parse::<u8>() {
-            Ok(n @ 1..=2) => n,
-            _ => return Err(AppError::invalid("level", format!("must be 1 or 2, got {l:?}"))),
-        },
-    };
+    let level = level_of(query.as_deref())?;
     let model = s.db.model(id).await?.ok_or(AppError::NoModel { id })?;
-    let wasm = participant::load_wasm(&participant::wasm_path(&s.site_root)).map_err(|e| {
-        tracing::error!(error = %e, "the participant engine is missing");
-        AppError::Internal
+    let path = participant::wasm_path(&s.site_root);
+    let wasm = participant::load_wasm(&path).map_err(|e| {
+        tracing::warn!(error = %e, "the participant engine is missing");
+        AppError::ParticipantUnavailable { path: path.display().to_string() }
     })?;
     let m = participant::ParticipantModel {
         id: model.id,
@@ -152,4 +148,25 @@ pub(super) async fn start_training(
 ) -> Result<(StatusCode, Json<TrainingStatus>), AppError> {
     let c = caller(&s.db, &session).await?;
     Ok((StatusCode::ACCEPTED, Json(s.matches.start_training(&c, req).await?)))
+}
+
+/// `?level=1|2` (default 2), given at most once.
+fn level_of(query: Option<&str>) -> Result<u8, AppError> {
+    let bad = |got: &str| AppError::invalid("level", format!("must be 1 or 2, given once; got {got:?}"));
+    let mut level = None;
+    for pair in query.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if key != "level" {
+            continue;
+        }
+        if level.is_some() {
+            return Err(bad(query.unwrap_or_default()));
+        }
+        level = Some(match value {
+            "1" => 1,
+            "2" => 2,
+            other => return Err(bad(other)),
+        });
+    }
+    Ok(level.unwrap_or(2))
 }

@@ -1,0 +1,88 @@
+// The basic computer and local learning through the UI (issue 13): a player creates a 9×9
+// game against the computer on the new-room form, plays it to the agreed result (the
+// computer answers every move, passes after the player and consents to the count), and an
+// administrator trains a model and sees the held-out metrics drawn.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ARTIFACTS, BASE } from "./browser.mjs";
+import { player, referee, roomView, tap, until, waitHydrated } from "./game.mjs";
+
+test("a player plays a 9×9 game against the computer to the end", async () => {
+  const carol = await player("carol9c");
+  try {
+    const page = carol.page;
+    await page.goto(BASE + "/rooms/new");
+    await waitHydrated(page);
+    await page.fill("[data-testid=room-name-input]", "Against the computer");
+    await page.selectOption("[data-testid=who]", "computer");
+    await page.selectOption("[data-testid=preset]", "classic");
+    await page.selectOption("[data-testid=size]", "9");
+    await page.selectOption("[data-testid=your-colour]", "black");
+    await page.selectOption("[data-testid=level]", "1");
+    await page.fill("[data-testid=move-ms]", "200");
+    await page.screenshot({ path: `${ARTIFACTS}/computer-1-form.png`, fullPage: true });
+    await page.click("[data-testid=create]");
+    await page.waitForURL(/\/rooms\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split("/").pop());
+    await waitHydrated(page);
+    const v0 = await roomView(id);
+    assert.equal(v0.settings.mode.kind, "vs_computer");
+    assert.equal(v0.settings.mode.computer.model.version, 1);
+    assert.match(await page.textContent("[data-testid=player-white]"), /computer|컴퓨터/i);
+    await page.click("[data-testid=ready]");
+    await until(id, (v) => v.phase === "playing", "play starts");
+
+    // Black's moves on free points; each time the computer answers and the page shows it.
+    const points = [[3, 3], [7, 7], [3, 7], [7, 3], [5, 5], [5, 3], [3, 5]];
+    for (const [x, y] of points) {
+      const v = await until(id, (v) => v.to_move === "black" && v.awaiting_ack === null, "black to move");
+      if (v.stones.some(([p]) => p.x === x && p.y === y)) continue;
+      const hinted = (v.hints?.illegal ?? []).some(([p]) => p.x === x && p.y === y);
+      if (hinted) continue;
+      await tap(page, x, y, 1);
+      await page.waitForSelector("[data-testid=preview]");
+      await page.click("[data-testid=confirm-move]");
+      await until(id, (w) => w.move_number >= v.move_number + 2 && w.awaiting_ack === null, "the computer answered");
+    }
+    await page.screenshot({ path: `${ARTIFACTS}/computer-2-playing.png` });
+    // The player passes; the computer passes too, proposes its marks and consents.
+    await page.click("[data-testid=pass]");
+    await page.click("[data-testid=confirm-yes]");
+    const s = await until(id, (v) => v.phase === "scoring" && v.scoring.consents[1] === v.scoring.statement, "the computer consented");
+    await page.waitForSelector("[data-testid=agree]");
+    await page.click("[data-testid=agree]");
+    const done = await until(id, (v) => v.phase === "finished", "finished");
+    assert.equal(done.result.reason, "score");
+    assert.equal(done.result.statement, s.scoring.statement);
+    await page.waitForSelector("[data-testid=final-score]");
+    assert.match(await page.textContent("[data-testid=status]"), /vs computer|컴퓨터 상대/);
+    await page.screenshot({ path: `${ARTIFACTS}/computer-3-result.png`, fullPage: true });
+  } finally {
+    await carol.close();
+  }
+});
+
+test("an administrator trains a model and sees the chart", async () => {
+  const admin = await referee();
+  try {
+    const page = admin.page;
+    await page.goto(BASE + "/admin/learning");
+    await waitHydrated(page);
+    await page.waitForSelector("[data-testid=model-row]");
+    await page.fill("[data-testid=epochs]", "5");
+    await page.check("[data-testid=confirm-pause]");
+    await page.fill("[data-testid=pause-reasons]", "Training the basic computer on finished games");
+    await page.click("[data-testid=start-training]");
+    await page.waitForSelector("[data-testid=trained-model]", { timeout: 60_000 });
+    const series = await page.getAttribute("[data-testid=series-accuracy]", "points");
+    assert.equal(series.trim().split(/\s+/).length, 6, `epochs 0–5 drawn: ${series}`);
+    assert.match(await page.textContent("[data-testid=learning]"), /prove|증거/);
+    await page.screenshot({ path: `${ARTIFACTS}/learning-1-trained.png`, fullPage: true });
+    // The new model is listed beside the old ones.
+    await page.reload();
+    await waitHydrated(page);
+    assert.ok((await page.locator("[data-testid=model-row]").count()) >= 2);
+  } finally {
+    await admin.close();
+  }
+});
