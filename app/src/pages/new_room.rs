@@ -204,6 +204,7 @@ pub fn NewRoomPage() -> impl IntoView {
                         }).collect_view()}
                     </Show>
                 </Show>
+                <Show when=move || who.get() != "computer" && who.get() != "practice_computer">
                 <label>{move || tr!("new.colours")}
                     <select data-testid="colours" on:change=move |e| colours.set(match event_target_value(&e).as_str() {
                         "host_black" => ColourAssignment::HostBlack,
@@ -215,6 +216,7 @@ pub fn NewRoomPage() -> impl IntoView {
                         <option value="host_white">{move || tr!("new.host_white")}</option>
                     </select>
                 </label>
+                </Show>
                 <label>{move || tr!("new.review")}
                     <select data-testid="review" on:change=move |e| review.set(match event_target_value(&e).as_str() {
                         "required" => Some(crate::matches::referee::ReviewPolicy::Required),
