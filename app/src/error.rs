@@ -67,6 +67,9 @@ pub enum AppError {
     /// No stored model has this id (003 §12.5).
     #[error("there is no model {id}")]
     NoModel { id: i64 },
+    /// No program match has this id (003 §12.4).
+    #[error("there is no program match {id}")]
+    NoProgramMatch { id: i64 },
     /// A model file refused on import: `field` is the JSON path of what is wrong (003 §12.6).
     #[error("model file: {field}: {why}")]
     BadModelFile { field: String, why: String },
@@ -104,6 +107,9 @@ pub enum InputProblem {
     PasswordsDiffer,
     #[error("this name is taken")]
     Taken,
+    /// A count that must be even, within `min..=max` (a program match's games).
+    #[error("must be an even number from {min} to {max}, got {got}")]
+    EvenRange { min: u64, max: u64, got: u64 },
     /// Said by the server in words (the API's path, query and settings checks).
     #[error("{text}")]
     Words { text: String },
@@ -142,7 +148,7 @@ impl AppError {
             Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
-            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } => 404,
+            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } | NoProgramMatch { .. } => 404,
             BadModelFile { .. } => 422,
             TrainingRefused { .. } => 409,
             ParticipantUnavailable { .. } => 503,

@@ -102,6 +102,8 @@ impl Server {
         let matches = MatchService::new(db.clone(), clock.clone());
         let loaded = matches.boot().await.map_err(StartError::Setup)?;
         tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
+        let series = matches.resume_program_matches().await.map_err(StartError::Setup)?;
+        tracing::info!(series, "unfinished program matches resumed");
         let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
         Ok(Server { addr, setup_url, listener, router })
     }

@@ -38,3 +38,17 @@ pub async fn training_run() -> Result<TrainingStatus, AppError> {
 pub async fn start_training(request: TrainingRequest) -> Result<TrainingStatus, AppError> {
     service()?.start_training(&signed_in().await?, request).await
 }
+
+/// Every program match with its tally (administrators only; 003 §12.4).
+#[server(endpoint = "list_program_matches")]
+pub async fn list_program_matches() -> Result<Vec<crate::learning::programs::ProgramMatch>, AppError> {
+    service()?.program_matches(&signed_in().await?).await
+}
+
+/// Starts a program match (administrators only).
+#[server(endpoint = "start_program_match", input = server_fn::codec::Json)]
+pub async fn start_program_match(
+    request: crate::learning::programs::ProgramMatchRequest,
+) -> Result<crate::learning::programs::ProgramMatch, AppError> {
+    service()?.start_program_match(&signed_in().await?, request).await
+}

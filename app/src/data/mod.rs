@@ -4,6 +4,7 @@
 mod accounts;
 pub mod desk;
 pub mod models;
+pub mod programs;
 mod rooms;
 pub mod secrets;
 pub mod sessions;

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "ssr")]
 pub mod participant;
 #[cfg(feature = "ssr")]
+pub mod program_runs;
+pub mod programs;
+#[cfg(feature = "ssr")]
 pub mod service;
 
 use crate::matches::mode::ModeTag;
@@ -75,6 +78,9 @@ pub enum ExclusionKind {
     Damaged,
     /// Replaying the record did not reproduce the final board and turn.
     ReplayMismatch,
+    /// A program match's game: the programs' own moves, with marks agreed automatically
+    /// rather than by players (003 §12.2 counts agreed or ruled scores).
+    ProgramGame,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

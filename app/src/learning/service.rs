@@ -192,6 +192,10 @@ impl MatchService {
                 continue;
             }
             let mode = state.rules.mode().tag();
+            if mode == crate::matches::mode::ModeTag::ProgramMatch {
+                excluded.push(out(ExclusionKind::ProgramGame));
+                continue;
+            }
             eligible.push(Eligible { game: GameRef { room_id, statement, mode }, state });
         }
         Ok((eligible, excluded))

@@ -316,8 +316,8 @@ impl Actor {
             }
             let Some(step) = self.state.computer_step() else { return };
             match step {
-                ComputerStep::Give(cmd) => {
-                    if !self.computer_gives(vec![cmd]).await {
+                ComputerStep::Give(colour, cmd) => {
+                    if !self.computer_gives(colour, vec![cmd]).await {
                         return;
                     }
                 }
@@ -331,10 +331,10 @@ impl Actor {
 
     /// Gives the computer's commands in order; false if one was refused (then it stops and
     /// says why in the log: a refusal of its own command is a bug, never a person's fault).
-    async fn computer_gives(&mut self, cmds: Vec<Command>) -> bool {
+    async fn computer_gives(&mut self, colour: super::events::Colour, cmds: Vec<Command>) -> bool {
         for cmd in cmds {
             let now = self.clock.now_ms();
-            let decision = self.state.handle_computer(&cmd, now);
+            let decision = self.state.handle_computer(colour, &cmd, now);
             let refused = decision.outcome.clone().err();
             if !decision.events.is_empty() && self.commit(decision.events, None, now).await.is_err() {
                 return false;
@@ -349,8 +349,9 @@ impl Actor {
     }
 
     async fn on_thought(&mut self, thought: super::computer::Thought) {
+        let colour = thought.colour;
         let Some(cmds) = self.computer.finished(thought, &self.state) else { return };
-        self.computer_gives(cmds).await;
+        self.computer_gives(colour, cmds).await;
     }
 
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).

@@ -19,6 +19,8 @@ const OWNERSHIP_PLAYOUTS: u32 = 400;
 /// What a finished thought proposes, for the room as of `version`.
 pub(crate) struct Thought {
     version: i64,
+    /// The colour whose computer thought.
+    pub(crate) colour: engine::Color,
     result: ThoughtResult,
 }
 
@@ -29,8 +31,9 @@ enum ThoughtResult {
 
 pub(crate) struct ComputerPlayer {
     tx: mpsc::Sender<Thought>,
-    /// The pinned model's weights, once loaded and checked against its fingerprint.
-    weights: Option<Weights>,
+    /// The pinned models' weights by colour (two in a program game), once loaded and
+    /// checked against their fingerprints.
+    weights: [Option<Weights>; 2],
     /// The room version a thought is under way for.
     thinking: Option<i64>,
     /// The version at which one of its commands was refused: not tried again there.
@@ -39,7 +42,7 @@ pub(crate) struct ComputerPlayer {
 
 impl ComputerPlayer {
     pub(crate) fn new(tx: mpsc::Sender<Thought>) -> Self {
-        ComputerPlayer { tx, weights: None, thinking: None, refused_at: None }
+        ComputerPlayer { tx, weights: [None, None], thinking: None, refused_at: None }
     }
 
     /// Starts thinking about `step` unless a thought for this version is under way.
@@ -47,7 +50,11 @@ impl ComputerPlayer {
         if self.thinking == Some(state.version) || self.refused_at == Some(state.version) {
             return;
         }
-        let Some(seat) = state.rules.mode().computer().cloned() else { return };
+        let colour = match step {
+            ComputerStep::Move { colour, .. } | ComputerStep::ProposeDead { colour, .. } => colour,
+            ComputerStep::Give(..) => return,
+        };
+        let Some(seat) = state.rules.mode().computer_playing(colour).cloned() else { return };
         let Some(weights) = self.weights(&seat, db).await else { return };
         self.thinking = Some(state.version);
         let game = state.game.clone();
@@ -71,9 +78,9 @@ impl ComputerPlayer {
                 ComputerStep::ProposeDead { .. } => {
                     ThoughtResult::Dead(computer::ownership::estimate_dead(&game, OWNERSHIP_PLAYOUTS, seed))
                 }
-                ComputerStep::Give(_) => return,
+                ComputerStep::Give(..) => return,
             };
-            let _ = tx.blocking_send(Thought { version, result });
+            let _ = tx.blocking_send(Thought { version, colour, result });
         };
         tokio::task::spawn_blocking(job);
     }
@@ -111,16 +118,17 @@ impl ComputerPlayer {
         self.refused_at == Some(version)
     }
 
-    /// The pinned model's weights (loaded once). A model that is missing or whose weights do
+    /// The pinned model's weights (loaded once per seat). A model that is missing or whose weights do
     /// not match the pinned fingerprint is not played with (003 §12.5).
     async fn weights(&mut self, seat: &ComputerSeat, db: &Db) -> Option<Weights> {
-        if let Some(w) = self.weights {
+        let slot = super::state::colour_index(seat.colour);
+        if let Some(w) = self.weights[slot] {
             return Some(w);
         }
         let pin = seat.model.as_ref()?;
         match db.model_weights(pin.id).await {
             Ok(Some(w)) if computer::model::fingerprint(&w) == pin.fingerprint => {
-                self.weights = Some(w);
+                self.weights[slot] = Some(w);
                 Some(w)
             }
             Ok(_) => {

@@ -88,23 +88,42 @@ pub enum RoomMode {
         #[serde(default)]
         opponent: Opponent,
     },
+    /// One game of an administrator's program match (003 §12.4): a computer in each seat,
+    /// contestant A in the first, B in the second. The dead stones are proposed by Black's
+    /// estimate and agreed automatically (flagged as such), then reviewed as usual. Created
+    /// only by starting a program match, never by the new-room form or API.
+    /// (The seats are boxed: they would double the size of every stored event otherwise.)
+    ProgramGame { first: Box<ComputerSeat>, second: Box<ComputerSeat>, series: i64, game: u32 },
 }
 
 impl RoomMode {
-    pub fn computer(&self) -> Option<&ComputerSeat> {
+    /// Every computer seat of the room (none, one, or two in a program game).
+    pub fn computers(&self) -> Vec<&ComputerSeat> {
         match self {
-            RoomMode::Practice { computer } => computer.as_ref(),
-            RoomMode::VsComputer { computer, .. } => Some(computer),
-            RoomMode::Match | RoomMode::OneDevice { .. } => None,
+            RoomMode::Practice { computer } => computer.iter().collect(),
+            RoomMode::VsComputer { computer, .. } => vec![computer],
+            RoomMode::ProgramGame { first, second, .. } => vec![&**first, &**second],
+            RoomMode::Match | RoomMode::OneDevice { .. } => Vec::new(),
         }
     }
 
-    pub fn computer_mut(&mut self) -> Option<&mut ComputerSeat> {
+    pub fn computers_mut(&mut self) -> Vec<&mut ComputerSeat> {
         match self {
-            RoomMode::Practice { computer } => computer.as_mut(),
-            RoomMode::VsComputer { computer, .. } => Some(computer),
-            RoomMode::Match | RoomMode::OneDevice { .. } => None,
+            RoomMode::Practice { computer } => computer.iter_mut().collect(),
+            RoomMode::VsComputer { computer, .. } => vec![computer],
+            RoomMode::ProgramGame { first, second, .. } => vec![&mut **first, &mut **second],
+            RoomMode::Match | RoomMode::OneDevice { .. } => Vec::new(),
         }
+    }
+
+    /// The computer seat that plays `colour`, if a computer does.
+    pub fn computer_playing(&self, colour: Colour) -> Option<&ComputerSeat> {
+        self.computers().into_iter().find(|c| c.colour == colour)
+    }
+
+    /// Only programs play: a program match's game.
+    pub fn is_program_game(&self) -> bool {
+        matches!(self, RoomMode::ProgramGame { .. })
     }
 
     pub fn is_practice(&self) -> bool {
@@ -129,6 +148,7 @@ impl RoomMode {
             RoomMode::OneDevice { .. } => ModeTag::OneDevice,
             RoomMode::Practice { .. } => ModeTag::Practice,
             RoomMode::VsComputer { .. } => ModeTag::VsComputer,
+            RoomMode::ProgramGame { .. } => ModeTag::ProgramMatch,
         }
     }
 }
@@ -143,4 +163,5 @@ pub enum ModeTag {
     OneDevice,
     Practice,
     VsComputer,
+    ProgramMatch,
 }

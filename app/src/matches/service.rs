@@ -107,7 +107,7 @@ impl MatchService {
         Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone()))
     }
 
-    async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
+    pub(crate) async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
         let mut rooms = self.rooms.lock().await;
         if let Some(h) = rooms.get(&room_id).filter(|h| h.is_alive()) {
             return Ok(h.clone());
@@ -129,6 +129,21 @@ impl MatchService {
             let (min, max) = (*ROOM_NAME_LEN.start() as u64, *ROOM_NAME_LEN.end() as u64);
             return Err(AppError::input("name", crate::error::InputProblem::Length { min, max, got: n as u64 }));
         }
+        // 003 §12.4: a program game belongs to its program match.
+        if settings.mode.is_program_game() {
+            return Err(AppError::invalid("settings.mode", "program games are made by starting a program match"));
+        }
+        self.create_room_unchecked(creator, name, settings).await
+    }
+
+    /// Creates a room of any mode, program games included (their series makes them).
+    pub(crate) async fn create_room_unchecked(
+        &self,
+        creator: &Requester,
+        name: &str,
+        settings: MatchSettings,
+    ) -> Result<CreatedRoom, AppError> {
+        let name = name.trim();
         let mut settings = settings;
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
         self.prepare_mode(creator, &mut settings).await?;
@@ -172,8 +187,10 @@ impl MatchService {
             return Err(AppError::Match(MatchError::AdminOnly));
         }
         let invited = matches!(settings.mode, RoomMode::VsComputer { opponent: super::mode::Opponent::Invited, .. });
+        let program_game = settings.mode.is_program_game();
         let now = self.clock.now_ms();
-        if let Some(c) = settings.mode.computer_mut() {
+        let mut first_is_black = None;
+        for c in settings.mode.computers_mut() {
             let model = match c.model_id {
                 None => self.db.builtin_model(now).await?,
                 Some(id) => self.db.model(id).await?.ok_or(AppError::NoModel { id })?,
@@ -182,10 +199,12 @@ impl MatchService {
             c.model = Some(ModelPin { id: model.id, version: model.version, fingerprint: model.fingerprint });
             c.seed = actor::random_seed();
             // The colours follow from the computer's: its seat is the second (the first
-            // when the other seat is by invitation).
-            let computer_first = invited;
-            let first_is_black = (c.colour == engine::Color::Black) == computer_first;
-            settings.colours = if first_is_black { ColourAssignment::HostBlack } else { ColourAssignment::HostWhite };
+            // when the other seat is by invitation, or in a program game for its first).
+            let computer_first = invited || program_game;
+            first_is_black.get_or_insert((c.colour == engine::Color::Black) == computer_first);
+        }
+        if let Some(black) = first_is_black {
+            settings.colours = if black { ColourAssignment::HostBlack } else { ColourAssignment::HostWhite };
         }
         if let RoomMode::OneDevice { second_player } = &mut settings.mode {
             *second_player = second_player.trim().to_string();

@@ -114,6 +114,7 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::NoQueueItem { .. } => t(lang, "error.no_queue_item"),
         E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),
         E::NoModel { id } => t_with(lang, "error.no_model", &[("id", &id.to_string())]),
+        E::NoProgramMatch { id } => t_with(lang, "error.no_program_match", &[("id", &id.to_string())]),
         E::BadModelFile { field, why } => t_with(lang, "error.bad_model_file", &[("field", field), ("why", why)]),
         E::ParticipantUnavailable { .. } => t(lang, "error.participant_unavailable"),
         E::TrainingRefused { why } => crate::text::learning::refusal(lang, why),
@@ -143,6 +144,9 @@ fn input_problem(lang: Lang, p: &crate::error::InputProblem) -> String {
         P::Characters { found } => t_with(lang, "problem.characters", &[("found", &format!("{found:?}"))]),
         P::PasswordsDiffer => t(lang, "problem.passwords_differ"),
         P::Taken => t(lang, "problem.taken"),
+        P::EvenRange { min, max, got } => {
+            t_with(lang, "problem.even_range", &[("min", &n(*min)), ("max", &n(*max)), ("got", &n(*got))])
+        }
         P::Words { text } => text.clone(),
     }
 }

@@ -9,7 +9,7 @@ mod settings;
 
 pub use errors::{app_error, match_error};
 pub use result::result;
-pub use settings::{computer_name, settings_summary};
+pub use settings::{computer_name, computer_name_short, settings_summary};
 
 use crate::i18n::Lang;
 
@@ -32,6 +32,7 @@ pub fn mode_tag(lang: Lang, tag: crate::matches::mode::ModeTag) -> String {
             ModeTag::OneDevice => "mode.tag.one_device",
             ModeTag::Practice => "mode.tag.practice",
             ModeTag::VsComputer => "mode.tag.vs_computer",
+            ModeTag::ProgramMatch => "mode.tag.program_match",
         },
     )
 }

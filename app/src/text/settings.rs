@@ -148,6 +148,16 @@ fn mode_line(lang: Lang, mode: &crate::matches::mode::RoomMode) -> Option<String
         RoomMode::VsComputer { computer: c, .. } => {
             t_with(lang, "summary.mode.vs_computer", &[("computer", &computer_name(lang, c))])
         }
+        RoomMode::ProgramGame { first, second, series, game } => t_with(
+            lang,
+            "summary.mode.program_game",
+            &[
+                ("series", &series.to_string()),
+                ("game", &game.to_string()),
+                ("a", &computer_name(lang, first)),
+                ("b", &computer_name(lang, second)),
+            ],
+        ),
     })
 }
 
@@ -167,6 +177,20 @@ pub fn computer_name(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> Stri
             ("id", &id),
             ("version", &version),
         ],
+    )
+}
+
+/// The computer beside its colour's name: "the basic computer (level 2, 1 s per move, model 3
+/// v3)" — the colour is already said.
+pub fn computer_name_short(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
+    let (id, version) = c
+        .model
+        .as_ref()
+        .map_or((String::from("–"), String::from("–")), |m| (m.id.to_string(), m.version.to_string()));
+    t_with(
+        lang,
+        "computer.name_short",
+        &[("level", &c.level.to_string()), ("time", &duration_ms(c.move_ms)), ("id", &id), ("version", &version)],
     )
 }
 

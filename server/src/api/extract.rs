@@ -71,6 +71,25 @@ impl<S: Send + Sync> FromRequestParts<S> for ModelId {
     }
 }
 
+/// A program match's id in the path.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("id"), parameter_in = Path)]
+pub struct SeriesId(
+    /// The program match's number.
+    #[param(minimum = 1, example = 1)]
+    pub i64,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for SeriesId {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let RoomId(id) = RoomId::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::invalid("id", format!("must be a program match number from 1 to {}", i64::MAX)))?;
+        Ok(SeriesId(id))
+    }
+}
+
 /// `?after=N`: the last event a client has (0, the default, for none).
 #[derive(utoipa::IntoParams)]
 #[into_params(names("after"), parameter_in = Query)]

@@ -8,6 +8,7 @@
 mod extract;
 mod models;
 mod openapi;
+mod programs;
 
 use std::{net::SocketAddr, sync::Arc};
 
@@ -79,6 +80,8 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/models/{id}", &["get"]),
     ("/api/v1/models/{id}/participant.js", &["get"]),
     ("/api/v1/admin/training", &["get", "post"]),
+    ("/api/v1/admin/program-matches", &["get", "post"]),
+    ("/api/v1/admin/program-matches/{id}", &["get"]),
 ];
 
 /// The API's routes with their documentation, before the state is supplied.
@@ -103,6 +106,8 @@ fn routes() -> OpenApiRouter<ApiState> {
         .routes(routes!(models::export))
         .routes(routes!(models::participant_js))
         .routes(routes!(models::training_status, models::start_training))
+        .routes(routes!(programs::list, programs::start))
+        .routes(routes!(programs::one))
 }
 
 pub fn router(state: ApiState) -> Router {
@@ -133,6 +138,18 @@ pub fn router(state: ApiState) -> Router {
     )
     .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
     .with_state(state)
+}
+
+/// A file to save: its type and the name the browser offers.
+pub(super) fn attachment(content_type: &'static str, filename: &str, body: String) -> impl IntoResponse {
+    let disposition = format!("attachment; filename=\"{filename}\"");
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, content_type.to_string()),
+            (axum::http::header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
 }
 
 async fn caller(db: &Db, session: &Session) -> Result<Requester, AppError> {
@@ -271,8 +288,11 @@ async fn record_viewer(s: &ApiState, session: &Session) -> Result<Requester, App
 async fn record_json(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
     let v = record_viewer(&s, &session).await?;
     let record = s.matches.record(id, v).await?;
-    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.json\"");
-    Ok(([(axum::http::header::CONTENT_DISPOSITION, disposition)], Json(record)).into_response())
+    let json = serde_json::to_string(&record).map_err(|e| {
+        tracing::error!(error = %e, "a record does not serialise");
+        AppError::Internal
+    })?;
+    Ok(attachment("application/json", &format!("space-baduk-room-{id}.json"), json).into_response())
 }
 
 /// The record as SGF FF[4]: flat boards only (3D boxes have no SGF form).
@@ -290,15 +310,7 @@ async fn record_sgf(State(s): State<ApiState>, RoomId(id): RoomId, session: Sess
     let v = record_viewer(&s, &session).await?;
     let record = s.matches.record(id, v).await?;
     let sgf = record.sgf.ok_or(AppError::NoSgf)?;
-    let disposition = format!("attachment; filename=\"space-baduk-room-{id}.sgf\"");
-    Ok((
-        [
-            (axum::http::header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8".to_string()),
-            (axum::http::header::CONTENT_DISPOSITION, disposition),
-        ],
-        sgf,
-    )
-        .into_response())
+    Ok(attachment("application/x-go-sgf; charset=utf-8", &format!("space-baduk-room-{id}.sgf"), sgf).into_response())
 }
 
 /// Rooms held or with an outstanding notice (003 §1.6, §3.6, §6.1): administrators only.

@@ -7,13 +7,13 @@ use app::{
 };
 use axum::{
     extract::{RawQuery, State},
-    http::{header, StatusCode},
+    http::StatusCode,
     response::IntoResponse,
     Json,
 };
 use tower_sessions::Session;
 
-use super::{caller, extract::ModelId, openapi, ApiState, Body};
+use super::{attachment, caller, extract::ModelId, openapi, ApiState, Body};
 
 /// Every stored model, newest first (the built-in one included). Open to all: a model holds
 /// weights and provenance only.
@@ -35,8 +35,7 @@ pub(super) async fn list(State(s): State<ApiState>) -> Result<Json<Vec<ModelSumm
 ))]
 pub(super) async fn export(State(s): State<ApiState>, ModelId(id): ModelId) -> Result<impl IntoResponse, AppError> {
     let json = s.matches.export_model(id).await?;
-    let disposition = format!("attachment; filename=\"space-baduk-model-{id}.json\"");
-    Ok(([(header::CONTENT_TYPE, "application/json".to_string()), (header::CONTENT_DISPOSITION, disposition)], json))
+    Ok(attachment("application/json", &format!("space-baduk-model-{id}.json"), json))
 }
 
 /// Imports a model file as a new model (administrators only): every field is checked and a
@@ -105,8 +104,7 @@ pub(super) async fn participant_js(
         tracing::error!(error = %e, "the participant program was not made");
         AppError::Internal
     })?;
-    let disposition = format!("attachment; filename=\"participant-model-{id}.js\"");
-    Ok(([(header::CONTENT_TYPE, "text/javascript".to_string()), (header::CONTENT_DISPOSITION, disposition)], js))
+    Ok(attachment("text/javascript", &format!("participant-model-{id}.js"), js))
 }
 
 /// The current or last training run: its epochs' held-out metrics so far (administrators).

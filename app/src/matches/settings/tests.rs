@@ -748,9 +748,12 @@ fn any_mode() -> impl Strategy<Value = crate::matches::mode::RoomMode> {
         Just(RoomMode::Match),
         any_text().prop_map(|second_player| RoomMode::OneDevice { second_player }),
         prop::option::of(computer.clone()).prop_map(|computer| RoomMode::Practice { computer }),
-        (computer, any::<bool>()).prop_map(|(computer, invited)| RoomMode::VsComputer {
+        (computer.clone(), any::<bool>()).prop_map(|(computer, invited)| RoomMode::VsComputer {
             computer,
             opponent: if invited { Opponent::Invited } else { Opponent::Creator },
+        }),
+        (computer.clone(), computer, any::<i64>(), any::<u32>()).prop_map(|(first, second, series, game)| {
+            RoomMode::ProgramGame { first: Box::new(first), second: Box::new(second), series, game }
         }),
     ]
 }
@@ -947,6 +950,26 @@ fn modes_are_checked_with_their_ranges() {
         Some(vec![
             ("mode.computer.level".into(), "1..=2".into()),
             ("mode.computer.move_ms".into(), "100..=10000 ms".into())
+        ])
+    );
+    // A program game: both seats checked, and they play opposite colours.
+    let program = |a: ComputerSeat, b: ComputerSeat| RoomMode::ProgramGame {
+        first: Box::new(a),
+        second: Box::new(b),
+        series: 1,
+        game: 1,
+    };
+    let white = ComputerSeat { colour: Color::White, ..seat(1, 100) };
+    assert_eq!(with(program(seat(2, 1000), white.clone())), None);
+    assert_eq!(
+        with(program(seat(2, 1000), seat(1, 100))),
+        Some(vec![("mode.second.colour".into(), "the other colour".into())])
+    );
+    assert_eq!(
+        with(program(seat(0, 1000), ComputerSeat { move_ms: 20_000, ..white })),
+        Some(vec![
+            ("mode.first.level".into(), "1..=2".into()),
+            ("mode.second.move_ms".into(), "100..=10000 ms".into())
         ])
     );
     // Rooms stored before modes existed read as matches.

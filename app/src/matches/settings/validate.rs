@@ -663,7 +663,7 @@ impl MatchSettings {
     }
 
     fn check_mode(&self, p: &mut Problems) {
-        use crate::matches::mode::{RoomMode, GUEST_NAME_LEN, LEVELS, MOVE_MS};
+        use crate::matches::mode::{RoomMode, GUEST_NAME_LEN};
         match &self.mode {
             RoomMode::Match => {}
             RoomMode::OneDevice { second_player } => {
@@ -675,19 +675,32 @@ impl MatchSettings {
             }
             RoomMode::Practice { computer: None } => {}
             RoomMode::Practice { computer: Some(c) } | RoomMode::VsComputer { computer: c, .. } => {
-                // 003 §11.4: the basic computer; its levels and time per move (issue 13 §2).
-                if !LEVELS.contains(&c.level) {
-                    let allowed = format!("{}..={}", LEVELS.start(), LEVELS.end());
-                    p.range(Field::Mode, "mode.computer.level", c.level, allowed, "003 §11.4");
-                }
-                if !MOVE_MS.contains(&c.move_ms) {
-                    let allowed = format!("{}..={} ms", MOVE_MS.start(), MOVE_MS.end());
-                    p.range(Field::Mode, "mode.computer.move_ms", c.move_ms, allowed, "003 §11.4");
-                }
-                if c.model_id.is_some_and(|id| id < 1) {
-                    p.range(Field::Mode, "mode.computer.model_id", c.model_id.unwrap_or(0), "≥ 1", "003 §12.5");
+                check_computer(p, c, "mode.computer");
+            }
+            RoomMode::ProgramGame { first, second, .. } => {
+                check_computer(p, first, "mode.first");
+                check_computer(p, second, "mode.second");
+                if first.colour == second.colour {
+                    let (colour, allowed) = (format!("{:?}", second.colour).to_lowercase(), "the other colour");
+                    p.not_allowed(Field::Mode, "mode.second.colour", colour, allowed, "003 §12.4");
                 }
             }
         }
+    }
+}
+
+/// 003 §11.4: the basic computer; its levels and time per move (issue 13 §2).
+fn check_computer(p: &mut Problems, c: &crate::matches::mode::ComputerSeat, at: &str) {
+    use crate::matches::mode::{LEVELS, MOVE_MS};
+    if !LEVELS.contains(&c.level) {
+        let allowed = format!("{}..={}", LEVELS.start(), LEVELS.end());
+        p.range(Field::Mode, format!("{at}.level"), c.level, allowed, "003 §11.4");
+    }
+    if !MOVE_MS.contains(&c.move_ms) {
+        let allowed = format!("{}..={} ms", MOVE_MS.start(), MOVE_MS.end());
+        p.range(Field::Mode, format!("{at}.move_ms"), c.move_ms, allowed, "003 §11.4");
+    }
+    if c.model_id.is_some_and(|id| id < 1) {
+        p.range(Field::Mode, format!("{at}.model_id"), c.model_id.unwrap_or(0), "≥ 1", "003 §12.5");
     }
 }

@@ -10,21 +10,33 @@ use crate::matches::events::MarkKind;
 /// The computer's next step.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ComputerStep {
-    /// A command to give now.
-    Give(Command),
+    /// A command to give now for the computer playing `colour`.
+    Give(Colour, Command),
     /// Think about a move for `colour` on `game` (the room's game as of `version`).
     Move { colour: Colour, version: i64 },
     /// Counting began: propose the chains it takes for dead, then consent.
     ProposeDead { colour: Colour, version: i64 },
 }
 
+/// A program game that has not ended after this many moves per point of the box is ended
+/// by passes (a bound on two programs that keep capturing; 003 §12.4 asks for a result).
+const PROGRAM_GAME_MOVES_PER_POINT: u32 = 3;
+
 impl MatchState {
-    /// The computer's next step, if it has one now.
+    /// The computer's next step, if one of its seats has one now.
     pub fn computer_step(&self) -> Option<ComputerStep> {
-        let colour = self.computer_colour()?;
+        let colours: Vec<Colour> = self.computer_colours().collect();
+        colours.into_iter().find_map(|c| self.computer_step_for(c))
+    }
+
+    fn computer_step_for(&self, colour: Colour) -> Option<ComputerStep> {
         let me = colour_index(colour);
-        let give = |c| Some(ComputerStep::Give(c));
+        let give = |c| Some(ComputerStep::Give(colour, c));
+        let program_game = self.rules.mode().is_program_game();
+        let facing_person = self.holder_of(opponent(colour)) != Some(&Occupant::Computer);
         match &self.phase {
+            // Only programs play: nobody else presses Ready for them (after a restart too).
+            Phase::WaitingReady(r) if program_game && !r.ready[me] => give(Command::Ready),
             Phase::Playing => {
                 // 003 §5.6: its "device" shows every move at once.
                 if let Some((c, n)) = self.awaiting_ack {
@@ -51,7 +63,12 @@ impl MatchState {
                     return None;
                 }
                 // 003 §11.4: it passes after the person passes, leading to counting.
-                if matches!(self.game.moves().last(), Some((c, engine::Move::Pass)) if *c != colour) {
+                let passed = matches!(self.game.moves().last(), Some((c, engine::Move::Pass)) if *c != colour);
+                if passed && facing_person {
+                    return give(Command::Pass);
+                }
+                let cap = PROGRAM_GAME_MOVES_PER_POINT.saturating_mul(self.game.geometry().len() as u32);
+                if program_game && n >= cap {
                     return give(Command::Pass);
                 }
                 Some(ComputerStep::Move { colour, version: self.version })
@@ -59,6 +76,12 @@ impl MatchState {
             Phase::Scoring(s) => {
                 if s.consents[me] == Some(s.statement) {
                     return None;
+                }
+                // A program game's marks are Black's estimate; White agrees to them
+                // automatically once Black consented (the mode flags them as auto-agreed).
+                if program_game && colour == Colour::White {
+                    let black_agreed = s.consents[colour_index(Colour::Black)] == Some(s.statement);
+                    return if black_agreed { give(Command::Consent { statement: s.statement }) } else { None };
                 }
                 let marked = s.marks.iter().any(|m| m.by == Some(colour));
                 // Once per counting: its proposal, then its consent (it proposes and consents

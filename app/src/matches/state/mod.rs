@@ -463,14 +463,14 @@ impl MatchState {
             .filter(move |s| self.seats[s.index()].as_ref().and_then(Occupant::account) == Some(user_id))
     }
 
-    /// The seat held by the computer, if any.
-    pub fn computer_seat(&self) -> Option<Seat> {
-        [Seat::First, Seat::Second].into_iter().find(|s| self.seats[s.index()] == Some(Occupant::Computer))
+    /// The seats held by the computer (both in a program game).
+    pub fn computer_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        [Seat::First, Seat::Second].into_iter().filter(|s| self.seats[s.index()] == Some(Occupant::Computer))
     }
 
-    /// The colour the computer plays, once started.
-    pub fn computer_colour(&self) -> Option<Colour> {
-        self.computer_seat().and_then(|s| self.colour_of_seat(s))
+    /// The colours the computer plays, once started.
+    pub fn computer_colours(&self) -> impl Iterator<Item = Colour> + '_ {
+        self.computer_seats().filter_map(|s| self.colour_of_seat(s))
     }
 
     /// The seat `user_id` acts for with `cmd`. Holding both seats (one device, practice), the
@@ -656,17 +656,17 @@ impl MatchState {
         }
     }
 
-    /// Validates `cmd` from the computer player for its own seat: the same procedure, engine
-    /// and events as a person's command (003 §11.4: "validated like a human").
-    pub fn handle_computer(&mut self, cmd: &Command, now: i64) -> Decision {
-        let Some(seat) = self.computer_seat() else { return Decision::refuse(MatchError::NotAPlayer) };
+    /// Validates `cmd` from the computer player for its seat playing `colour`: the same
+    /// procedure, engine and events as a person's command (003 §11.4: "validated like a
+    /// human").
+    pub fn handle_computer(&mut self, colour: Colour, cmd: &Command, now: i64) -> Decision {
+        let Some(seat) = self.computer_seats().find(|s| self.colour_of_seat(*s) == Some(colour)) else {
+            return Decision::refuse(MatchError::NotAPlayer);
+        };
         if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
             return Decision::refuse(MatchError::RecordDamaged { seq: *seq });
         }
         if let Command::Move { .. } | Command::Pass = cmd {
-            let Some(colour) = self.colour_of_seat(seat) else {
-                return Decision::refuse(self.wrong_phase(PhaseNeeded::Playing));
-            };
             let at = if let Command::Move { at } = cmd { Some(*at) } else { None };
             return self.play(colour, at, now);
         }

@@ -23,6 +23,16 @@ impl MatchState {
             RoomMode::Practice { computer: Some(_) } | RoomMode::VsComputer { opponent: Opponent::Creator, .. } => {
                 (Some(person), Some(FilledBy::Computer))
             }
+            RoomMode::ProgramGame { .. } => {
+                let events = vec![
+                    Event::SeatFilled { seat: Seat::First, by: FilledBy::Computer },
+                    Event::SeatFilled { seat: Seat::Second, by: FilledBy::Computer },
+                    Event::SettingsConfirmed { seat: Seat::First },
+                    Event::SettingsConfirmed { seat: Seat::Second },
+                    Event::Started { black: self.black_at_start() },
+                ];
+                return self.accept_all(events, now);
+            }
             RoomMode::VsComputer { opponent: Opponent::Invited, .. } => {
                 let e = Event::SeatFilled { seat: Seat::First, by: FilledBy::Computer };
                 let events = vec![e, Event::SettingsConfirmed { seat: Seat::First }];
@@ -39,10 +49,15 @@ impl MatchState {
         self.accept_all(events, now)
     }
 
-    /// Which seat plays Black: facing the computer, the side the creator chose for it;
-    /// otherwise as agreed (host Black, host White, or nigiri with the room's seed).
+    /// Which seat plays Black: in a program game, the first seat's colour; facing the
+    /// computer, the side the creator chose for it; otherwise as agreed (host Black, host
+    /// White, or nigiri with the room's seed).
     fn black_at_start(&self) -> Seat {
-        if let (Some(c), Some(seat)) = (self.rules.mode().computer(), self.computer_seat()) {
+        use crate::matches::mode::RoomMode;
+        if let RoomMode::ProgramGame { first, .. } = self.rules.mode() {
+            return if first.colour == Colour::Black { Seat::First } else { Seat::Second };
+        }
+        if let (Some(c), Some(seat)) = (self.rules.mode().computers().first(), self.computer_seats().next()) {
             return if c.colour == Colour::Black { seat } else { seat.other() };
         }
         match self.rules.colours() {

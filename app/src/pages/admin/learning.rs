@@ -34,7 +34,7 @@ pub fn LearningPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match admin.await {
-                        Ok(true) => view! { <Models/><Train/> }.into_any(),
+                        Ok(true) => view! { <Models/><Train/><super::programs::ProgramMatches/> }.into_any(),
                         Ok(false) => super::refusal().into_any(),
                         Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
                     }

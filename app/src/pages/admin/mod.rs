@@ -4,6 +4,7 @@
 
 pub(super) mod desk;
 mod learning;
+mod programs;
 mod queue;
 
 pub use learning::LearningPage;

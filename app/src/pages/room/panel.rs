@@ -63,8 +63,8 @@ pub fn GamePanel() -> impl IntoView {
         let name = move || {
             ctx.view.with(|v| {
                 // The computer's seat: which model and level plays (003 §11.4, §12.5).
-                if let Some(seat) = v.settings.mode.computer().filter(|s| s.colour == c && v.black.is_some()) {
-                    return crate::text::computer_name(crate::i18n::use_lang().get(), seat);
+                if let Some(seat) = v.settings.mode.computer_playing(c).filter(|_| v.black.is_some()) {
+                    return crate::text::computer_name_short(crate::i18n::use_lang().get(), seat);
                 }
                 if c == Colour::Black { v.black.clone() } else { v.white.clone() }.unwrap_or_else(|| "—".into())
             })

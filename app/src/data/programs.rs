@@ -1,0 +1,116 @@
+//! Program matches (003 §12.4): the series and which room is which of its games.
+
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+
+use super::{internal, Db};
+use crate::{learning::programs::PinnedContestant, matches::settings::MatchSettings, AppError};
+
+/// What a series plays, fixed when it starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeriesPlan {
+    pub a: PinnedContestant,
+    pub b: PinnedContestant,
+    pub games: u32,
+    pub settings: MatchSettings,
+}
+
+/// One stored series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesRow {
+    pub id: i64,
+    pub plan: SeriesPlan,
+    pub created_at_ms: i64,
+    pub created_by: i64,
+    pub finished_at_ms: Option<i64>,
+    /// (game, room id), in game order.
+    pub rooms: Vec<(u32, i64)>,
+}
+
+impl Db {
+    pub async fn insert_series(&self, plan: &SeriesPlan, now: i64, by: i64) -> Result<i64, AppError> {
+        let plan = serde_json::to_string(plan).map_err(|_| AppError::Internal)?;
+        sqlx::query_scalar(
+            "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES (?, ?, ?) RETURNING id",
+        )
+        .bind(plan)
+        .bind(now)
+        .bind(by)
+        .fetch_one(self.pool())
+        .await
+        .map_err(internal)
+    }
+
+    pub async fn add_series_game(&self, series: i64, game: u32, room_id: i64) -> Result<(), AppError> {
+        sqlx::query("INSERT INTO program_match_games (series_id, game, room_id) VALUES (?, ?, ?)")
+            .bind(series)
+            .bind(i64::from(game))
+            .bind(room_id)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    pub async fn finish_series(&self, series: i64, now: i64) -> Result<(), AppError> {
+        sqlx::query("UPDATE program_matches SET finished_at_ms = ? WHERE id = ? AND finished_at_ms IS NULL")
+            .bind(now)
+            .bind(series)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Every series, newest first.
+    pub async fn series_list(&self) -> Result<Vec<SeriesRow>, AppError> {
+        let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM program_matches ORDER BY id DESC")
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.extend(self.series(id).await?);
+        }
+        Ok(out)
+    }
+
+    /// The series not yet finished (resumed at start).
+    pub async fn unfinished_series(&self) -> Result<Vec<i64>, AppError> {
+        sqlx::query_scalar("SELECT id FROM program_matches WHERE finished_at_ms IS NULL ORDER BY id")
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)
+    }
+
+    pub async fn series(&self, id: i64) -> Result<Option<SeriesRow>, AppError> {
+        let Some(r) =
+            sqlx::query("SELECT id, plan, created_at_ms, created_by, finished_at_ms FROM program_matches WHERE id = ?")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await
+                .map_err(internal)?
+        else {
+            return Ok(None);
+        };
+        let plan: String = r.get("plan");
+        let plan: SeriesPlan = serde_json::from_str(&plan).map_err(|e| {
+            tracing::error!(series = id, error = %e, "a stored program match plan does not parse");
+            AppError::Internal
+        })?;
+        let rooms: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT game, room_id FROM program_match_games WHERE series_id = ? ORDER BY game")
+                .bind(id)
+                .fetch_all(self.pool())
+                .await
+                .map_err(internal)?;
+        Ok(Some(SeriesRow {
+            id,
+            plan,
+            created_at_ms: r.get("created_at_ms"),
+            created_by: r.get("created_by"),
+            finished_at_ms: r.get("finished_at_ms"),
+            rooms: rooms.into_iter().map(|(g, room)| (g as u32, room)).collect(),
+        }))
+    }
+}
