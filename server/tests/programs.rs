@@ -150,3 +150,37 @@ async fn refusals_name_what_is_wrong_and_who_may_start() {
     assert!(admin.get_json(path).await.as_array().unwrap().is_empty(), "nothing was started");
     let _ = t.srv.stop().await;
 }
+
+#[tokio::test]
+async fn a_series_goes_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let admin = admin(&srv, "referee").await;
+    let mut req = request(2, &MatchSettings::classic_default(9));
+    req["a"]["move_ms"] = json!(1000);
+    let (status, started) = admin.post("/api/v1/admin/program-matches", req).await;
+    assert_eq!(status, 201, "{started}");
+    let id = started["id"].as_i64().unwrap();
+    let path = format!("/api/v1/admin/program-matches/{id}");
+    let room = 'first: {
+        for _ in 0..300 {
+            let r = admin.get_json(&path).await;
+            if r["games"][0]["moves"].as_u64().unwrap_or(0) >= 2 {
+                break 'first r["games"][0]["room_id"].as_i64().unwrap();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the first game did not start");
+    };
+    srv.stop().await;
+    let srv = Running::start(dir.path()).await;
+    let admin = admin.at(&srv.base);
+    let before = admin.view(room).await["move_number"].as_u64().unwrap();
+    // The series is resumed at start, and its game goes on from where it stood.
+    let v = until_view(&admin, room, |v| v["move_number"].as_u64().unwrap() > before + 1).await;
+    assert_eq!(v["phase"], "playing", "{v}");
+    let r = admin.get_json(&path).await;
+    assert_eq!(r["finished"], false);
+    assert_eq!(r["games"].as_array().unwrap().len(), 1, "no second game while the first plays: {r}");
+    srv.stop().await;
+}
