@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch } from "./browser.mjs";
-import { agreeAndReady, createRoom, pass, play, player, roomView, sit, until, waitHydrated } from "./game.mjs";
+import { agreeAndReady, createRoom, pass, play, player, referee, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
 
@@ -144,5 +144,52 @@ test("sign-up, setup and the new-room form read in both languages, refusals incl
   } finally {
     await visitor.close();
     await host.close();
+  }
+});
+
+test("the computer's screens read in both languages and fit a phone", async () => {
+  const dana = await player("texts_dana");
+  const admin = await referee();
+  const fits = async (p, what) => {
+    const [scroll, width] = await p.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window`);
+  };
+  try {
+    // A 9×9 room against the computer, made on the form; it answers the first move.
+    await look(dana, "/rooms/new", "en", "desktop", "8-new-computer");
+    await dana.page.fill("[data-testid=room-name-input]", "Dana against the computer");
+    await dana.page.selectOption("[data-testid=who]", "computer");
+    await dana.page.selectOption("[data-testid=preset]", "classic");
+    await dana.page.selectOption("[data-testid=size]", "9");
+    await dana.page.selectOption("[data-testid=your-colour]", "black");
+    await dana.page.selectOption("[data-testid=level]", "1");
+    await dana.page.click("[data-testid=create]");
+    await dana.page.waitForURL(/\/rooms\/\d+$/);
+    const id = Number(new URL(dana.page.url()).pathname.split("/").pop());
+    await waitHydrated(dana.page);
+    await dana.page.click("[data-testid=ready]");
+    await until(id, (v) => v.phase === "playing", "play starts");
+    await tap(dana.page, 5, 5, 1);
+    await dana.page.waitForSelector("[data-testid=preview]");
+    await dana.page.click("[data-testid=confirm-move]");
+    await until(id, (w) => w.move_number >= 2 && w.awaiting_ack === null, "the computer answered");
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        await look(dana, "/rooms/new", lang, vp, "8-new-computer");
+        await dana.page.selectOption("[data-testid=who]", "computer");
+        await dana.page.waitForSelector("[data-testid=level]");
+        await dana.page.screenshot({ path: `${ARTIFACTS}/texts-8-new-computer-${lang}-${vp}.png`, fullPage: true });
+        await fits(dana, `new room ${lang} ${vp}`);
+        const room = await look(dana, `/rooms/${id}`, lang, vp, "8-vs-computer");
+        assert.match(room, lang === "ko" ? /기초 컴퓨터/ : /the basic computer/);
+        await fits(dana, `room ${lang} ${vp}`);
+        const t = await look(admin, "/admin/learning", lang, vp, "9-learning");
+        assert.match(t, lang === "ko" ? /프로그램 대국/ : /Program matches/);
+        await fits(admin, `learning ${lang} ${vp}`);
+      }
+    }
+  } finally {
+    await dana.close();
+    await admin.close();
   }
 });

@@ -86,3 +86,30 @@ test("an administrator trains a model and sees the chart", async () => {
     await admin.close();
   }
 });
+
+test("an administrator runs a program match and reads the tally", async () => {
+  const admin = await referee();
+  try {
+    const page = admin.page;
+    await page.goto(BASE + "/admin/learning");
+    await waitHydrated(page);
+    await page.waitForSelector("[data-testid=program-matches]");
+    // Level 2 against level 1, both quick, two games with colours swapped.
+    await page.fill("[data-testid='programs.side_a-ms']", "100");
+    await page.fill("[data-testid='programs.side_b-ms']", "100");
+    await page.fill("[data-testid=series-games]", "2");
+    await page.click("[data-testid=start-series]");
+    await page.waitForSelector("[data-testid=series-game]");
+    await page.waitForFunction(
+      () => /2 of 2|2판 끝남/.test(document.querySelector("[data-testid=series-tally]")?.textContent ?? ""),
+      null,
+      { timeout: 120_000 },
+    );
+    assert.equal(await page.locator("[data-testid=series-game]").count(), 2);
+    const rows = await page.locator("[data-testid=series-game]").allTextContents();
+    assert.match(rows.join("\n"), /auto-agreed|자동 합의|resign|time/);
+    await page.locator("[data-testid=program-matches]").screenshot({ path: `${ARTIFACTS}/programs-1-tally.png` });
+  } finally {
+    await admin.close();
+  }
+});

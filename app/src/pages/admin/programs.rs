@@ -97,7 +97,7 @@ pub fn ProgramMatches() -> impl IntoView {
                         <Suspense fallback=|| ()>
                             {move || Suspend::new(async move {
                                 models.await.unwrap_or_default().into_iter().map(|m| view! {
-                                    <option value=m.id.to_string()>{format!("{} (#{})", m.version, m.id)}</option>
+                                    <option value=m.id.to_string()>{tr!("programs.model_option", version = m.version, id = m.id)}</option>
                                 }).collect_view()
                             })}
                         </Suspense>
@@ -122,8 +122,10 @@ pub fn ProgramMatches() -> impl IntoView {
             <h2>{move || tr!("programs.title")}</h2>
             <p class="hint">{move || tr!("programs.about")}</p>
             <form class="form" on:submit=move |e| { e.prevent_default(); start(); }>
-                {side_fields("programs.side_a", a)}
-                {side_fields("programs.side_b", b)}
+                <div class="sides">
+                    {side_fields("programs.side_a", a)}
+                    {side_fields("programs.side_b", b)}
+                </div>
                 <label>{move || tr!("programs.games", min = *SERIES_GAMES.start(), max = *SERIES_GAMES.end())}
                     <input type="number" data-testid="series-games" min=*SERIES_GAMES.start() max=*SERIES_GAMES.end() step="2"
                         prop:value=move || games.get().to_string()
