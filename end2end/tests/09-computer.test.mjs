@@ -100,11 +100,23 @@ test("an administrator runs a program match and reads the tally", async () => {
     await page.fill("[data-testid=series-games]", "2");
     await page.click("[data-testid=start-series]");
     await page.waitForSelector("[data-testid=series-game]");
-    await page.waitForFunction(
-      () => /2 of 2|2판 끝남/.test(document.querySelector("[data-testid=series-tally]")?.textContent ?? ""),
-      null,
-      { timeout: 120_000 },
-    );
+    // 003 §12.4: a person reviews each count. The table links the waiting game to its desk;
+    // the administrator confirms the auto-agreed statement, and the next game begins.
+    const tally = () => page.textContent("[data-testid=series-tally]");
+    const deadline = Date.now() + 120_000;
+    while (!/2 of 2|2판 끝남/.test(await tally())) {
+      assert.ok(Date.now() < deadline, `the series did not finish: ${await tally()}`);
+      const review = page.locator("[data-testid=series-review]");
+      if (await review.count()) {
+        const id = Number((await review.first().getAttribute("href")).split("/").pop());
+        const n = (await roomView(id)).scoring.statement;
+        const r = await admin.context.request.post(`${BASE}/api/v1/rooms/${id}/commands`, {
+          data: { type: "admin_confirm_statement", statement: n, reasons: "Reviewed: the programs' marks are right" },
+        });
+        assert.equal(r.status(), 200, await r.text());
+      }
+      await page.waitForTimeout(500);
+    }
     assert.equal(await page.locator("[data-testid=series-game]").count(), 2);
     const rows = await page.locator("[data-testid=series-game]").allTextContents();
     assert.match(rows.join("\n"), /auto-agreed|자동 합의|resign|time/);

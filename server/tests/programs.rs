@@ -22,6 +22,30 @@ fn request(games: u32, settings: &MatchSettings) -> Value {
     })
 }
 
+/// Follows the series to its end; each count waits for the administrator's review (003
+/// §12.4), who confirms the programs' statement.
+async fn to_the_end(admin: &Player, id: i64) -> Value {
+    let path = format!("/api/v1/admin/program-matches/{id}");
+    let mut reviewed = 0;
+    for _ in 0..1200 {
+        let r = admin.get_json(&path).await;
+        if r["finished"] == true {
+            assert_eq!(reviewed, 2, "both counts were reviewed: {r}");
+            return r;
+        }
+        for g in r["games"].as_array().unwrap().iter().filter(|g| g["phase"] == "awaiting_review") {
+            let room = g["room_id"].as_i64().unwrap();
+            assert!(g["result"].is_null(), "not final before the review: {g}");
+            let n = admin.view(room).await["scoring"]["statement"].as_u64().unwrap();
+            let confirm = json!({"type": "admin_confirm_statement", "statement": n, "reasons": "marks checked"});
+            admin.ok(room, confirm).await;
+            reviewed += 1;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the series did not finish: {}", admin.get_json(&path).await);
+}
+
 #[tokio::test]
 async fn a_series_plays_swapped_colours_to_counted_results_and_tallies_them() {
     let t = Table::new().await;
@@ -36,16 +60,7 @@ async fn a_series_plays_swapped_colours_to_counted_results_and_tallies_them() {
     let id = started["id"].as_i64().unwrap();
     assert_eq!(started["a"]["model"]["version"], 1, "the built-in model, pinned: {started}");
     assert_eq!(started["games_planned"], 2);
-    let report = 'done: {
-        for _ in 0..1200 {
-            let r = admin.get_json(&format!("/api/v1/admin/program-matches/{id}")).await;
-            if r["finished"] == true {
-                break 'done r;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        panic!("the series did not finish: {}", admin.get_json(&format!("/api/v1/admin/program-matches/{id}")).await);
-    };
+    let report = to_the_end(&admin, id).await;
     assert_documented("ProgramMatch", &report);
     let games = report["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{report}");
@@ -86,10 +101,14 @@ async fn a_series_plays_swapped_colours_to_counted_results_and_tallies_them() {
         let moves = events.iter().filter(|e| e["event"]["type"] == "move_played").count();
         assert!(moves > 10, "moves are in the log");
         // The series' administrator created the room and its seats; from the start on only
-        // the programs act.
         let start = events.iter().position(|e| e["event"]["type"] == "started").unwrap();
-        let acted: Vec<&Value> = events[start + 1..].iter().filter(|e| !e["actor"].is_null()).collect();
-        assert!(acted.is_empty(), "only programs act: {acted:?}");
+        // the programs act, until the administrator's review confirms the count.
+        let acted: Vec<&str> = events[start + 1..]
+            .iter()
+            .filter(|e| !e["actor"].is_null())
+            .map(|e| e["event"]["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(acted, ["statement_confirmed", "ended"], "only programs play and count");
         let (status, _) = admin.get(&format!("/api/v1/rooms/{room}/record")).await;
         assert_eq!(status, 200, "the administrator reads the record");
         let mut s: MatchSettings = serde_json::from_value(v["settings"].clone()).unwrap();

@@ -34,8 +34,9 @@ pub struct ProgramMatchRequest {
     pub b: Contestant,
     /// Games, even, 2..=100: A takes Black in the odd games, B in the even ones.
     pub games: u32,
-    /// The settings every game shares (box, time, komi, bonus, review…); their `mode` is
-    /// replaced by each game's.
+    /// The settings every game shares (box, time, komi, bonus…); their `mode` is replaced by
+    /// each game's, and `review` is always `required`: a person reviews each count (003
+    /// §12.4), so a game waits in `awaiting_review` until the administrator confirms it.
     pub settings: MatchSettings,
 }
 
@@ -81,8 +82,8 @@ pub struct SeriesGame {
     pub result: Option<engine::GameResult>,
     /// The side that won, once finished with a winner.
     pub winner: Option<Side>,
-    /// Whether the dead stones were agreed automatically (always, for a program game
-    /// finished by counting; 003 §12.4 asks for the flag).
+    /// Whether the dead stones were agreed automatically (always, for a program game that
+    /// was counted; the administrator's review then confirms or corrects them).
     pub marks_auto_agreed: bool,
     pub moves: u32,
 }

@@ -10,6 +10,7 @@ use crate::{
         Contestant, PinnedContestant, ProgramMatch, ProgramMatchRequest, SeriesGame, Side, SERIES_GAMES,
     },
     matches::{
+        commands::RoomPhase,
         mode::{DEFAULT_MOVE_MS, LEVELS, MOVE_MS},
         settings::MatchSettings,
     },
@@ -185,9 +186,14 @@ fn Series(m: ProgramMatch) -> impl IntoView {
 #[component]
 fn GameRow(g: SeriesGame) -> impl IntoView {
     let lang = crate::i18n::use_lang().get();
-    let result = match &g.result {
-        Some(r) => crate::text::result(lang, r),
-        None => tr!("programs.playing", moves = g.moves),
+    let result = match (&g.result, g.phase) {
+        (Some(r), _) => crate::text::result(lang, r).into_any(),
+        // 003 §12.4: a person reviews each count; the desk is where.
+        (None, RoomPhase::AwaitingReview) => view! {
+            <a data-testid="series-review" href=format!("/admin/rooms/{}", g.room_id)>{tr!("programs.review")}</a>
+        }
+        .into_any(),
+        (None, _) => tr!("programs.playing", moves = g.moves).into_any(),
     };
     let winner = match g.winner {
         Some(Side::A) => "A",
