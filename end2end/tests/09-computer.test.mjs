@@ -109,7 +109,13 @@ test("an administrator runs a program match and reads the tally", async () => {
       const review = page.locator("[data-testid=series-review]");
       if (await review.count()) {
         const id = Number((await review.first().getAttribute("href")).split("/").pop());
-        const n = (await roomView(id)).scoring.statement;
+        const v = await roomView(id);
+        // The table is polled each second: a game already confirmed may still show its link.
+        if (v.phase !== "awaiting_review") {
+          await page.waitForTimeout(300);
+          continue;
+        }
+        const n = v.scoring.statement;
         const r = await admin.context.request.post(`${BASE}/api/v1/rooms/${id}/commands`, {
           data: { type: "admin_confirm_statement", statement: n, reasons: "Reviewed: the programs' marks are right" },
         });

@@ -6,34 +6,11 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::computer::features::all_features;
 use engine::computer::{choose_move, evaluator, Level, SearchLimits, DEFAULT_WEIGHTS};
-use engine::playout::SplitMix64;
-use engine::{Game, Geometry, Move, Rules};
+use engine::Geometry;
 use std::hint::black_box;
 
-/// A game of `moves` uniformly random legal non-eye moves (as in the engine bench).
-fn random_game(geom: Geometry, moves: usize, seed: u64) -> Game {
-    let mut g = Game::new(geom, Rules::space()).unwrap();
-    let mut rng = SplitMix64::new(seed);
-    for _ in 0..moves {
-        let c = g.to_move();
-        let empties: Vec<_> = g.board().empty_points().collect();
-        let mut played = false;
-        for _ in 0..64 {
-            if empties.is_empty() {
-                break;
-            }
-            let p = empties[rng.below(empties.len())];
-            if !g.board().is_single_point_eye(p, c) && g.play(c, Move::Place(p)).is_ok() {
-                played = true;
-                break;
-            }
-        }
-        if !played && g.play(c, Move::Pass).is_err() {
-            break;
-        }
-    }
-    g
-}
+mod common;
+use common::random_game;
 
 fn cube_midgame(c: &mut Criterion) {
     // 25³ with 5,000 moves: about a third of the points hold stones.

@@ -4,37 +4,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::playout::{random_playout, PlayoutStats, Playouts, SplitMix64};
-use engine::{replay_json, score_simple_area, Board, Color, Game, Geometry, Move, Rules};
+use engine::{replay_json, score_simple_area, Board, Color, Game, Geometry, Rules};
 use std::hint::black_box;
 use std::sync::Arc;
 
-/// A game of `moves` uniformly random legal moves (passes when none).
-fn random_game(geom: Geometry, moves: usize, seed: u64) -> Game {
-    let mut g = Game::new(geom, Rules::space()).unwrap();
-    let mut rng = SplitMix64::new(seed);
-    for _ in 0..moves {
-        let c = g.to_move();
-        let empties: Vec<_> = g.board().empty_points().collect();
-        let mut played = false;
-        for _ in 0..64 {
-            if empties.is_empty() {
-                break;
-            }
-            let p = empties[rng.below(empties.len())];
-            if !g.board().is_single_point_eye(p, c) && g.play(c, Move::Place(p)).is_ok() {
-                played = true;
-                break;
-            }
-        }
-        if !played && g.play(c, Move::Pass).is_err() {
-            break;
-        }
-        if g.phase() != engine::Phase::Playing {
-            break;
-        }
-    }
-    g
-}
+mod common;
+use common::random_game;
 
 fn playouts(c: &mut Criterion) {
     let mut grp = c.benchmark_group("play_capture");

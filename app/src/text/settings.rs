@@ -163,35 +163,31 @@ fn mode_line(lang: Lang, mode: &crate::matches::mode::RoomMode) -> Option<String
 
 /// "the basic computer (Black, level 2, 1 s per move, model 3 v3)".
 pub fn computer_name(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
-    let (id, version) = c
-        .model
-        .as_ref()
-        .map_or((String::from("–"), String::from("–")), |m| (m.id.to_string(), m.version.to_string()));
-    t_with(
-        lang,
-        "computer.name",
-        &[
-            ("colour", &colour(lang, c.colour)),
-            ("level", &c.level.to_string()),
-            ("time", &duration_ms(c.move_ms)),
-            ("id", &id),
-            ("version", &version),
-        ],
-    )
+    computer_text(lang, c, Some(c.colour))
 }
 
 /// The computer beside its colour's name: "the basic computer (level 2, 1 s per move, model 3
 /// v3)" — the colour is already said.
 pub fn computer_name_short(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
+    computer_text(lang, c, None)
+}
+
+fn computer_text(lang: Lang, c: &crate::matches::mode::ComputerSeat, with_colour: Option<engine::Color>) -> String {
     let (id, version) = c
         .model
         .as_ref()
         .map_or((String::from("–"), String::from("–")), |m| (m.id.to_string(), m.version.to_string()));
-    t_with(
-        lang,
-        "computer.name_short",
-        &[("level", &c.level.to_string()), ("time", &duration_ms(c.move_ms)), ("id", &id), ("version", &version)],
-    )
+    let (level, time) = (c.level.to_string(), duration_ms(c.move_ms));
+    let mut params = vec![("level", level.as_str()), ("time", time.as_str()), ("id", &id), ("version", &version)];
+    let shown = with_colour.map(|k| colour(lang, k));
+    let key = match &shown {
+        Some(name) => {
+            params.push(("colour", name));
+            "computer.name"
+        }
+        None => "computer.name_short",
+    };
+    t_with(lang, key, &params)
 }
 
 fn duration_ms(ms: u32) -> String {
