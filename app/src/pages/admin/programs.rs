@@ -95,6 +95,8 @@ pub fn ProgramMatches() -> impl IntoView {
                 <legend>{move || crate::i18n::text(crate::i18n::use_lang().get(), label)}</legend>
                 <label>{move || tr!("programs.model")}
                     <select data-testid=format!("{label}-model") on:change=move |e| s.model.set(event_target_value(&e).parse().ok())>
+                        // The first choice is what an untouched select sends: the built-in model.
+                        <option value="">{move || tr!("programs.model_builtin")}</option>
                         <Suspense fallback=|| ()>
                             {move || Suspend::new(async move {
                                 models.await.unwrap_or_default().into_iter().map(|m| view! {
