@@ -15,5 +15,9 @@ CREATE TABLE program_match_games (
     -- 1-based.
     game INTEGER NOT NULL,
     room_id INTEGER NOT NULL UNIQUE REFERENCES rooms(id),
+    -- Set once the game is final, so that the report need not load the room: the result
+    -- (JSON, engine GameResult) and the number of moves.
+    result TEXT,
+    moves INTEGER,
     PRIMARY KEY (series_id, game)
 );

@@ -88,6 +88,11 @@ async fn a_series_plays_swapped_colours_to_counted_results_and_tallies_them() {
             let consents = &v["scoring"]["consents"];
             assert_eq!(consents[0], consents[1], "both programs consented to the same statement: {v}");
         }
+        // The series keeps each final result itself (its report loads no finished room).
+        for key in ["reason", "winner", "margin_half", "method"] {
+            assert_eq!(g["result"][key], v["result"][key], "{key}: {g} {v}");
+        }
+        assert_eq!(g["moves"], v["move_number"]);
         let winner = g["winner"].as_str();
         let a_won = v["result"]["winner"].as_str() == g["a_colour"].as_str();
         match winner {

@@ -23,8 +23,16 @@ pub struct SeriesRow {
     pub created_at_ms: i64,
     pub created_by: i64,
     pub finished_at_ms: Option<i64>,
-    /// (game, room id), in game order.
-    pub rooms: Vec<(u32, i64)>,
+    /// The games, in order.
+    pub rooms: Vec<SeriesRoom>,
+}
+
+/// One game of a series; `result` and `moves` once it is final.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesRoom {
+    pub game: u32,
+    pub room_id: i64,
+    pub result: Option<(engine::GameResult, u32)>,
 }
 
 impl Db {
@@ -49,6 +57,28 @@ impl Db {
             .execute(self.pool())
             .await
             .map_err(internal)?;
+        Ok(())
+    }
+
+    /// Records a finished game's result (once; the room's log stays the authority).
+    pub async fn finish_series_game(
+        &self,
+        series: i64,
+        game: u32,
+        result: &engine::GameResult,
+        moves: u32,
+    ) -> Result<(), AppError> {
+        let result = serde_json::to_string(result).map_err(|_| AppError::Internal)?;
+        sqlx::query(
+            "UPDATE program_match_games SET result = ?, moves = ? WHERE series_id = ? AND game = ? AND result IS NULL",
+        )
+        .bind(result)
+        .bind(i64::from(moves))
+        .bind(series)
+        .bind(i64::from(game))
+        .execute(self.pool())
+        .await
+        .map_err(internal)?;
         Ok(())
     }
 
@@ -98,19 +128,34 @@ impl Db {
             tracing::error!(series = id, error = %e, "a stored program match plan does not parse");
             AppError::Internal
         })?;
-        let rooms: Vec<(i64, i64)> =
-            sqlx::query_as("SELECT game, room_id FROM program_match_games WHERE series_id = ? ORDER BY game")
-                .bind(id)
-                .fetch_all(self.pool())
-                .await
-                .map_err(internal)?;
+        let rows: Vec<(i64, i64, Option<String>, Option<i64>)> = sqlx::query_as(
+            "SELECT game, room_id, result, moves FROM program_match_games WHERE series_id = ? ORDER BY game",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        let mut rooms = Vec::with_capacity(rows.len());
+        for (game, room_id, result, moves) in rows {
+            let result = match (result, moves) {
+                (Some(r), Some(m)) => Some((
+                    serde_json::from_str(&r).map_err(|e| {
+                        tracing::error!(series = id, game, error = %e, "a stored program game result does not parse");
+                        AppError::Internal
+                    })?,
+                    m as u32,
+                )),
+                _ => None,
+            };
+            rooms.push(SeriesRoom { game: game as u32, room_id, result });
+        }
         Ok(Some(SeriesRow {
             id,
             plan,
             created_at_ms: r.get("created_at_ms"),
             created_by: r.get("created_by"),
             finished_at_ms: r.get("finished_at_ms"),
-            rooms: rooms.into_iter().map(|(g, room)| (g as u32, room)).collect(),
+            rooms,
         }))
     }
 }

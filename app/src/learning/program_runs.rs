@@ -102,10 +102,15 @@ impl MatchService {
     async fn drive_series(&self, id: i64) -> Result<(), AppError> {
         loop {
             let row = self.db().series(id).await?.ok_or(AppError::NoProgramMatch { id })?;
-            if let Some(&(_, room)) = row.rooms.last() {
-                if !self.wait_finished(room).await? {
+            if let Some(last) = row.rooms.last().filter(|r| r.result.is_none()) {
+                if !self.wait_finished(last.room_id).await? {
                     continue;
                 }
+                // Kept with the series, so that the report need not load finished rooms.
+                let v = self.view(last.room_id, None).await?;
+                let result = v.result.map(|r| r.result).ok_or(AppError::Internal)?;
+                self.db().finish_series_game(id, last.game, &result, v.move_number).await?;
+                continue;
             }
             let next = row.rooms.len() as u32 + 1;
             if next > row.plan.games {
@@ -151,22 +156,29 @@ impl MatchService {
 
     async fn report(&self, row: SeriesRow) -> Result<ProgramMatch, AppError> {
         let mut games = Vec::with_capacity(row.rooms.len());
-        for &(game, room_id) in &row.rooms {
-            let v = self.view(room_id, None).await?;
-            let a_colour = if Side::black_in(game) == Side::A { Colour::Black } else { Colour::White };
-            let result = v.result.as_ref().map(|r| r.result);
+        for room in &row.rooms {
+            // A finished game reads from the series' own row; only the game in play is asked.
+            let (phase, result, moves) = match room.result {
+                Some((result, moves)) => (RoomPhase::Finished, Some(result), moves),
+                None => {
+                    let v = self.view(room.room_id, None).await?;
+                    (v.phase, v.result.map(|r| r.result), v.move_number)
+                }
+            };
+            let a_colour = if Side::black_in(room.game) == Side::A { Colour::Black } else { Colour::White };
             let winner = result.and_then(|r| r.winner()).map(|w| if w == a_colour { Side::A } else { Side::B });
+            // Counted: the programs' marks were agreed automatically.
             let marks_auto_agreed =
-                v.phase == RoomPhase::Finished && v.result.as_ref().is_some_and(|r| r.statement.is_some());
+                matches!(result, Some(engine::GameResult::Score { .. } | engine::GameResult::Jigo { .. }));
             games.push(SeriesGame {
-                game,
-                room_id,
+                game: room.game,
+                room_id: room.room_id,
                 a_colour,
-                phase: v.phase,
+                phase,
                 result,
                 winner,
                 marks_auto_agreed,
-                moves: v.move_number,
+                moves,
             });
         }
         let mut report = ProgramMatch {
