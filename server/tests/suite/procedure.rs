@@ -6,8 +6,7 @@
 use app::matches::settings::ColourAssignment;
 use serde_json::{json, Value};
 
-mod support;
-use support::*;
+use crate::support::*;
 use testclient::{reqwest, tokio_tungstenite};
 
 fn mv(x: i64, y: i64, z: i64) -> Value {

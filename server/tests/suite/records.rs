@@ -7,8 +7,7 @@
 use app::matches::settings::ColourAssignment;
 use serde_json::{json, Value};
 
-mod support;
-use support::*;
+use crate::support::*;
 use testclient::Ws;
 
 fn mv(x: i64, y: i64, z: i64) -> Value {

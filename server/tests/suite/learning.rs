@@ -2,11 +2,9 @@
 //! export and checked import; eligibility of finished games; training runs that pause the
 //! games in play and make a new model while the old ones stay.
 
-mod support;
-
+use crate::support::*;
 use app::matches::{commands::Command, mode::RoomMode, settings::MatchSettings};
 use serde_json::{json, Value};
-use support::*;
 
 fn mv(x: i64, y: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})

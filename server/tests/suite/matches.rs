@@ -7,8 +7,7 @@
 use app::matches::settings::{ColourAssignment, MatchSettings};
 use serde_json::{json, Value};
 
-mod support;
-use support::*;
+use crate::support::*;
 use testclient::{reqwest, tokio_tungstenite};
 
 #[tokio::test]
@@ -584,11 +583,11 @@ fn every_result_is_documented() {
     ];
     for result in results {
         let view = ResultView { result, score: None, statement: Some(3) };
-        support::assert_documented("ResultView", &serde_json::to_value(&view).unwrap());
+        crate::support::assert_documented("ResultView", &serde_json::to_value(&view).unwrap());
     }
     let mut wrong =
         serde_json::to_value(ResultView { result: GameResult::Void, score: None, statement: None }).unwrap();
     wrong["reason"] = json!("forfeit");
-    let refused = std::panic::catch_unwind(|| support::assert_documented("ResultView", &wrong));
+    let refused = std::panic::catch_unwind(|| crate::support::assert_documented("ResultView", &wrong));
     assert!(refused.is_err(), "an unknown reason is not documented");
 }

@@ -4,10 +4,8 @@
 //! time-loss objections (§5.7), corrections after the end (§4.7), damaged records (§6.2),
 //! notifications, and who may do any of it.
 
-mod support;
-
+use crate::support::*;
 use serde_json::{json, Value};
-use support::*;
 
 fn mv(x: i64, y: i64, z: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": z}})

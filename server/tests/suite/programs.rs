@@ -3,15 +3,13 @@
 //! ordinary rooms with the computer in both seats, colours swapped, identical settings and
 //! automatically agreed marks, and the report tallies wins with each game's record.
 
-mod support;
-
+use crate::support::*;
 use app::matches::{
     events::Colour,
     mode::{ComputerSeat, RoomMode},
     settings::MatchSettings,
 };
 use serde_json::{json, Value};
-use support::*;
 
 fn request(games: u32, settings: &MatchSettings) -> Value {
     json!({

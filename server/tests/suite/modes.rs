@@ -3,8 +3,7 @@
 //! player against the computer, and practice paused by a restart. The computer's moves go
 //! through the same commands, events and record as a person's.
 
-mod support;
-
+use crate::support::*;
 use app::matches::{
     commands::Command,
     events::Colour,
@@ -12,7 +11,6 @@ use app::matches::{
     settings::MatchSettings,
 };
 use serde_json::{json, Value};
-use support::*;
 
 fn mv(x: i64, y: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})

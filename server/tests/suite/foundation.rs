@@ -6,7 +6,6 @@ use std::path::Path;
 use app::matches::settings::ColourAssignment;
 use server::{Config, Server};
 
-mod support;
 use testclient::reqwest;
 
 fn config(data_dir: &Path) -> Config {
@@ -349,7 +348,7 @@ async fn sign_in_is_throttled_after_repeated_failures() {
 #[tokio::test]
 async fn server_function_refusals_have_their_own_status() {
     use serde_json::json;
-    let support::Table { _dir, srv, alice, bob, .. } = support::Table::new().await;
+    let crate::support::Table { _dir, srv, alice, bob, .. } = crate::support::Table::new().await;
     let base = srv.base.clone();
 
     // A form without the password field.
@@ -374,7 +373,7 @@ async fn server_function_refusals_have_their_own_status() {
     let r = alice.http.post(format!("{base}/api/match_command")).json(&command(999)).send().await.unwrap();
     let status = r.status().as_u16();
     assert_eq!(refusal(status, &r.text().await.unwrap()), (404, "room_not_found".into()));
-    let room = support::started_room(&alice, &bob, support::classic_9(ColourAssignment::HostBlack)).await;
+    let room = crate::support::started_room(&alice, &bob, crate::support::classic_9(ColourAssignment::HostBlack)).await;
     let r = bob.http.post(format!("{base}/api/match_command")).json(&command(room)).send().await.unwrap();
     let status = r.status().as_u16();
     let body = r.text().await.unwrap();

@@ -8,14 +8,13 @@
 //! Needs `node` (20 or later) on PATH and the WASM of `scripts/build-participant.sh` (`make
 //! unit` builds it first).
 
-mod support;
-
 use std::{
     path::{Path, PathBuf},
     process::{Child, Command as Process, Stdio},
     time::{Duration, Instant},
 };
 
+use crate::support::*;
 use app::{
     learning::participant::{load_wasm, script, ParticipantModel},
     matches::{
@@ -26,7 +25,6 @@ use app::{
 };
 use engine::computer::{model::fingerprint, DEFAULT_WEIGHTS};
 use serde_json::{json, Value};
-use support::*;
 
 /// The build step's module (`scripts/build-participant.sh`).
 fn wasm() -> Vec<u8> {
