@@ -70,6 +70,17 @@ pub enum AppError {
     /// No program match has this id (003 §12.4).
     #[error("there is no program match {id}")]
     NoProgramMatch { id: i64 },
+    /// No account has this id.
+    #[error("there is no account {id}")]
+    NoAccount { id: i64 },
+    /// The one administrator who can still act cannot lose the role or be disabled.
+    #[error("the last active administrator cannot be demoted or disabled; promote another account first")]
+    LastAdministrator,
+    /// An administrator disabled this account: it cannot sign in or act.
+    #[error("this account is disabled")]
+    AccountDisabled,
+    #[error("the password-reset link is invalid, used or expired; ask an administrator for a new one")]
+    BadResetLink,
     /// A model file refused on import: `field` is the JSON path of what is wrong (003 §12.6).
     #[error("model file: {field}: {why}")]
     BadModelFile { field: String, why: String },
@@ -107,6 +118,12 @@ pub enum InputProblem {
     PasswordsDiffer,
     #[error("this name is taken")]
     Taken,
+    /// The current password, given to change it, is not the account's.
+    #[error("is not the account's current password")]
+    WrongPassword,
+    /// The change asked for is what the account already is.
+    #[error("is already so")]
+    Unchanged,
     /// A count that must be even, within `min..=max` (a program match's games).
     #[error("must be an even number from {min} to {max}, got {got}")]
     EvenRange { min: u64, max: u64, got: u64 },
@@ -145,10 +162,11 @@ impl AppError {
         match self {
             InvalidInput { .. } | MalformedJson { .. } | InvalidJson { .. } | BadRequest { .. } => 400,
             BadCredentials | NotSignedIn => 401,
-            Forbidden | BadSetupToken | CrossSiteRequest { .. } => 403,
+            Forbidden | BadSetupToken | CrossSiteRequest { .. } | AccountDisabled | BadResetLink => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
-            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } | NoProgramMatch { .. } => 404,
+            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } | NoProgramMatch { .. } | NoAccount { .. } => 404,
+            LastAdministrator => 409,
             BadModelFile { .. } => 422,
             TrainingRefused { .. } => 409,
             ParticipantUnavailable { .. } => 503,

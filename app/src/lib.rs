@@ -5,7 +5,9 @@
 //! and with `hydrate` into the WASM bundle (server functions become HTTP calls, `board_view`
 //! draws with three-d). Neither side compiles the other's dependencies.
 
+pub mod accounts;
 pub mod api;
+pub mod audit;
 pub mod board_view;
 pub mod clock;
 pub mod error;
@@ -83,8 +85,12 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
+                <Route path=StaticSegment("account") view=pages::AccountPage/>
+                <Route path=StaticSegment("reset") view=pages::ResetPage/>
                 <Route path=StaticSegment("admin") view=pages::AdminPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("learning")) view=pages::LearningPage/>
+                <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view=pages::AccountsAdminPage/>
+                <Route path=(StaticSegment("admin"), StaticSegment("log")) view=pages::AuditLogPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>

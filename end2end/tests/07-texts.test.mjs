@@ -43,6 +43,12 @@ async function look(p, path, lang, viewport, name) {
   return text;
 }
 
+/// Nothing sticks out sideways: the page is no wider than the window.
+async function fits(p, what) {
+  const [scroll, width] = await p.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window`);
+}
+
 test("the agreement, play, scoring and the result read as sentences in both languages", async () => {
   const alice = await player("texts_alice");
   const bob = await player("texts_bob");
@@ -150,10 +156,6 @@ test("sign-up, setup and the new-room form read in both languages, refusals incl
 test("the computer's screens read in both languages and fit a phone", async () => {
   const dana = await player("texts_dana");
   const admin = await referee();
-  const fits = async (p, what) => {
-    const [scroll, width] = await p.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-    assert.ok(scroll <= width, `${what}: the page is ${scroll} px wide in a ${width} px window`);
-  };
   try {
     // A 9×9 room against the computer, made on the form; it answers the first move.
     await look(dana, "/rooms/new", "en", "desktop", "8-new-computer");
@@ -190,6 +192,30 @@ test("the computer's screens read in both languages and fit a phone", async () =
     }
   } finally {
     await dana.close();
+    await admin.close();
+  }
+});
+
+test("the account screens read in both languages and fit a phone", async () => {
+  const erin = await player("texts_erin");
+  const admin = await referee();
+  try {
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        const mine = await look(erin, "/account", lang, vp, "10-account");
+        assert.match(mine, lang === "ko" ? /지금 이 로그인/ : /this sign-in/);
+        await fits(erin, `account ${lang} ${vp}`);
+        const all = await look(admin, "/admin/accounts", lang, vp, "10-accounts");
+        assert.match(all, /texts_erin/);
+        await fits(admin, `accounts ${lang} ${vp}`);
+        await look(erin, "/reset?token=none", lang, vp, "10-reset");
+        await fits(erin, `reset ${lang} ${vp}`);
+        await look(admin, "/admin/log", lang, vp, "10-log");
+        await fits(admin, `log ${lang} ${vp}`);
+      }
+    }
+  } finally {
+    await erin.close();
     await admin.close();
   }
 });

@@ -2,10 +2,35 @@
 
 use std::{net::IpAddr, path::PathBuf};
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The command line: serve (no subcommand), or one of the data-folder tasks.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "space-baduk", version, about = "Space Baduk server: baduk on 3D boards and the classic board")]
+pub struct Cli {
+    #[command(flatten)]
+    pub config: Config,
+    #[command(subcommand)]
+    pub task: Option<Task>,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum Task {
+    /// A consistent copy of the data folder's database into DIR (new or empty), taken while
+    /// the server runs (SQLite's VACUUM INTO), with backup.json saying what it holds. The
+    /// copy holds password digests and sessions: keep it as private as the data folder.
+    Backup { dir: PathBuf },
+    /// Puts the backup in DIR back as the data folder's database, after checking it. The
+    /// server on that folder must be stopped; a database already there is moved aside into
+    /// replaced-<time>/ with --replace (never deleted).
+    Restore {
+        dir: PathBuf,
+        #[arg(long)]
+        replace: bool,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "SPACE_BADUK_BIND", default_value = "127.0.0.1")]
@@ -14,7 +39,7 @@ pub struct Config {
     #[arg(long, env = "SPACE_BADUK_PORT", default_value_t = 3000)]
     pub port: u16,
     /// Directory holding the SQLite database (created if missing).
-    #[arg(long, env = "SPACE_BADUK_DATA_DIR", default_value = "./data")]
+    #[arg(long, env = "SPACE_BADUK_DATA_DIR", default_value = "./data", global = true)]
     pub data_dir: PathBuf,
     /// Log filter, e.g. `info`, `debug`, `server=debug,sqlx=warn`.
     #[arg(long, env = "SPACE_BADUK_LOG", default_value = "info")]

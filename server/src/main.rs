@@ -1,11 +1,67 @@
 #![recursion_limit = "512"]
+use std::process::ExitCode;
+
+use app::data::backup::{self, DataDirLock};
 use clap::Parser;
-use server::{config::LogFormat, Config, Server};
+use server::{
+    config::{Cli, LogFormat, Task},
+    Config, Server,
+};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
-async fn main() -> std::process::ExitCode {
-    let config = Config::parse();
+async fn main() -> ExitCode {
+    let Cli { config, task } = Cli::parse();
+    match task {
+        None => serve(config).await,
+        Some(task) => run_task(&config, task).await,
+    }
+}
+
+/// `backup` and `restore`: one line saying what was done, or why not.
+async fn run_task(config: &Config, task: Task) -> ExitCode {
+    let data = &config.data_dir;
+    let done = match task {
+        Task::Backup { dir } => backup::backup(data, &dir).await.map(|m| {
+            format!(
+                "backed up {} into {}: {} users, {} rooms, {} events, schema {}, {} bytes",
+                data.display(),
+                dir.display(),
+                m.users,
+                m.rooms,
+                m.events,
+                m.schema_version,
+                m.bytes
+            )
+        }),
+        Task::Restore { dir, replace } => backup::restore(&dir, data, replace).await.map(|r| {
+            let m = &r.manifest;
+            let aside = r.kept_aside.map(|p| format!("; the database that was there is in {}", p.display()));
+            format!(
+                "restored {} into {}: {} users, {} rooms, {} events (backed up {}){}",
+                dir.display(),
+                data.display(),
+                m.users,
+                m.rooms,
+                m.events,
+                app::data::rfc3339(m.made_at_ms),
+                aside.unwrap_or_default()
+            )
+        }),
+    };
+    match done {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("space-baduk: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(config: Config) -> ExitCode {
     let filter = EnvFilter::try_new(&config.log).unwrap_or_else(|e| {
         eprintln!("invalid --log filter {:?} ({e}); using \"info\"", config.log);
         EnvFilter::new("info")
@@ -16,12 +72,21 @@ async fn main() -> std::process::ExitCode {
         LogFormat::Text => fmt.init(),
     }
 
+    // Held until the process ends: a restore (or a second server) must not replace the
+    // database under this one.
+    let _lock = match DataDirLock::acquire(&config.data_dir) {
+        Ok(lock) => lock,
+        Err(e) => {
+            eprintln!("space-baduk cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let server = match Server::prepare(&config).await {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(error = %e, "cannot start");
             eprintln!("space-baduk cannot start: {e}");
-            return std::process::ExitCode::FAILURE;
+            return ExitCode::FAILURE;
         }
     };
     tracing::info!(addr = %server.addr, data_dir = %config.data_dir.display(), "Space Baduk listening");
@@ -35,10 +100,10 @@ async fn main() -> std::process::ExitCode {
         println!();
     }
     match server.run(shutdown_signal()).await {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!(error = %e, "server stopped with an error");
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
         }
     }
 }

@@ -16,9 +16,6 @@ use tower_sessions_sqlx_store::SqliteStore;
 
 use crate::{api::MAX_BODY_BYTES, Config, StartError};
 
-/// Sessions idle this long expire.
-const SESSION_IDLE_DAYS: i64 = 30;
-
 pub async fn router(
     options: LeptosOptions,
     db: Db,
@@ -42,7 +39,10 @@ pub async fn router(
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_secure(config.secure_cookies)
-        .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::days(SESSION_IDLE_DAYS)));
+        // Idle sessions expire with their logins (`app::data::logins`: the same limit).
+        .with_expiry(Expiry::OnInactivity(tower_sessions::cookie::time::Duration::milliseconds(
+            app::data::logins::IDLE_MS,
+        )));
 
     let routes = generate_route_list(App);
     let context_db = db.clone();

@@ -27,9 +27,25 @@ pub(crate) async fn session() -> Result<tower_sessions::Session, AppError> {
     })
 }
 
+/// The server's time (the match service's clock, so that tests can move it).
+#[cfg(feature = "ssr")]
+pub(crate) fn now_ms() -> Result<i64, AppError> {
+    Ok(super::play::service()?.now_ms())
+}
+
+/// Where this request comes from: its User-Agent and client address.
+#[cfg(feature = "ssr")]
+pub(crate) async fn origin() -> crate::data::logins::Origin {
+    let agent = leptos_axum::extract::<axum::http::HeaderMap>()
+        .await
+        .ok()
+        .and_then(|h| h.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).map(String::from));
+    crate::data::logins::Origin { agent, address: client_ip().await.map(|ip| ip.to_string()) }
+}
+
 #[cfg(feature = "ssr")]
 async fn sign_session_in(user: crate::data::User) -> Result<UserView, AppError> {
-    crate::data::sessions::establish(&session().await?, &user).await?;
+    crate::data::sessions::establish(&super::db()?, &session().await?, &user, &origin().await).await?;
     Ok(user.into())
 }
 
@@ -40,7 +56,7 @@ pub async fn current_user() -> Result<Option<UserView>, AppError> {
 }
 
 #[cfg(feature = "ssr")]
-async fn client_ip() -> Option<std::net::IpAddr> {
+pub(crate) async fn client_ip() -> Option<std::net::IpAddr> {
     use axum::extract::ConnectInfo;
     leptos_axum::extract::<ConnectInfo<std::net::SocketAddr>>().await.ok().map(|c| c.0.ip())
 }
@@ -67,7 +83,7 @@ pub async fn sign_up(username: String, password: String, password_again: String)
 
 #[server(endpoint = "sign_out")]
 pub async fn sign_out() -> Result<(), AppError> {
-    crate::data::sessions::end(&session().await?).await
+    crate::data::sessions::end(&super::db()?, &session().await?).await
 }
 
 /// Creates the first administrator from the one-time setup token printed at first start.

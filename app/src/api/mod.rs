@@ -1,6 +1,7 @@
 //! Server functions: each is a public HTTP endpoint, so each checks who is asking itself.
 //! They are thin adapters: validation and storage live in `crate::data`.
 
+pub mod account;
 pub mod auth;
 pub mod learning;
 pub mod play;

@@ -70,7 +70,7 @@ pub fn validate_password(pw: &str) -> Result<(), AppError> {
 }
 
 /// argon2id with the crate's recommended parameters, off the async runtime.
-async fn hash_password(password: String) -> Result<String, AppError> {
+pub(super) async fn hash_password(password: String) -> Result<String, AppError> {
     // 16 bytes: the salt length the PHC string format recommends.
     let salt = SaltString::encode_b64(&random_bytes::<16>()?).map_err(|e| {
         tracing::error!(error = %e, "salt encoding failed");
@@ -85,7 +85,7 @@ async fn hash_password(password: String) -> Result<String, AppError> {
     .await
 }
 
-async fn verify_hash(password: String, phc: String) -> Result<bool, AppError> {
+pub(super) async fn verify_hash(password: String, phc: String) -> Result<bool, AppError> {
     tokio_blocking(move || {
         let parsed = PasswordHash::new(&phc).map_err(|_| AppError::Internal)?;
         Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
@@ -124,7 +124,7 @@ async fn insert_user(
     user_from_row(&row)
 }
 
-fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> Result<User, AppError> {
+pub(super) fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> Result<User, AppError> {
     Ok(User {
         id: r.try_get("id").map_err(internal)?,
         username: r.try_get("username").map_err(internal)?,

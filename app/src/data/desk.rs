@@ -67,18 +67,30 @@ impl Db {
 
     /// An administrator takes up an item; another one's claim stands.
     pub async fn claim(&self, room_id: i64, kind: QueueKind, admin: i64, now: i64) -> Result<ClaimOutcome, AppError> {
-        sqlx::query(
+        // Only a claim of an unclaimed item changes anything, and only that one is logged.
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let fresh = sqlx::query(
             "UPDATE queue_items SET claimed_by = ?, claimed_at_ms = ? \
-             WHERE room_id = ? AND kind = ? AND (claimed_by IS NULL OR claimed_by = ?)",
+             WHERE room_id = ? AND kind = ? AND claimed_by IS NULL",
         )
         .bind(admin)
         .bind(now)
         .bind(room_id)
         .bind(kind.as_str())
-        .bind(admin)
-        .execute(self.pool())
+        .execute(&mut *tx)
         .await
         .map_err(internal)?;
+        if fresh.rows_affected() == 1 {
+            let logged = super::audit::Logged {
+                actor: admin,
+                action: crate::audit::AuditAction::QueueItemClaimed,
+                target_user: None,
+                room_id: Some(room_id),
+                reasons: "",
+            };
+            super::audit::append(&mut tx, now, &logged, None, Some(&serde_json::json!({ "kind": kind }))).await?;
+        }
+        tx.commit().await.map_err(internal)?;
         let entry = self.queue().await?.into_iter().find(|e| e.room_id == room_id && e.kind == kind);
         let me: Option<String> = sqlx::query_scalar("SELECT username FROM users WHERE id = ?")
             .bind(admin)

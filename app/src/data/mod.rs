@@ -1,8 +1,12 @@
 //! Storage (server only). Every query goes through [`Db`], so a PostgreSQL backend can be
 //! added behind the same methods; SQL here sticks to what both dialects accept.
 
+mod account_admin;
 mod accounts;
+pub(crate) mod audit;
+pub mod backup;
 pub mod desk;
+pub mod logins;
 pub mod models;
 pub mod programs;
 mod rooms;
@@ -19,6 +23,9 @@ pub use accounts::{SetupToken, User};
 pub use rooms::RoomRow;
 pub use secrets::sha256_hex;
 pub use throttle::SignInThrottle;
+
+/// The embedded migrations (also: the schema version a backup may have).
+pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 
 /// File name of the embedded database inside the data directory.
 pub const DB_FILE: &str = "space-baduk.sqlite3";
@@ -63,7 +70,7 @@ impl Db {
             .connect_with(options)
             .await
             .map_err(connect)?;
-        sqlx::migrate!("../migrations").run(&pool).await?;
+        MIGRATOR.run(&pool).await?;
         let db = Db { pool };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
@@ -78,6 +85,14 @@ impl Db {
     pub async fn healthy(&self) -> bool {
         sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(&self.pool).await.is_ok()
     }
+}
+
+/// RFC 3339 UTC of a server time (ms since the Unix epoch).
+pub fn rfc3339(ms: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
+        .ok()
+        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+        .unwrap_or_else(|| "1970-01-01T00:00:00Z".into())
 }
 
 pub(crate) fn now_ms() -> i64 {

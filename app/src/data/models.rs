@@ -74,6 +74,17 @@ impl Db {
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
+        // An administrator's import or training run is in their log with the model it made.
+        let action = match source {
+            ModelSource::Imported => Some(crate::audit::AuditAction::ModelImported),
+            ModelSource::Trained => Some(crate::audit::AuditAction::ModelTrained),
+            ModelSource::Builtin => None,
+        };
+        if let (Some(actor), Some(action)) = (by, action) {
+            let logged = super::audit::Logged { actor, action, target_user: None, room_id: None, reasons: "" };
+            let after = serde_json::json!({ "model_id": id, "version": version, "fingerprint": fingerprint(weights) });
+            super::audit::append(&mut tx, now, &logged, None, Some(&after)).await?;
+        }
         tx.commit().await.map_err(internal)?;
         self.model(id).await?.ok_or(AppError::Internal)
     }

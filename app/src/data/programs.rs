@@ -36,17 +36,30 @@ pub struct SeriesRoom {
 }
 
 impl Db {
+    /// A new series, in its administrator's log with its plan.
     pub async fn insert_series(&self, plan: &SeriesPlan, now: i64, by: i64) -> Result<i64, AppError> {
-        let plan = serde_json::to_string(plan).map_err(|_| AppError::Internal)?;
-        sqlx::query_scalar(
+        let plan_json = serde_json::to_value(plan).map_err(|_| AppError::Internal)?;
+        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let id: i64 = sqlx::query_scalar(
             "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES (?, ?, ?) RETURNING id",
         )
-        .bind(plan)
+        .bind(plan_json.to_string())
         .bind(now)
         .bind(by)
-        .fetch_one(self.pool())
+        .fetch_one(&mut *tx)
         .await
-        .map_err(internal)
+        .map_err(internal)?;
+        let logged = super::audit::Logged {
+            actor: by,
+            action: crate::audit::AuditAction::ProgramMatchStarted,
+            target_user: None,
+            room_id: None,
+            reasons: "",
+        };
+        let after = serde_json::json!({ "program_match": id, "plan": plan_json });
+        super::audit::append(&mut tx, now, &logged, None, Some(&after)).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(id)
     }
 
     pub async fn add_series_game(&self, series: i64, game: u32, room_id: i64) -> Result<(), AppError> {

@@ -5,11 +5,11 @@ use std::net::IpAddr;
 
 use tower_sessions::Session;
 
-use super::{Db, SignInThrottle, User};
-use crate::AppError;
+use super::{logins::Origin, Db, SignInThrottle, User};
+use crate::{accounts::EndReason, AppError};
 
-/// The session key holding the signed-in user's id.
-const USER_KEY: &str = "user_id";
+/// The session key holding the id of its open login (`logins`).
+const LOGIN_KEY: &str = "login";
 
 /// Checks name and password, throttled per name and per client address.
 pub async fn authenticate(
@@ -24,6 +24,10 @@ pub async fn authenticate(
     match db.verify_password(username, password).await {
         Ok(user) => {
             throttle.record_success(username);
+            // The password was right, so saying why costs nothing to the account's secrecy.
+            if db.is_disabled(user.id).await? {
+                return Err(AppError::AccountDisabled);
+            }
             Ok(user)
         }
         Err(AppError::BadCredentials) => {
@@ -34,22 +38,39 @@ pub async fn authenticate(
     }
 }
 
-/// Binds the session to `user`. A new id on every sign-in, so a planted session id is
-/// worthless (session fixation).
-pub async fn establish(session: &Session, user: &User) -> Result<(), AppError> {
+/// Binds the session to a new login of `user`. A new session id on every sign-in, so a
+/// planted session id is worthless (session fixation).
+pub async fn establish(db: &Db, session: &Session, user: &User, origin: &Origin) -> Result<(), AppError> {
+    // Signing in again on the same session ends the login it held.
+    if let Some(previous) = login_of(session).await? {
+        if let Some(before) = db.user_by_login(&previous).await? {
+            db.end_login(before.id, &previous, EndReason::SignedOut).await?;
+        }
+    }
+    let login = db.create_login(user.id, origin).await?;
     session.cycle_id().await.map_err(|_| AppError::Internal)?;
-    session.insert(USER_KEY, user.id).await.map_err(|_| AppError::Internal)
+    session.insert(LOGIN_KEY, login).await.map_err(|_| AppError::Internal)
 }
 
-pub async fn end(session: &Session) -> Result<(), AppError> {
+/// Signs out: the login ends and the session is emptied.
+pub async fn end(db: &Db, session: &Session) -> Result<(), AppError> {
+    if let Some(user) = current(db, session).await? {
+        if let Some(login) = login_of(session).await? {
+            db.end_login(user.id, &login, EndReason::SignedOut).await?;
+        }
+    }
     session.flush().await.map_err(|_| AppError::Internal)
 }
 
-/// The signed-in user, if any (a deleted user counts as signed out).
+/// The id of the session's login, if it holds one.
+pub async fn login_of(session: &Session) -> Result<Option<String>, AppError> {
+    session.get(LOGIN_KEY).await.map_err(|_| AppError::Internal)
+}
+
+/// The signed-in user, if any: the session's login is open and its account enabled.
 pub async fn current(db: &Db, session: &Session) -> Result<Option<User>, AppError> {
-    let id: Option<i64> = session.get(USER_KEY).await.map_err(|_| AppError::Internal)?;
-    match id {
-        Some(id) => db.user_by_id(id).await,
+    match login_of(session).await? {
+        Some(login) => db.user_by_login(&login).await,
         None => Ok(None),
     }
 }

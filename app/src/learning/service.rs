@@ -16,7 +16,10 @@ use super::{
     TrainingStatus, EPOCHS,
 };
 use crate::{
-    data::models::{ModelRow, ModelSource},
+    data::{
+        models::{ModelRow, ModelSource},
+        rfc3339,
+    },
     matches::{
         commands::Requester,
         service::MatchService,
@@ -61,14 +64,6 @@ pub fn summary(m: &ModelRow) -> ModelSummary {
         holdout_log_loss: metric("holdout_log_loss"),
         note: provenance["note"].as_str().map(String::from),
     }
-}
-
-/// RFC 3339 UTC of a server time.
-fn rfc3339(ms: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
-        .ok()
-        .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
-        .unwrap_or_else(|| "1970-01-01T00:00:00Z".into())
 }
 
 fn bad_file(e: &ModelFileError) -> AppError {

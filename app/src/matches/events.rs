@@ -471,6 +471,27 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         self.into()
     }
+
+    /// An administrator's action with its reasons, for the administrators' log; `None` for
+    /// what players and the server do. Only administrators' commands make these events
+    /// (`MatchState::admin`), so the event alone says it.
+    pub fn audited(&self) -> Option<(crate::audit::AuditAction, &str)> {
+        use crate::audit::AuditAction as A;
+        Some(match self {
+            Event::Held { reason: HoldReason::Administrator { reasons } } => (A::RoomHeld, reasons),
+            Event::Resumed { reasons } => (A::RoomResumed, reasons),
+            Event::Ruling { reasons, .. } => (A::Ruling, reasons),
+            Event::RulingConfirmed { reasons, .. } => (A::RulingConfirmed, reasons),
+            Event::StatementConfirmed { reasons, .. } => (A::StatementConfirmed, reasons),
+            Event::TimeLossDecided { reasons, .. } => (A::TimeLossDecided, reasons),
+            Event::CorrectionRequested { by: None, reasons } => (A::CorrectionReferred, reasons),
+            Event::CorrectionProposed { reasons, .. } => (A::CorrectionProposed, reasons),
+            Event::CorrectionClosed { reasons } => (A::CorrectionClosed, reasons),
+            Event::RecordRepaired { reasons, .. } => (A::RecordRepaired, reasons),
+            Event::Decided { reasons, .. } => (A::Decided, reasons),
+            _ => return None,
+        })
+    }
 }
 
 /// An event as stored: its number in the room's sequence (the room's version), when the

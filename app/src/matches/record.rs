@@ -28,6 +28,9 @@ pub struct RoomRecord {
     /// events themselves hold codes and numbers only).
     pub text: std::collections::BTreeMap<&'static str, RecordText>,
     pub events: Vec<StoredEvent>,
+    /// The administrators' log entries about this room (their actions, with reasons),
+    /// oldest first.
+    pub audit: Vec<crate::audit::AuditEntry>,
     /// The engine's replayable record (JSON record v1, engine/README.md).
     #[cfg_attr(feature = "ssr", schema(value_type = Object))]
     pub game: engine::record::GameRecord,
@@ -42,7 +45,12 @@ pub struct RecordText {
 }
 
 impl RoomRecord {
-    pub fn build(room_id: i64, s: &MatchState, log: &[StoredEvent]) -> RoomRecord {
+    pub fn build(
+        room_id: i64,
+        s: &MatchState,
+        log: &[StoredEvent],
+        audit: Vec<crate::audit::AuditEntry>,
+    ) -> RoomRecord {
         let black = s.holder_of(super::events::Colour::Black).map(|h| h.name().to_string());
         let white = s.holder_of(super::events::Colour::White).map(|h| h.name().to_string());
         let sgf = s.game.geometry().is_flat().then(|| {
@@ -72,6 +80,7 @@ impl RoomRecord {
                 })
                 .collect(),
             events: log.to_vec(),
+            audit,
             game: s.game.record(),
             sgf: sgf.flatten(),
         }

@@ -51,6 +51,11 @@ impl MatchService {
         &self.db
     }
 
+    /// The server's time by this service's clock (manual in tests).
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
     pub(crate) fn clock(&self) -> &Arc<dyn Clock> {
         &self.clock
     }
@@ -256,7 +261,11 @@ impl MatchService {
         h.tx.send(Request::Record { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
         let state = rx.await.map_err(|_| MatchError::Internal)??;
         let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
-        Ok(super::record::RoomRecord::build(room_id, &state, &log))
+        let filter = crate::audit::AuditFilter { room: Some(room_id), ..Default::default() };
+        let mut audit = self.db.audit_entries(&filter, None).await.map_err(from_app)?;
+        audit.retain(|e| e.action.in_room_record());
+        audit.reverse();
+        Ok(super::record::RoomRecord::build(room_id, &state, &log, audit))
     }
 
     /// Rooms with an outstanding notice for the administrator.

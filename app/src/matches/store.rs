@@ -68,6 +68,11 @@ impl Db {
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let mut stored = Vec::with_capacity(events.len());
         for (i, e) in events.into_iter().enumerate() {
+            // An administrator's action goes into their log with its event, atomically.
+            if let (Some(actor), Some((action, reasons))) = (actor, e.audited()) {
+                let after = serde_json::to_value(&e).map_err(|_| AppError::Internal)?;
+                crate::data::audit::append_room_action(&mut tx, at_ms, actor, action, room_id, reasons, &after).await?;
+            }
             stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
         }
         if let Some(status) = status {

@@ -109,7 +109,8 @@ fn Account() -> impl IntoView {
                 match user.await {
                     Ok(Some(u)) => view! {
                         <div class="account" data-testid="signed-in">
-                            <span>{u.username.clone()}" ("{role_label(u.role)}")"</span>
+                            <a href="/account" data-testid="account-link">{u.username.clone()}</a>
+                            <span>" ("{role_label(u.role)}")"</span>
                             <ActionForm action=sign_out>
                                 <button type="submit">{move || tr!("home.sign_out")}</button>
                             </ActionForm>

@@ -1,5 +1,6 @@
 //! One module per page, plus the small pieces every page shares.
 
+mod account;
 mod admin;
 mod header;
 mod home;
@@ -9,7 +10,8 @@ mod room;
 mod setup;
 mod signup;
 
-pub use admin::{AdminPage, AdminRoomPage, LearningPage};
+pub use account::{AccountPage, ResetPage};
+pub use admin::{AccountsAdminPage, AdminPage, AdminRoomPage, AuditLogPage, LearningPage};
 pub use header::{Badges, HeaderBadges};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;

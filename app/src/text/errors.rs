@@ -106,6 +106,10 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::NotSignedIn => t(lang, "error.not_signed_in"),
         E::Forbidden => t(lang, "error.forbidden"),
         E::BadSetupToken => t(lang, "error.bad_setup_token"),
+        E::NoAccount { id } => t_with(lang, "error.no_account", &[("id", &id.to_string())]),
+        E::LastAdministrator => t(lang, "error.last_administrator"),
+        E::AccountDisabled => t(lang, "error.account_disabled"),
+        E::BadResetLink => t(lang, "error.bad_reset_link"),
         E::Throttled { retry_after_s } => {
             let wait = super::duration(lang, u32::try_from(*retry_after_s).unwrap_or(u32::MAX));
             t_with(lang, "error.throttled", &[("wait", &wait)])
@@ -122,9 +126,8 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::Transport(_) => t(lang, "error.transport"),
         E::InvalidInput { field, problem } => {
             let name = match field.as_str() {
-                known @ ("username" | "password" | "password_again" | "name" | "settings" | "room") => {
-                    t(lang, &format!("field.{known}"))
-                }
+                known @ ("username" | "password" | "password_again" | "name" | "settings" | "room"
+                | "current_password" | "reasons") => t(lang, &format!("field.{known}")),
                 other => other.to_string(),
             };
             t_with(lang, "error.invalid_field", &[("field", &name), ("why", &input_problem(lang, problem))])
@@ -144,6 +147,8 @@ fn input_problem(lang: Lang, p: &crate::error::InputProblem) -> String {
         P::Characters { found } => t_with(lang, "problem.characters", &[("found", &format!("{found:?}"))]),
         P::PasswordsDiffer => t(lang, "problem.passwords_differ"),
         P::Taken => t(lang, "problem.taken"),
+        P::WrongPassword => t(lang, "problem.wrong_password"),
+        P::Unchanged => t(lang, "problem.unchanged"),
         P::EvenRange { min, max, got } => {
             t_with(lang, "problem.even_range", &[("min", &n(*min)), ("max", &n(*max)), ("got", &n(*got))])
         }

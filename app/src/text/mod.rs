@@ -230,6 +230,10 @@ pub(crate) mod tests {
             E::NotSignedIn,
             E::Forbidden,
             E::BadSetupToken,
+            E::NoAccount { id: 7 },
+            E::LastAdministrator,
+            E::AccountDisabled,
+            E::BadResetLink,
             E::Throttled { retry_after_s: 90 },
             E::NoSgf,
             E::Internal,
@@ -239,13 +243,15 @@ pub(crate) mod tests {
             E::input("username", InputProblem::Characters { found: '!' }),
             E::input("password_again", InputProblem::PasswordsDiffer),
             E::input("username", InputProblem::Taken),
+            E::input("current_password", InputProblem::WrongPassword),
+            E::input("reasons", InputProblem::Unchanged),
             E::input("name", InputProblem::Length { min: 1, max: 60, got: 61 }),
             // WORDED: from here on the text carries the server's English words.
             E::invalid("after", "must be a number"),
             E::BodyTooLarge { limit_bytes: 65536 },
         ]
     }
-    const WORDED: usize = 14;
+    const WORDED: usize = 20;
 
     #[test]
     fn account_errors_read_in_every_language() {

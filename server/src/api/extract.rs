@@ -117,3 +117,17 @@ impl<S: Send + Sync> FromRequestParts<S> for After {
         }
     }
 }
+
+/// The administrators' log's filter from the query (`actor`, `room`, `action`, `from_ms`,
+/// `to_ms`, each optional); what cannot be read is refused naming the field.
+pub struct AuditQuery(pub app::audit::AuditFilter);
+
+impl<S: Send + Sync> FromRequestParts<S> for AuditQuery {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        Query::<app::audit::AuditFilter>::from_request_parts(parts, state)
+            .await
+            .map(|Query(f)| AuditQuery(f))
+            .map_err(|e| AppError::invalid("query", e.body_text()))
+    }
+}

@@ -5,6 +5,7 @@
 //! handler's `#[utoipa::path]` is its entry in the OpenAPI document (`/api/openapi.json`),
 //! registered together with its route, so the two cannot drift apart.
 
+mod audit;
 mod extract;
 mod models;
 mod openapi;
@@ -82,6 +83,8 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/admin/training", &["get", "post"]),
     ("/api/v1/admin/program-matches", &["get", "post"]),
     ("/api/v1/admin/program-matches/{id}", &["get"]),
+    ("/api/v1/admin/audit", &["get"]),
+    ("/api/v1/admin/audit.csv", &["get"]),
 ];
 
 /// The API's routes with their documentation, before the state is supplied.
@@ -108,6 +111,8 @@ fn routes() -> OpenApiRouter<ApiState> {
         .routes(routes!(models::training_status, models::start_training))
         .routes(routes!(programs::list, programs::start))
         .routes(routes!(programs::one))
+        .routes(routes!(audit::json))
+        .routes(routes!(audit::csv))
 }
 
 pub fn router(state: ApiState) -> Router {
@@ -173,7 +178,7 @@ struct SignInBody {
     (status = 200, description = "Signed in", body = UserView),
     (status = 400, response = openapi::BadRequest),
     (status = 401, description = "`bad_credentials`", body = ErrorBody),
-    (status = 403, response = openapi::CrossSite),
+    (status = 403, description = "`account_disabled` (an administrator disabled it) or a cross-site request", body = ErrorBody),
     (status = 413, response = openapi::TooLarge),
     (status = 415, response = openapi::NotJson),
     (status = 429, response = openapi::Throttled),
@@ -182,11 +187,14 @@ struct SignInBody {
 async fn sign_in(
     State(s): State<ApiState>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     session: Session,
     Body(b): Body<SignInBody>,
 ) -> Result<Json<UserView>, AppError> {
     let user = sessions::authenticate(&s.db, &s.throttle, &b.username, &b.password, Some(addr.ip())).await?;
-    sessions::establish(&session, &user).await?;
+    let agent = headers.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).map(String::from);
+    let origin = app::data::logins::Origin { agent, address: Some(addr.ip().to_string()) };
+    sessions::establish(&s.db, &session, &user, &origin).await?;
     Ok(Json(UserView::from(user)))
 }
 
@@ -196,8 +204,8 @@ async fn sign_in(
     (status = 403, response = openapi::CrossSite),
     (status = 500, response = openapi::Fault),
 ))]
-async fn sign_out(session: Session) -> Result<StatusCode, AppError> {
-    sessions::end(&session).await?;
+async fn sign_out(State(s): State<ApiState>, session: Session) -> Result<StatusCode, AppError> {
+    sessions::end(&s.db, &session).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -392,6 +400,10 @@ async fn admin_stream(
     let first = s.matches.queue(&c).await?;
     let mut changes = s.matches.queue_changes();
     let matches = s.matches.clone();
+    // Asked again before every push: a sign-in ended, an account disabled or an
+    // administrator made a player since the socket opened gets nothing more.
+    let login = sessions::login_of(&session).await?.ok_or(AppError::NotSignedIn)?;
+    let db = s.db.clone();
     Ok(ws.on_upgrade(move |mut socket| async move {
         let message = |items: &[QueueEntry]| {
             serde_json::to_string(&serde_json::json!({ "type": "queue", "items": items }))
@@ -414,6 +426,10 @@ async fn admin_stream(
                         Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                     }
                 }
+            }
+            match db.user_by_login(&login).await {
+                Ok(Some(u)) if u.role.is_admin() => {}
+                _ => return,
             }
             match matches.queue(&c).await {
                 Ok(now) => items = now,

@@ -31,7 +31,7 @@ use testclient::{futures_util::StreamExt, tokio_tungstenite::tungstenite::Messag
 use tokio::sync::watch;
 
 /// The board: classic 19×19, so a fixed walk gives 190 legal moves without any capture.
-const SIZE: i64 = 19;
+pub(crate) const SIZE: i64 = 19;
 /// When each cycle's SIGKILL is sent. Two windows are exercised:
 /// * `Replies(n)`: as soon as the players got the n-th 200 reply of the cycle. The driver is
 ///   already sending its next request, which dies in flight, usually before it is committed.
@@ -52,14 +52,14 @@ const FINAL_ACTIONS: usize = 12;
 /// The point of move `n` (1-based; odd moves are Black's): Black fills rows 1, 5, 9, 13, 17
 /// and White rows 3, 7, 11, 15, 19, left to right. The even rows stay empty, so every chain
 /// keeps liberties: no capture, no suicide, no repetition — every move is legal.
-fn point_of(n: u32) -> (i64, i64) {
+pub(crate) fn point_of(n: u32) -> (i64, i64) {
     let k = i64::from(n - 1);
     let i = k / 2;
     let first_row = if k % 2 == 0 { 1 } else { 3 };
     (1 + i % SIZE, first_row + 4 * (i / SIZE))
 }
 
-fn colour_of(n: u32) -> &'static str {
+pub(crate) fn colour_of(n: u32) -> &'static str {
     if n % 2 == 1 {
         "black"
     } else {
@@ -68,7 +68,7 @@ fn colour_of(n: u32) -> &'static str {
 }
 
 /// The real binary on `data_dir` (a port of its own each time).
-async fn start(data_dir: &Path) -> ServerProcess {
+pub(crate) async fn start(data_dir: &Path) -> ServerProcess {
     ServerProcess::start(Path::new(env!("CARGO_BIN_EXE_space-baduk")), data_dir).await
 }
 
@@ -82,34 +82,34 @@ async fn get(base: &str, path: &str) -> Value {
     Client::new(base).get_json(path).await
 }
 
-fn move_to(n: u32) -> Command {
+pub(crate) fn move_to(n: u32) -> Command {
     let (x, y) = point_of(n);
     Command::Move { at: Xyz { x, y, z: 1 } }
 }
 
 /// What the players saw acknowledged (200 received) in one cycle.
 #[derive(Default, Debug)]
-struct Record {
+pub(crate) struct Record {
     /// (move number, colour, x, y) of each move whose 200 reply arrived.
-    moves: Vec<(u32, String, i64, i64)>,
+    pub(crate) moves: Vec<(u32, String, i64, i64)>,
     /// Move numbers whose acknowledgement got its 200 reply.
-    acks: Vec<u32>,
+    pub(crate) acks: Vec<u32>,
     /// Anything other than 200 or a dead connection: a failure of the test.
-    unexpected: Vec<String>,
+    pub(crate) unexpected: Vec<String>,
 }
 
 /// Where play stands: the next move's number and an acknowledgement still owed, if any
 /// (colour of the acknowledging player, move number).
 #[derive(Clone, Debug)]
-struct Position {
-    next: u32,
-    pending_ack: Option<(String, u32)>,
+pub(crate) struct Position {
+    pub(crate) next: u32,
+    pub(crate) pending_ack: Option<(String, u32)>,
 }
 
 /// Plays moves and acknowledgements alternately until the server stops answering or
 /// `stop_after` actions were acknowledged. Reports the count of acknowledged actions on
 /// `progress` after each 200.
-async fn drive(
+pub(crate) async fn drive(
     black: Client,
     white: Client,
     room: i64,

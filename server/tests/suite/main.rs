@@ -7,6 +7,8 @@
 
 mod support;
 
+mod accounts;
+mod backup;
 mod crash;
 mod foundation;
 mod learning;

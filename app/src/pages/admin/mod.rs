@@ -2,12 +2,16 @@
 //! administrator, and `/admin/rooms/{id}`, a room's board with the referee's desk beside it.
 //! Administrators only: others are told so (the server refuses them the data anyway).
 
+mod accounts;
 pub(super) mod desk;
 mod learning;
+mod log;
 mod programs;
 mod queue;
 
+pub use accounts::AccountsAdminPage;
 pub use learning::LearningPage;
+pub use log::AuditLogPage;
 
 use leptos::prelude::*;
 
@@ -19,16 +23,7 @@ use crate::{
 
 #[component]
 pub fn AdminPage() -> impl IntoView {
-    let data = Resource::new(
-        || (),
-        |_| async move {
-            let me = current_user().await?;
-            if !me.as_ref().is_some_and(|m| m.role.is_admin()) {
-                return Ok(None);
-            }
-            Ok::<_, AppError>(Some(admin_queue().await?))
-        },
-    );
+    let data = Resource::new(|| (), |_| for_admin(admin_queue));
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
@@ -48,9 +43,25 @@ pub fn AdminPage() -> impl IntoView {
                     }
                 })}
             </Suspense>
-            <p><a href="/admin/learning" data-testid="to-learning">{move || tr!("learning.title")}</a>" · "<a href="/">{move || tr!("nav.home")}</a></p>
+            <p><a href="/admin/learning" data-testid="to-learning">{move || tr!("learning.title")}</a>" · "
+                <a href="/admin/accounts" data-testid="to-accounts">{move || tr!("accounts.title")}</a>" · "
+                <a href="/admin/log" data-testid="to-log">{move || tr!("log.title")}</a>" · "
+                <a href="/">{move || tr!("nav.home")}</a></p>
         </main>
     }
+}
+
+/// `load`'s data for an administrator; `None` for anyone else, who reads [`refusal`] (the
+/// server refuses them the data anyway).
+pub(super) async fn for_admin<T, F>(load: impl FnOnce() -> F) -> Result<Option<T>, AppError>
+where
+    F: std::future::Future<Output = Result<T, AppError>>,
+{
+    let me = current_user().await?;
+    if !me.as_ref().is_some_and(|m| m.role.is_admin()) {
+        return Ok(None);
+    }
+    Ok(Some(load().await?))
 }
 
 /// What a visitor who is not an administrator reads instead of the console.

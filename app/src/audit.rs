@@ -1,0 +1,123 @@
+//! The administrators' log (issue 12 point 7; 003 §1.5: every ruling with reasons, all of
+//! it recorded): one append-only list of what administrators did, to accounts and in
+//! rooms, with actor, time, target, reasons and what changed. Room actions are logged in
+//! the same transaction as their events (`Event::audited`), account actions with their
+//! change. Storage: `crate::data::audit`.
+
+use serde::{Deserialize, Serialize};
+
+/// What an administrator did (`audit_log.action`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
+#[cfg_attr(feature = "ssr", derive(sqlx::Type, utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[cfg_attr(feature = "ssr", sqlx(rename_all = "snake_case"))]
+pub enum AuditAction {
+    // Accounts.
+    RoleChanged,
+    AccountDisabled,
+    AccountEnabled,
+    ResetLinkIssued,
+    // Rooms (003 §1.5, §2.7, §3.6, §4.7, §5.7, §6.1–6.3).
+    RoomHeld,
+    RoomResumed,
+    Ruling,
+    RulingConfirmed,
+    StatementConfirmed,
+    TimeLossDecided,
+    CorrectionReferred,
+    CorrectionProposed,
+    CorrectionClosed,
+    RecordRepaired,
+    Decided,
+    // The desk and learning (003 §1.6, §12.4–12.6).
+    QueueItemClaimed,
+    ModelImported,
+    ModelTrained,
+    ProgramMatchStarted,
+}
+
+impl AuditAction {
+    /// Recorded in a room's own log too (a room event), so part of its record for those who
+    /// may read it; the desk's claims are the administrators' business only.
+    pub fn in_room_record(self) -> bool {
+        !matches!(self, AuditAction::QueueItemClaimed)
+    }
+}
+
+/// One entry of the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct AuditEntry {
+    pub id: i64,
+    pub at_ms: i64,
+    pub actor: String,
+    pub action: AuditAction,
+    pub target_user: Option<String>,
+    pub room_id: Option<i64>,
+    pub reasons: String,
+    /// What it was before, where something changed (an account's role, say).
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
+    pub before: Option<serde_json::Value>,
+    /// What it is after: the new value, or the room event that recorded the action.
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
+    pub after: Option<serde_json::Value>,
+}
+
+/// Which entries to list; every field narrows, none given lists all.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
+#[cfg_attr(feature = "ssr", into_params(parameter_in = Query))]
+#[serde(deny_unknown_fields)]
+pub struct AuditFilter {
+    /// The administrator's user name (as typed: compared like sign-in names).
+    pub actor: Option<String>,
+    pub room: Option<i64>,
+    pub action: Option<AuditAction>,
+    /// From this server time (ms since the Unix epoch), inclusive.
+    pub from_ms: Option<i64>,
+    /// Up to this server time, exclusive.
+    pub to_ms: Option<i64>,
+}
+
+/// The most entries one listing returns (newest first); exports take them all.
+pub const PAGE_ROWS: i64 = 200;
+
+#[cfg(test)]
+mod tests {
+    use strum::IntoEnumIterator;
+
+    use super::AuditAction;
+    use crate::matches::events::{Event, HoldReason};
+
+    #[test]
+    fn every_action_has_one_name_and_words_in_every_language() {
+        for a in AuditAction::iter() {
+            let code: &'static str = a.into();
+            assert_eq!(serde_json::to_value(a).unwrap(), code, "the stored, sent and linked names agree");
+            for lang in crate::i18n::Lang::all() {
+                let key = format!("log.action.{code}");
+                let words = crate::i18n::text(lang, &key);
+                assert!(!words.is_empty() && words != key, "{lang:?}: {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn only_administrators_actions_are_audited() {
+        let reasons = || "because".to_string();
+        let held = Event::Held { reason: HoldReason::Administrator { reasons: reasons() } };
+        assert_eq!(held.audited(), Some((AuditAction::RoomHeld, "because")));
+        assert_eq!(
+            Event::Decided { winner: None, reasons: reasons() }.audited(),
+            Some((AuditAction::Decided, "because"))
+        );
+        // A player's referral and the server's own hold are not administrators' actions.
+        let referred =
+            Event::CorrectionRequested { by: Some(crate::matches::events::Colour::Black), reasons: reasons() };
+        assert_eq!(referred.audited(), None);
+        assert_eq!(Event::Held { reason: HoldReason::ServerRestart }.audited(), None);
+        let by_admin = Event::CorrectionRequested { by: None, reasons: reasons() };
+        assert_eq!(by_admin.audited(), Some((AuditAction::CorrectionReferred, "because")));
+    }
+}

@@ -1,0 +1,105 @@
+//! The administrators' log (`audit_log`, append-only; `crate::audit`): who did what to
+//! which account or room, when, with which reasons, and what it was before and after.
+//! Written in the same transaction as the action it records.
+
+use sqlx::Row;
+
+use super::{accounts::name_key, internal, Db};
+use crate::{
+    audit::{AuditAction, AuditEntry, AuditFilter},
+    AppError,
+};
+
+/// An action about to be logged.
+pub(super) struct Logged<'a> {
+    pub actor: i64,
+    pub action: AuditAction,
+    pub target_user: Option<i64>,
+    pub room_id: Option<i64>,
+    pub reasons: &'a str,
+}
+
+pub(super) async fn append(
+    conn: &mut sqlx::SqliteConnection,
+    now: i64,
+    e: &Logged<'_>,
+    before: Option<&serde_json::Value>,
+    after: Option<&serde_json::Value>,
+) -> Result<(), AppError> {
+    sqlx::query(
+        "INSERT INTO audit_log (at_ms, actor_id, action, target_user, room_id, reasons, before_json, after_json) \
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(now)
+    .bind(e.actor)
+    .bind(e.action)
+    .bind(e.target_user)
+    .bind(e.room_id)
+    .bind(e.reasons)
+    .bind(before.map(|v| v.to_string()))
+    .bind(after.map(|v| v.to_string()))
+    .execute(conn)
+    .await
+    .map_err(internal)?;
+    Ok(())
+}
+
+/// A room action (`Event::audited`), logged beside its event; `after` is the event.
+pub(crate) async fn append_room_action(
+    conn: &mut sqlx::SqliteConnection,
+    now: i64,
+    actor: i64,
+    action: AuditAction,
+    room_id: i64,
+    reasons: &str,
+    after: &serde_json::Value,
+) -> Result<(), AppError> {
+    let e = Logged { actor, action, target_user: None, room_id: Some(room_id), reasons };
+    append(conn, now, &e, None, Some(after)).await
+}
+
+fn json_column(r: &sqlx::sqlite::SqliteRow, column: &str) -> Result<Option<serde_json::Value>, AppError> {
+    let text: Option<String> = r.try_get(column).map_err(internal)?;
+    text.map(|t| serde_json::from_str(&t).map_err(|_| AppError::Internal)).transpose()
+}
+
+impl Db {
+    /// The entries `filter` selects, newest first; at most `limit` (`None`: all of them).
+    pub async fn audit_entries(&self, filter: &AuditFilter, limit: Option<i64>) -> Result<Vec<AuditEntry>, AppError> {
+        let rows = sqlx::query(
+            "SELECT a.id, a.at_ms, actor.username AS actor, a.action, target.username AS target, a.room_id, \
+                    a.reasons, a.before_json, a.after_json \
+             FROM audit_log a JOIN users actor ON actor.id = a.actor_id \
+             LEFT JOIN users target ON target.id = a.target_user \
+             WHERE (?1 IS NULL OR actor.name_key = ?1 OR actor.username = ?2) AND (?3 IS NULL OR a.room_id = ?3) \
+               AND (?4 IS NULL OR a.action = ?4) AND (?5 IS NULL OR a.at_ms >= ?5) AND (?6 IS NULL OR a.at_ms < ?6) \
+             ORDER BY a.id DESC LIMIT ?7",
+        )
+        .bind(filter.actor.as_deref().map(|n| name_key(n.trim())))
+        .bind(filter.actor.as_deref().map(str::trim))
+        .bind(filter.room)
+        .bind(filter.action)
+        .bind(filter.from_ms)
+        .bind(filter.to_ms)
+        // SQLite: a negative limit is none.
+        .bind(limit.unwrap_or(-1))
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        rows.iter()
+            .map(|r| {
+                Ok(AuditEntry {
+                    id: r.try_get("id").map_err(internal)?,
+                    at_ms: r.try_get("at_ms").map_err(internal)?,
+                    actor: r.try_get("actor").map_err(internal)?,
+                    action: r.try_get("action").map_err(internal)?,
+                    target_user: r.try_get("target").map_err(internal)?,
+                    room_id: r.try_get("room_id").map_err(internal)?,
+                    reasons: r.try_get("reasons").map_err(internal)?,
+                    before: json_column(r, "before_json")?,
+                    after: json_column(r, "after_json")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,144 @@
+//! Sign-ins as rows (`logins`): the session holds a login's id, so a person can see their
+//! sign-ins and end one, and a password change, a reset or disabling the account ends them
+//! everywhere at once — the session store itself cannot be searched by user.
+//!
+//! Their times are the system clock's, as the session store's expiry is: a login unseen for
+//! [`IDLE_MS`] is over, like its session. `last_seen_ms` is written at most every
+//! [`SEEN_EVERY_MS`], so requests stay reads.
+
+use sqlx::Row;
+
+use super::{accounts::user_from_row, internal, now_ms, secrets::random_hex, Db, User};
+use crate::{
+    accounts::{EndReason, LoginView},
+    AppError,
+};
+
+/// Where a sign-in came from, as shown to its owner.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub agent: Option<String>,
+    pub address: Option<String>,
+}
+
+/// User-Agent strings can be kilobytes; the list needs the first words.
+const AGENT_CHARS: usize = 160;
+
+/// A session unused this long expires (the session layer's inactivity expiry), and so does
+/// its login.
+pub const IDLE_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+/// How stale `last_seen_ms` may get before a request refreshes it.
+const SEEN_EVERY_MS: i64 = 60 * 60 * 1000;
+
+impl Db {
+    /// A new open login for `user`; its id goes into the session.
+    pub async fn create_login(&self, user: i64, origin: &Origin) -> Result<String, AppError> {
+        let id = random_hex::<16>()?;
+        let agent = origin.agent.as_deref().map(|a| a.chars().take(AGENT_CHARS).collect::<String>());
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO logins (id, user_id, created_at_ms, last_seen_ms, agent, address) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(&id)
+        .bind(user)
+        .bind(now)
+        .bind(now)
+        .bind(agent)
+        .bind(&origin.address)
+        .execute(self.pool())
+        .await
+        .map_err(internal)?;
+        Ok(id)
+    }
+
+    /// The account an open, recently used login belongs to, unless the account is disabled.
+    pub async fn user_by_login(&self, login: &str) -> Result<Option<User>, AppError> {
+        let now = now_ms();
+        let row = sqlx::query(
+            "SELECT u.id, u.username, u.role, l.last_seen_ms FROM logins l JOIN users u ON u.id = l.user_id \
+             WHERE l.id = ? AND l.ended_at_ms IS NULL AND l.last_seen_ms > ? AND u.disabled_at_ms IS NULL",
+        )
+        .bind(login)
+        .bind(now - IDLE_MS)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?;
+        let Some(row) = row else { return Ok(None) };
+        let seen: i64 = row.try_get("last_seen_ms").map_err(internal)?;
+        if now - seen > SEEN_EVERY_MS {
+            sqlx::query("UPDATE logins SET last_seen_ms = ? WHERE id = ?")
+                .bind(now)
+                .bind(login)
+                .execute(self.pool())
+                .await
+                .map_err(internal)?;
+        }
+        user_from_row(&row).map(Some)
+    }
+
+    /// `user`'s open logins, newest first; `current` marks the asking one.
+    pub async fn open_logins(&self, user: i64, current: Option<&str>) -> Result<Vec<LoginView>, AppError> {
+        let rows = sqlx::query(
+            "SELECT id, created_at_ms, agent, address FROM logins \
+             WHERE user_id = ? AND ended_at_ms IS NULL AND last_seen_ms > ? ORDER BY created_at_ms DESC, id",
+        )
+        .bind(user)
+        .bind(now_ms() - IDLE_MS)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        rows.iter()
+            .map(|r| {
+                let id: String = r.try_get("id").map_err(internal)?;
+                Ok(LoginView {
+                    current: current == Some(id.as_str()),
+                    id,
+                    created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
+                    agent: r.try_get("agent").map_err(internal)?,
+                    address: r.try_get("address").map_err(internal)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends one of `user`'s open logins; false when it is not theirs or already ended.
+    pub async fn end_login(&self, user: i64, login: &str, why: EndReason) -> Result<bool, AppError> {
+        let done = sqlx::query(
+            "UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE id = ? AND user_id = ? AND ended_at_ms IS NULL",
+        )
+        .bind(now_ms())
+        .bind(why)
+        .bind(login)
+        .bind(user)
+        .execute(self.pool())
+        .await
+        .map_err(internal)?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Ends every open login of `user` but `keep`; how many were ended.
+    pub async fn end_other_logins(&self, user: i64, keep: Option<&str>, why: EndReason) -> Result<u64, AppError> {
+        let mut conn = self.pool().acquire().await.map_err(internal)?;
+        end_logins(&mut conn, user, keep, why).await
+    }
+}
+
+/// [`Db::end_other_logins`] inside a caller's transaction.
+pub(super) async fn end_logins(
+    conn: &mut sqlx::SqliteConnection,
+    user: i64,
+    keep: Option<&str>,
+    why: EndReason,
+) -> Result<u64, AppError> {
+    let done = sqlx::query(
+        "UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE user_id = ? AND ended_at_ms IS NULL AND id IS NOT ?",
+    )
+    .bind(now_ms())
+    .bind(why)
+    .bind(user)
+    .bind(keep)
+    .execute(conn)
+    .await
+    .map_err(internal)?;
+    Ok(done.rows_affected())
+}

@@ -1,0 +1,164 @@
+//! `/admin/log` (issue 12 point 7): the administrators' log — every action on accounts and
+//! in rooms with actor, time, target, reasons and what changed — filtered by administrator,
+//! room, kind and dates (the filter is the page's query, so a filtered view is a link), and
+//! exported as JSON or CSV with the same filter. Administrators only.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+use strum::IntoEnumIterator;
+
+use super::super::header::{day_start_ms, fmt_time, HeaderBadges};
+use crate::{
+    api::account::admin_log,
+    audit::{AuditAction, AuditEntry, AuditFilter},
+    tr, Role,
+};
+
+const DAY_MS: i64 = 86_400_000;
+
+/// The filter the page's query holds: `actor`, `room`, `action`, `from` and `to` (dates,
+/// UTC; `to` includes its day). Unreadable values are left out, as the form cannot make them.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Query {
+    actor: String,
+    room: String,
+    action: String,
+    from: String,
+    to: String,
+}
+
+impl Query {
+    fn filter(&self) -> AuditFilter {
+        let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+        AuditFilter {
+            actor: text(&self.actor),
+            room: self.room.trim().parse().ok(),
+            action: AuditAction::iter().find(|a| <&str>::from(*a) == self.action),
+            from_ms: day_start_ms(&self.from),
+            to_ms: day_start_ms(&self.to).map(|d| d + DAY_MS),
+        }
+    }
+
+    /// The same filter as the export's query string (absent fields left out).
+    fn export_query(&self) -> String {
+        match serde_urlencoded::to_string(self.filter()) {
+            Ok(q) if !q.is_empty() => format!("?{q}"),
+            _ => String::new(),
+        }
+    }
+}
+
+pub fn action_text(a: AuditAction) -> String {
+    crate::i18n::text(crate::i18n::use_lang().get(), &format!("log.action.{}", <&str>::from(a)))
+}
+
+#[component]
+pub fn AuditLogPage() -> impl IntoView {
+    let query = move || {
+        let q = use_query_map().read();
+        let get = |k: &str| q.get(k).unwrap_or_default();
+        Query { actor: get("actor"), room: get("room"), action: get("action"), from: get("from"), to: get("to") }
+    };
+    let data = Resource::new(query, |q| super::for_admin(move || admin_log(q.filter())));
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Space Baduk"</a>
+            <HeaderBadges/>
+            <super::super::LangSwitch/>
+        </header>
+        <main class="page admin" data-testid="audit-log">
+            <h1>{move || tr!("log.title")}</h1>
+            <Filters q=query()/>
+            <p class="exports">
+                <a data-testid="export-json" href=move || format!("/api/v1/admin/audit{}", query().export_query())>{move || tr!("log.export_json")}</a>" · "
+                <a data-testid="export-csv" href=move || format!("/api/v1/admin/audit.csv{}", query().export_query())>{move || tr!("log.export_csv")}</a>
+            </p>
+            <Suspense fallback=|| view! { <p>"…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(Some(log)) if log.is_empty() => view! {
+                            <p class="empty" data-testid="audit-empty">{move || tr!("log.empty")}</p>
+                        }.into_any(),
+                        Ok(Some(log)) => view! {
+                            <div class="table-wrap">
+                                <table class="audit" data-testid="audit">
+                                    <thead><tr>
+                                        <th>{move || tr!("log.when")}</th>
+                                        <th>{move || tr!("log.actor")}</th>
+                                        <th>{move || tr!("log.action")}</th>
+                                        <th>{move || tr!("log.target")}</th>
+                                        <th>{move || tr!("log.reasons")}</th>
+                                    </tr></thead>
+                                    <tbody>{log.into_iter().map(row).collect_view()}</tbody>
+                                </table>
+                            </div>
+                        }.into_any(),
+                        Ok(None) => super::refusal().into_any(),
+                        Err(e) => view! {
+                            <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
+            <p><a href="/admin/accounts">{move || tr!("accounts.title")}</a>" · "<a href="/admin">{move || tr!("admin.title")}</a></p>
+        </main>
+    }
+}
+
+/// A plain GET form: the filter lands in the page's query, so it works before hydration
+/// and a filtered log can be bookmarked.
+#[component]
+fn Filters(q: Query) -> impl IntoView {
+    let chosen = q.action.clone();
+    view! {
+        <form class="filters" method="get" action="/admin/log" data-testid="log-filters">
+            <label>{move || tr!("log.actor")}<input name="actor" value=q.actor.clone() data-testid="filter-actor"/></label>
+            <label>{move || tr!("log.room")}<input name="room" inputmode="numeric" value=q.room.clone() data-testid="filter-room"/></label>
+            <label>{move || tr!("log.action")}
+                <select name="action" data-testid="filter-action">
+                    <option value="">{move || tr!("log.any_action")}</option>
+                    {AuditAction::iter().map(|a| {
+                        let code: &'static str = a.into();
+                        view! { <option value=code selected=chosen == code>{move || action_text(a)}</option> }
+                    }).collect_view()}
+                </select>
+            </label>
+            <label>{move || tr!("log.from")}<input type="date" name="from" value=q.from.clone() data-testid="filter-from"/></label>
+            <label>{move || tr!("log.to")}<input type="date" name="to" value=q.to.clone() data-testid="filter-to"/></label>
+            <button type="submit" data-testid="filter-apply">{move || tr!("log.apply")}</button>
+        </form>
+    }
+}
+
+/// A role change as `before → after` in words; the other actions say it by their name.
+fn change_text(e: &AuditEntry) -> String {
+    let role = |v: &Option<serde_json::Value>| {
+        v.as_ref().and_then(|v| v.get("role")).and_then(|r| serde_json::from_value::<Role>(r.clone()).ok())
+    };
+    match (role(&e.before), role(&e.after)) {
+        (Some(b), Some(a)) => format!("{} → {}", super::accounts::role_text(b), super::accounts::role_text(a)),
+        _ => String::new(),
+    }
+}
+
+fn row(e: AuditEntry) -> impl IntoView {
+    let change = e.clone();
+    let code: &'static str = e.action.into();
+    let target = match (e.target_user.clone(), e.room_id) {
+        (Some(name), _) => view! { <span>{name}</span> }.into_any(),
+        (None, Some(room)) => view! {
+            <a href=format!("/admin/rooms/{room}")>{move || tr!("log.room_n", n = room)}</a>
+        }
+        .into_any(),
+        (None, None) => ().into_any(),
+    };
+    view! {
+        <tr data-testid="audit-row" data-action=code>
+            <td class="when">{fmt_time(e.at_ms)}</td>
+            <td>{e.actor.clone()}</td>
+            <td>{move || action_text(e.action)}" "<span class="change">{move || change_text(&change)}</span></td>
+            <td>{target}</td>
+            <td class="why">{e.reasons.clone()}</td>
+        </tr>
+    }
+}
