@@ -101,6 +101,18 @@ impl Db {
             .collect()
     }
 
+    /// Ends the login a session holds (signing out, or in again on the same session).
+    pub async fn end_session_login(&self, login: &str, why: EndReason) -> Result<(), AppError> {
+        sqlx::query("UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE id = ? AND ended_at_ms IS NULL")
+            .bind(now_ms())
+            .bind(why)
+            .bind(login)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
     /// Ends one of `user`'s open logins; false when it is not theirs or already ended.
     pub async fn end_login(&self, user: i64, login: &str, why: EndReason) -> Result<bool, AppError> {
         let done = sqlx::query(

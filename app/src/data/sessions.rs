@@ -42,11 +42,7 @@ pub async fn authenticate(
 /// planted session id is worthless (session fixation).
 pub async fn establish(db: &Db, session: &Session, user: &User, origin: &Origin) -> Result<(), AppError> {
     // Signing in again on the same session ends the login it held.
-    if let Some(previous) = login_of(session).await? {
-        if let Some(before) = db.user_by_login(&previous).await? {
-            db.end_login(before.id, &previous, EndReason::SignedOut).await?;
-        }
-    }
+    end_held_login(db, session).await?;
     let login = db.create_login(user.id, origin).await?;
     session.cycle_id().await.map_err(|_| AppError::Internal)?;
     session.insert(LOGIN_KEY, login).await.map_err(|_| AppError::Internal)
@@ -54,12 +50,16 @@ pub async fn establish(db: &Db, session: &Session, user: &User, origin: &Origin)
 
 /// Signs out: the login ends and the session is emptied.
 pub async fn end(db: &Db, session: &Session) -> Result<(), AppError> {
-    if let Some(user) = current(db, session).await? {
-        if let Some(login) = login_of(session).await? {
-            db.end_login(user.id, &login, EndReason::SignedOut).await?;
-        }
-    }
+    end_held_login(db, session).await?;
     session.flush().await.map_err(|_| AppError::Internal)
+}
+
+/// Ends the login this session holds, if any (its own: no owner to check).
+async fn end_held_login(db: &Db, session: &Session) -> Result<(), AppError> {
+    if let Some(login) = login_of(session).await? {
+        db.end_session_login(&login, EndReason::SignedOut).await?;
+    }
+    Ok(())
 }
 
 /// The id of the session's login, if it holds one.

@@ -364,3 +364,35 @@ async fn the_log_holds_room_actions_filters_and_exports() {
         assert_eq!(call_json(who, "admin_log", json!({ "filter": {} })).await.0, status);
     }
 }
+
+/// Two administrators demoting each other at the same moment: exactly one succeeds and the
+/// other is told it would leave no administrator (the check and the change are one
+/// write transaction, so neither reads a state the other is about to change).
+#[tokio::test]
+async fn two_demotions_at_once_leave_one_administrator() {
+    let Table { _dir, srv, bob, .. } = Table::new().await;
+    let root = admin(&srv, "root").await;
+    let (_, list) = call(&root, "admin_accounts", &[]).await;
+    let id =
+        |name: &str| list.as_array().unwrap().iter().find(|a| a["username"] == name).unwrap()["id"].as_i64().unwrap();
+    let (root_id, bob_id) = (id("root"), id("bob"));
+    let change = |role: &str, user: i64, reasons: &str| json!({ "user_id": user, "change": { "kind": "role", "role": role }, "reasons": reasons });
+    assert_eq!(call_json(&root, "admin_change_account", change("admin", bob_id, "second referee")).await.0, 200);
+    for round in 0..5 {
+        let (a, b) = tokio::join!(
+            call_json(&root, "admin_change_account", change("player", bob_id, "you step down")),
+            call_json(&bob, "admin_change_account", change("player", root_id, "no, you do")),
+        );
+        let mut statuses = [a.0, b.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 409], "round {round}: {} / {}", a.1, b.1);
+        let loser = if a.0 == 409 { &a } else { &b };
+        assert_eq!(loser.1["error"], "last_administrator");
+        // Both administrators again for the next round.
+        let (winner, demoted) = if a.0 == 200 { (&root, bob_id) } else { (&bob, root_id) };
+        assert_eq!(call_json(winner, "admin_change_account", change("admin", demoted, "back again")).await.0, 200);
+    }
+    let (_, list) = call(&root, "admin_accounts", &[]).await;
+    let admins = list.as_array().unwrap().iter().filter(|a| a["role"] == "admin").count();
+    assert_eq!(admins, 2);
+}

@@ -4,23 +4,11 @@
 use std::path::Path;
 
 use app::matches::settings::ColourAssignment;
-use server::{Config, Server};
+use server::Server;
+
+use crate::support::config;
 
 use testclient::reqwest;
-
-fn config(data_dir: &Path) -> Config {
-    Config {
-        bind: "127.0.0.1".parse().unwrap(),
-        port: 0, // any free port
-        data_dir: data_dir.to_path_buf(),
-        log: "warn".into(),
-        log_format: server::config::LogFormat::Text,
-        site_root: "target/site".into(),
-        secure_cookies: false,
-        public_url: None,
-        no_browser_bundle: true,
-    }
-}
 
 /// Starts a server in the background; returns its base URL, the setup link (if any) and a
 /// handle that stops it when dropped.

@@ -5,16 +5,14 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
+use super::error_text;
+
 use super::super::header::{fmt_time, HeaderBadges};
 use crate::{
     accounts::{AccountChange, AccountSummary, ResetLink},
     api::account::{admin_accounts, admin_change_account, admin_reset_link},
     tr, AppError, Role,
 };
-
-fn error_text(e: &AppError) -> String {
-    crate::text::app_error(crate::i18n::use_lang().get(), e)
-}
 
 #[component]
 pub fn AccountsAdminPage() -> impl IntoView {

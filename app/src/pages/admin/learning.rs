@@ -4,6 +4,8 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
+use super::error_text;
+
 use super::super::header::HeaderBadges;
 use crate::{
     api::{
@@ -13,10 +15,6 @@ use crate::{
     learning::{EpochPoint, ModelSummary, RunState, TrainingRequest, TrainingStatus, EPOCHS},
     tr, AppError,
 };
-
-fn error_text(e: &AppError) -> String {
-    crate::text::app_error(crate::i18n::use_lang().get(), e)
-}
 
 #[component]
 pub fn LearningPage() -> impl IntoView {

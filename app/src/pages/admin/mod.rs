@@ -64,6 +64,11 @@ where
     Ok(Some(load().await?))
 }
 
+/// A refusal in the page's language.
+fn error_text(e: &AppError) -> String {
+    crate::text::app_error(crate::i18n::use_lang().get(), e)
+}
+
 /// What a visitor who is not an administrator reads instead of the console.
 pub fn refusal() -> impl IntoView {
     view! { <p class="error" role="alert" data-testid="admin-refused">{move || tr!("admin.refused")}</p> }

@@ -4,6 +4,8 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
+use super::error_text;
+
 use crate::{
     api::learning::{list_models, list_program_matches, start_program_match},
     learning::programs::{
@@ -16,10 +18,6 @@ use crate::{
     },
     tr, AppError,
 };
-
-fn error_text(e: &AppError) -> String {
-    crate::text::app_error(crate::i18n::use_lang().get(), e)
-}
 
 /// One side's choices in the form.
 #[derive(Clone, Copy)]
