@@ -207,6 +207,12 @@ test("the account screens read in both languages and fit a phone", async () => {
         await fits(erin, `account ${lang} ${vp}`);
         const all = await look(admin, "/admin/accounts", lang, vp, "10-accounts");
         assert.match(all, /texts_erin/);
+        if (vp === "phone") {
+          // Without the header row each number says what it counts.
+          const label = await admin.page.evaluate(() =>
+            getComputedStyle(document.querySelector("[data-testid=account-row] td[data-label]"), "::before").content);
+          assert.match(label, lang === "ko" ? /로그인/ : /Sign-ins/, "the phone labels the sign-in count");
+        }
         await fits(admin, `accounts ${lang} ${vp}`);
         await look(erin, "/reset?token=none", lang, vp, "10-reset");
         await fits(erin, `reset ${lang} ${vp}`);

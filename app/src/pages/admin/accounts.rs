@@ -128,8 +128,9 @@ fn AccountRow(a: AccountSummary, reload: impl Fn() + Copy + Send + Sync + 'stati
             } else {
                 tr!("accounts.active")
             }}</td>
-            <td>{a.logins}</td>
-            <td class="when">{fmt_time(a.created_at_ms)}</td>
+            // Labelled for the phone, where the table's header row is not shown.
+            <td data-label=move || tr!("accounts.logins")>{a.logins}</td>
+            <td class="when" data-label=move || tr!("accounts.created")>{fmt_time(a.created_at_ms)}</td>
             <td class="act">
                 <details>
                     <summary data-testid="account-act">{move || tr!("accounts.act")}</summary>
