@@ -30,6 +30,12 @@ pub enum AuditAction {
     CorrectionClosed,
     RecordRepaired,
     Decided,
+    // Conduct (003 §6.4–6.7).
+    Sanctioned,
+    AppealExceptionOpened,
+    AppealDecided,
+    /// A report case closed without a sanction (reports are the administrators' business).
+    ReportDismissed,
     // The desk and learning (003 §1.6, §12.4–12.6).
     QueueItemClaimed,
     ModelImported,
@@ -41,7 +47,7 @@ impl AuditAction {
     /// Recorded in a room's own log too (a room event), so part of its record for those who
     /// may read it; the desk's claims are the administrators' business only.
     pub fn in_room_record(self) -> bool {
-        !matches!(self, AuditAction::QueueItemClaimed)
+        !matches!(self, AuditAction::QueueItemClaimed | AuditAction::ReportDismissed)
     }
 }
 

@@ -91,6 +91,12 @@ pub enum AppError {
     /// Training refused before it starts (003 §12.2–12.3), e.g. fewer than two eligible games.
     #[error("training: {why}")]
     TrainingRefused { why: crate::learning::TrainingRefusal },
+    /// A report refused (003 §6.4): who may report, about whom, at which event.
+    #[error("report not possible: {why:?}")]
+    ReportRefused { why: crate::matches::conduct::ReportRefusal },
+    /// No report case has this id, or it is already decided.
+    #[error("there is no open report case {id}")]
+    NoReportCase { id: i64 },
     /// A match command refused by the rules of the match procedure.
     #[serde(skip)]
     #[error(transparent)]
@@ -167,6 +173,9 @@ impl AppError {
             UnsupportedMediaType { .. } => 415,
             NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } | NoProgramMatch { .. } | NoAccount { .. } => 404,
             LastAdministrator => 409,
+            ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer } => 403,
+            ReportRefused { .. } => 422,
+            NoReportCase { .. } => 404,
             BadModelFile { .. } => 422,
             TrainingRefused { .. } => 409,
             ParticipantUnavailable { .. } => 503,
@@ -217,7 +226,14 @@ fn match_status(e: &MatchError) -> u16 {
     match e {
         RoomNotFound => 404,
         UnknownUser { .. } => 422,
-        NotAPlayer | AdminOnly | BadInviteCode | NotYourMark { .. } | RecordNotAllowed => 403,
+        NotAPlayer
+        | AdminOnly
+        | BadInviteCode
+        | NotYourMark { .. }
+        | RecordNotAllowed
+        | ViewingRestricted { .. }
+        | NotYourSanction { .. } => 403,
+        NoSanction { .. } => 404,
         SeatTaken
         | AlreadySeated
         | AlreadyDone
@@ -232,9 +248,10 @@ fn match_status(e: &MatchError) -> u16 {
         | NoPendingRequest { .. }
         | StaleStatement { .. }
         | ObjectionNotAllowed { .. }
-        | RecordDamaged { .. } => 409,
+        | RecordDamaged { .. }
+        | AppealNotAllowed { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
-        Illegal { .. } | BadMark { .. } | BadRuling { .. } => 422,
+        Illegal { .. } | BadMark { .. } | BadRuling { .. } | BadSanction { .. } => 422,
         Internal => 500,
     }
 }

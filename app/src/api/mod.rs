@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod conduct;
 pub mod learning;
 pub mod play;
 pub mod referee;

@@ -12,7 +12,7 @@ use super::{
     internal,
     logins::end_logins,
     secrets::{random_hex, sha256_hex},
-    Db,
+    write_tx, Db,
 };
 use crate::{
     accounts::{AccountChange, AccountSummary, EndReason, ResetLink, RESET_LINK_VALID_MS},
@@ -87,12 +87,6 @@ async fn set_password(
         .map_err(internal)?;
     retire_reset_links(conn, user, now).await?;
     end_logins(conn, user, keep, why).await
-}
-
-/// A transaction that takes the write lock at once, so that what it reads is still true
-/// when it writes (a deferred one would fail on a concurrent writer's commit instead).
-async fn write_tx(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, AppError> {
-    db.pool().begin_with("BEGIN IMMEDIATE").await.map_err(internal)
 }
 
 /// Administrators who can still act, besides `except`.

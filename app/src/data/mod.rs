@@ -5,6 +5,7 @@ mod account_admin;
 mod accounts;
 pub(crate) mod audit;
 pub mod backup;
+pub mod conduct;
 pub mod desk;
 pub mod logins;
 pub mod models;
@@ -100,6 +101,12 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// Logs a storage failure and turns it into the opaque error clients see.
+/// A transaction that takes the write lock at once, so that what it reads is still true
+/// when it writes (a deferred one would fail on a concurrent writer's commit instead).
+pub(super) async fn write_tx(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::AppError> {
+    db.pool().begin_with("BEGIN IMMEDIATE").await.map_err(internal)
+}
+
 pub(crate) fn internal(e: sqlx::Error) -> crate::AppError {
     tracing::error!(error = %e, "database error");
     crate::AppError::Internal

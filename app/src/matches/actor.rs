@@ -23,9 +23,10 @@ pub(crate) enum Request {
         cmd: Command,
         reply: oneshot::Sender<Result<CommandReply, MatchError>>,
     },
+    /// Refused to a spectator whose viewing of this match is restricted (003 §6.5).
     View {
         viewer: Option<Requester>,
-        reply: oneshot::Sender<RoomView>,
+        reply: oneshot::Sender<Result<RoomView, MatchError>>,
     },
     /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers.
     Presence {
@@ -58,6 +59,27 @@ pub(crate) enum Request {
         account: Option<SeatHolder>,
         reply: oneshot::Sender<Result<CommandReply, MatchError>>,
     },
+    /// `AdminSanction`, a spectator's name looked up: `spectator` is whom it names.
+    Sanction {
+        caller: Requester,
+        cmd: Command,
+        spectator: Option<SeatHolder>,
+        reply: oneshot::Sender<Result<CommandReply, MatchError>>,
+    },
+    /// What reports and conduct histories need of the room.
+    Conduct {
+        reply: oneshot::Sender<ConductFacts>,
+    },
+}
+
+/// A room's conduct facts: its name and version, each colour's account, and its sanctions
+/// with the account each concerns.
+#[derive(Debug, Clone)]
+pub struct ConductFacts {
+    pub name: String,
+    pub version: i64,
+    pub players: [Option<i64>; 2],
+    pub sanctions: Vec<(super::conduct::SanctionRecord, Option<i64>)>,
 }
 
 /// Lets others talk to a room's actor and follow its events.
@@ -160,10 +182,28 @@ impl Actor {
     async fn on_request(&mut self, req: Request) {
         match req {
             Request::View { viewer, reply } => {
-                let _ = reply.send(self.view_for(viewer.as_ref()));
+                let restricted = viewer.as_ref().and_then(|v| self.state.viewing_restricted(v.user_id));
+                let _ = reply.send(match restricted {
+                    Some(sanction) => Err(MatchError::ViewingRestricted { sanction }),
+                    None => Ok(self.view_for(viewer.as_ref())),
+                });
             }
             Request::RecordAccess { viewer, reply } => {
-                let _ = reply.send(viewer.is_some_and(|v| self.state.may_read_record(&v)));
+                let _ = reply.send(viewer.is_some_and(|v| {
+                    self.state.viewing_restricted(v.user_id).is_none() && self.state.may_read_record(&v)
+                }));
+            }
+            Request::Sanction { caller, cmd, spectator, reply } => {
+                let now = self.clock.now_ms();
+                let decision = self.state.sanction(&caller, &cmd, spectator.as_ref(), now);
+                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+            }
+            Request::Conduct { reply } => {
+                let s = &self.state;
+                let players = [s.account_of(super::events::Colour::Black), s.account_of(super::events::Colour::White)];
+                let sanctions =
+                    s.referee.sanctions.iter().map(|x| (x.clone(), s.sanction_subject_account(x))).collect();
+                let _ = reply.send(ConductFacts { name: s.name.clone(), version: s.version, players, sanctions });
             }
             Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();
@@ -178,8 +218,11 @@ impl Actor {
                 let _ = reply.send(self.state.seats.iter().flatten().filter_map(|h| h.account()).collect());
             }
             Request::Record { viewer, reply } => {
-                let allowed = self.state.may_read_record(&viewer);
-                let _ = reply.send(if allowed {
+                let restricted = self.state.viewing_restricted(viewer.user_id);
+                let allowed = restricted.is_none() && self.state.may_read_record(&viewer);
+                let _ = reply.send(if let Some(sanction) = restricted {
+                    Err(MatchError::ViewingRestricted { sanction })
+                } else if allowed {
                     Ok(Box::new(self.state.clone()))
                 } else {
                     Err(MatchError::RecordNotAllowed)
@@ -295,6 +338,9 @@ impl Actor {
                     | Event::CorrectionProposed { .. }
                     | Event::Resumed { .. }
                     | Event::RecordRepaired { .. }
+                    | Event::Sanctioned { .. }
+                    | Event::AppealExceptionOpened { .. }
+                    | Event::AppealDecided { .. }
             )
         });
         if changed || notable {

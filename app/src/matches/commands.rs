@@ -175,6 +175,12 @@ pub enum Command {
     AnswerCorrection {
         accept: bool,
     },
+    /// The sanctioned person (player or spectator) appeals sanction `sanction` with evidence,
+    /// once, within seven days of its notice (003 §6.6).
+    Appeal {
+        sanction: u32,
+        evidence: String,
+    },
 
     // Administrator only (003 §1.5, §3.6, §6.1–6.3): every action carries reasons.
     /// Hold the match (clocks stop).
@@ -229,6 +235,30 @@ pub enum Command {
     AdminDecide {
         winner: Option<Colour>,
         reasons: String,
+    },
+    /// Sanction a player (warning, loss, void) or a spectator (viewing restricted) with
+    /// reasons; for deliberate delay `findings` are required (003 §5.6, §6.5, §6.7).
+    AdminSanction {
+        target: super::conduct::Target,
+        penalty: super::conduct::Penalty,
+        category: super::conduct::Category,
+        reasons: String,
+        #[serde(default)]
+        findings: Option<String>,
+    },
+    /// Open one more appeal of `sanction` on new evidence (a second or late one; 003 §6.6).
+    AdminOpenAppeal {
+        sanction: u32,
+        reasons: String,
+    },
+    /// The final decision on the appeal under review. Lifting a loss or void that ended the
+    /// match in play needs the `result` that applies instead.
+    AdminDecideAppeal {
+        sanction: u32,
+        uphold: bool,
+        reasons: String,
+        #[serde(default)]
+        result: Option<engine::GameResult>,
     },
 }
 
@@ -312,6 +342,17 @@ pub enum MatchError {
         "the stored record of this room does not replay from event {seq}; an administrator repairs it first (003 §6.2)"
     )]
     RecordDamaged { seq: i64 },
+    /// 003 §6.5: this account's viewing of this match is restricted by sanction `sanction`.
+    #[error("your viewing of this match is restricted (sanction {sanction}); other matches are open to you")]
+    ViewingRestricted { sanction: u32 },
+    #[error("this room has no sanction {number}")]
+    NoSanction { number: u32 },
+    #[error("only the sanctioned person may appeal sanction {number}")]
+    NotYourSanction { number: u32 },
+    #[error("appeal not possible: {why:?}")]
+    AppealNotAllowed { why: super::conduct::AppealRefusal },
+    #[error("sanction not possible: {why:?}")]
+    BadSanction { why: super::conduct::SanctionProblem },
     #[error("internal error")]
     Internal,
 }

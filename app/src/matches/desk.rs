@@ -70,6 +70,25 @@ impl Desk {
         players.dedup();
         let mut sent: Vec<(NoticeKind, Vec<i64>)> = Vec::new();
         for e in events {
+            // The sanctioned person (a spectator too) hears of it, and of their appeal.
+            let subject = |number: u32| {
+                let s = state.referee.sanctions.iter().find(|s| s.number == number)?;
+                state.sanction_subject_account(s)
+            };
+            let conduct = match &e.event {
+                Event::Sanctioned { number, .. } => Some((NoticeKind::Sanctioned, subject(*number))),
+                Event::AppealExceptionOpened { number, .. } => Some((NoticeKind::AppealOpened, subject(*number))),
+                Event::AppealDecided { number, .. } => Some((NoticeKind::AppealDecided, subject(*number))),
+                _ => None,
+            };
+            if let Some((kind, to)) = conduct {
+                if let Err(err) =
+                    self.db.notify(&to.into_iter().collect::<Vec<_>>(), Some(room_id), kind, None, now).await
+                {
+                    tracing::error!(room_id, error = %err, "notification not stored");
+                }
+                continue;
+            }
             let (kind, to) = match &e.event {
                 Event::Ruling { .. } => (NoticeKind::Ruling, players.clone()),
                 Event::RulingConfirmed { .. }

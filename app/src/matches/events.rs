@@ -447,6 +447,39 @@ pub enum Event {
         winner: Option<Colour>,
         reasons: String,
     },
+    /// An administrator's sanction with reasons (003 §6.5, §6.7); a loss or void of a match
+    /// in play is followed by `Ended`, of a finished one replaces its result.
+    Sanctioned {
+        number: u32,
+        subject: super::conduct::Subject,
+        name: String,
+        penalty: super::conduct::Penalty,
+        category: super::conduct::Category,
+        reasons: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        findings: Option<String>,
+    },
+    /// The sanctioned person appeals with evidence: the sanction is suspended and a result
+    /// it set is under review (003 §6.6).
+    AppealFiled {
+        number: u32,
+        evidence: String,
+    },
+    /// The administrator opens one more appeal (a second or late one) on new evidence.
+    AppealExceptionOpened {
+        number: u32,
+        reasons: String,
+    },
+    /// The final decision on the appeal; it applies without the players' renewed consent.
+    /// Lifting a loss or void restores the result before it, or `result` when the
+    /// sanction ended the match in play.
+    AppealDecided {
+        number: u32,
+        upheld: bool,
+        reasons: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<engine::GameResult>,
+    },
     /// A player approves the account `user_id` (named `username` then) to read the stored
     /// record (003 §8.1). Approvals stored before they named the account have no `user_id`
     /// and grant nothing: a bare name cannot say which account was meant.
@@ -489,6 +522,9 @@ impl Event {
             Event::CorrectionClosed { reasons } => (A::CorrectionClosed, reasons),
             Event::RecordRepaired { reasons, .. } => (A::RecordRepaired, reasons),
             Event::Decided { reasons, .. } => (A::Decided, reasons),
+            Event::Sanctioned { reasons, .. } => (A::Sanctioned, reasons),
+            Event::AppealExceptionOpened { reasons, .. } => (A::AppealExceptionOpened, reasons),
+            Event::AppealDecided { reasons, .. } => (A::AppealDecided, reasons),
             _ => return None,
         })
     }

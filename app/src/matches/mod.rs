@@ -4,6 +4,7 @@
 
 pub mod clocks;
 pub mod commands;
+pub mod conduct;
 pub mod events;
 pub mod mode;
 pub mod referee;
@@ -18,6 +19,8 @@ mod computer;
 pub mod desk;
 #[cfg(feature = "ssr")]
 pub mod record;
+#[cfg(feature = "ssr")]
+pub mod reports;
 #[cfg(feature = "ssr")]
 pub mod service;
 #[cfg(feature = "ssr")]

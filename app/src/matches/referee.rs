@@ -192,6 +192,9 @@ pub struct RefereeRecord {
     pub ended_ms: Option<i64>,
     /// After both consents with review required: the statement awaiting confirmation.
     pub awaiting_review: Option<ReviewWait>,
+    /// Sanctions in this match, with their appeals (003 §6.5–6.7).
+    #[serde(default)]
+    pub sanctions: Vec<super::conduct::SanctionRecord>,
 }
 
 /// A statement both consented to, waiting for the administrator (003 §2.7).
@@ -205,7 +208,16 @@ pub struct ReviewWait {
 impl RefereeRecord {
     /// The result is not settled while an objection or correction is open (003 §4.7, §5.7).
     pub fn under_review(&self) -> bool {
-        self.time_loss.as_ref().is_some_and(|t| t.cancelled.is_none()) || self.correction.is_some()
+        self.time_loss.as_ref().is_some_and(|t| t.cancelled.is_none())
+            || self.correction.is_some()
+            || self.appeal_on_result()
+    }
+
+    /// An appeal under review of a sanction that set the result (003 §6.6).
+    pub fn appeal_on_result(&self) -> bool {
+        self.sanctions
+            .iter()
+            .any(|s| s.status == super::conduct::SanctionStatus::UnderReview && s.penalty.sets_result())
     }
 }
 
@@ -237,6 +249,8 @@ pub enum QueueKind {
     AwaitingReview,
     /// Held by an administrator, waiting for their resumption.
     AdministratorHold,
+    /// A sanctioned person appealed (003 §6.6).
+    Appeal,
 }
 
 impl QueueKind {
@@ -288,6 +302,14 @@ pub enum NoticeKind {
     ItemClaimed,
     /// For administrators: a new item in the queue (`detail`: its kind).
     NewQueueItem,
+    /// You were sanctioned in this match, with reasons; you may appeal (003 §6.6).
+    Sanctioned,
+    /// The administrator opened one more appeal of your sanction.
+    AppealOpened,
+    /// The decision on your appeal.
+    AppealDecided,
+    /// The report you filed was decided.
+    ReportDecided,
 }
 
 /// One notification as its reader sees it.

@@ -7,6 +7,7 @@ use tokio::sync::{broadcast, oneshot, Mutex};
 
 use super::{
     actor::{self, CommandReply, Request, RoomHandle},
+    conduct::Target,
     desk::Desk,
     events::{RoomSecrets, StoredEvent},
     referee::{DeskView, Notice, QueueEntry, QueueKind},
@@ -27,16 +28,16 @@ pub use super::commands::CreatedRoom;
 
 #[derive(Clone)]
 pub struct MatchService {
-    db: Db,
-    clock: Arc<dyn Clock>,
+    pub(super) db: Db,
+    pub(super) clock: Arc<dyn Clock>,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
-    desk: Desk,
+    pub(super) desk: Desk,
     /// The one training run at a time (003 §12.3).
     training: crate::learning::service::Training,
 }
 
 /// Storage failures are logged where they happen; callers only learn it was internal.
-fn from_app(_: AppError) -> MatchError {
+pub(super) fn from_app(_: AppError) -> MatchError {
     MatchError::Internal
 }
 
@@ -232,6 +233,17 @@ impl MatchService {
                 };
                 Request::ApproveViewer { caller, username, account, reply }
             }
+            // 003 §6.5: a spectator is named by account; the room records the account's id.
+            Command::AdminSanction { target: Target::Spectator { ref username }, .. } => {
+                let spectator = if super::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
+                    let user = self.db.user_by_name(username).await.map_err(from_app)?;
+                    user.map(|u| SeatHolder { user_id: u.id, username: u.username })
+                } else {
+                    None
+                };
+                Request::Sanction { caller, cmd, spectator, reply }
+            }
+            cmd @ Command::AdminSanction { .. } => Request::Sanction { caller, cmd, spectator: None, reply },
             cmd => Request::Command { caller, cmd, reply },
         };
         h.tx.send(request).await.map_err(|_| MatchError::Internal)?;
@@ -243,7 +255,7 @@ impl MatchService {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         h.tx.send(Request::View { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
-        rx.await.map_err(|_| MatchError::Internal)
+        rx.await.map_err(|_| MatchError::Internal)?
     }
 
     /// A live stream opened or closed. A player's last stream closing during play or
@@ -294,7 +306,10 @@ impl MatchService {
     pub async fn follow(&self, room_id: i64, viewer: Option<Requester>, after: i64) -> Result<Follow, MatchError> {
         let h = self.handle(room_id).await?;
         let live = h.events.subscribe();
-        let view = self.view(room_id, viewer).await?;
+        let view = self.view(room_id, viewer.clone()).await?;
+        if let Some(v) = &viewer {
+            self.note_viewer(room_id, v).await;
+        }
         let gap = if view.may_read_record {
             Some(self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?)
         } else {

@@ -16,10 +16,10 @@ pub fn notice_text(n: &Notice) -> String {
     let detail = n.detail.clone().unwrap_or_default();
     let kind: &'static str = n.kind.into();
     // A new queue item names its kind: told in words, not as a code.
-    let detail = if n.kind == NoticeKind::NewQueueItem && !detail.is_empty() {
-        super::room::tr_dyn(&format!("queue.{detail}"))
-    } else {
-        detail
+    let detail = match n.kind {
+        NoticeKind::NewQueueItem if !detail.is_empty() => super::room::tr_dyn(&format!("queue.{detail}")),
+        NoticeKind::ReportDecided if !detail.is_empty() => super::room::tr_dyn(&format!("case.outcome.{detail}")),
+        _ => detail,
     };
     super::room::tr_dyn_with(&format!("notice.{kind}"), &[("room", &room), ("detail", &detail)])
 }

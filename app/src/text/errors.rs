@@ -3,6 +3,7 @@
 use super::{colour, t, t_with};
 use crate::i18n::Lang;
 use crate::matches::commands::{DrawRefusal, MarkProblem, MatchError, ObjectionRefusal, RulingProblem, UndoRefusal};
+use crate::matches::conduct::{AppealRefusal, ReportRefusal};
 
 pub fn match_error(lang: Lang, e: &MatchError) -> String {
     let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
@@ -91,6 +92,16 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
             other => key("error.objection", other.into()),
         },
         MatchError::RecordDamaged { seq } => tw("error.record_damaged", &[("seq", &seq.to_string())]),
+        MatchError::ViewingRestricted { sanction } => tw("error.viewing_restricted", &[("n", &sanction.to_string())]),
+        MatchError::NoSanction { number } => tw("error.no_sanction", &[("n", &number.to_string())]),
+        MatchError::NotYourSanction { number } => tw("error.not_your_sanction", &[("n", &number.to_string())]),
+        MatchError::AppealNotAllowed { why } => match why {
+            AppealRefusal::TooLate { limit_days, .. } => {
+                tw("error.appeal.too_late", &[("days", &limit_days.to_string())])
+            }
+            other => key("error.appeal", other.into()),
+        },
+        MatchError::BadSanction { why } => key("error.sanction", why.into()),
         MatchError::Internal => t(lang, "error.internal"),
     }
 }
@@ -122,12 +133,24 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
         E::BadModelFile { field, why } => t_with(lang, "error.bad_model_file", &[("field", field), ("why", why)]),
         E::ParticipantUnavailable { .. } => t(lang, "error.participant_unavailable"),
         E::TrainingRefused { why } => crate::text::learning::refusal(lang, why),
+        E::ReportRefused { why } => match why {
+            ReportRefusal::NotASpectator { username } => {
+                t_with(lang, "error.report.not_a_spectator", &[("name", username)])
+            }
+            ReportRefusal::NoSuchEvent { max } => {
+                t_with(lang, "error.report.no_such_event", &[("max", &max.to_string())])
+            }
+            other => t(lang, &format!("error.report.{}", <&str>::from(other))),
+        },
+        E::NoReportCase { id } => t_with(lang, "error.no_report_case", &[("id", &id.to_string())]),
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),
         E::InvalidInput { field, problem } => {
             let name = match field.as_str() {
                 known @ ("username" | "password" | "password_again" | "name" | "settings" | "room"
-                | "current_password" | "reasons") => t(lang, &format!("field.{known}")),
+                | "current_password" | "reasons" | "description" | "evidence" | "findings") => {
+                    t(lang, &format!("field.{known}"))
+                }
                 other => other.to_string(),
             };
             t_with(lang, "error.invalid_field", &[("field", &name), ("why", &input_problem(lang, problem))])

@@ -246,12 +246,20 @@ pub(crate) mod tests {
             E::input("current_password", InputProblem::WrongPassword),
             E::input("reasons", InputProblem::Unchanged),
             E::input("name", InputProblem::Length { min: 1, max: 60, got: 61 }),
+            E::input("description", InputProblem::Length { min: 1, max: 2000, got: 0 }),
+            E::input("evidence", InputProblem::Length { min: 1, max: 2000, got: 0 }),
+            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer },
+            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::Yourself },
+            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NoPerson },
+            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NotASpectator { username: "kim".into() } },
+            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NoSuchEvent { max: 9 } },
+            E::NoReportCase { id: 3 },
             // WORDED: from here on the text carries the server's English words.
             E::invalid("after", "must be a number"),
             E::BodyTooLarge { limit_bytes: 65536 },
         ]
     }
-    const WORDED: usize = 20;
+    const WORDED: usize = 28;
 
     #[test]
     fn account_errors_read_in_every_language() {

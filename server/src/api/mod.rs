@@ -564,6 +564,11 @@ enum StreamMessage<'a> {
     },
     /// The client fell too far behind the live stream; it should reconnect with its last seq.
     Lagged,
+    /// The viewer may watch no longer (their viewing of this match was restricted, 003
+    /// §6.5); the stream closes after this.
+    Refused {
+        error: app::error::ErrorBody,
+    },
 }
 
 /// The room's live events (WebSocket), each a JSON text message
@@ -613,9 +618,23 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, gap, snapshot, live).await;
+        pump(socket, gap, snapshot, live, user_id).await;
         matches.presence(id, user_id, false).await;
     }))
+}
+
+/// The sanction number when `event` restricts `viewer`'s viewing of the room (003 §6.5).
+fn restricts(event: &app::matches::events::Event, viewer: Option<i64>) -> Option<u32> {
+    use app::matches::conduct::{Penalty, Subject};
+    match event {
+        app::matches::events::Event::Sanctioned {
+            number,
+            subject: Subject::Spectator { user_id, .. },
+            penalty: Penalty::ViewingRestricted,
+            ..
+        } if Some(*user_id) == viewer => Some(*number),
+        _ => None,
+    }
 }
 
 async fn pump(
@@ -623,6 +642,7 @@ async fn pump(
     gap: Vec<StoredEvent>,
     snapshot: Option<app::matches::view::RoomView>,
     mut live: tokio::sync::broadcast::Receiver<StoredEvent>,
+    viewer: Option<i64>,
 ) {
     let mut last = 0i64;
     let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
@@ -653,6 +673,11 @@ async fn pump(
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
                     last = e.seq;
+                    if let Some(sanction) = restricts(&e.event, viewer) {
+                        let error = AppError::from(MatchError::ViewingRestricted { sanction }).body();
+                        if let Ok(m) = send(&StreamMessage::Refused { error }) { let _ = socket.send(m).await; }
+                        return;
+                    }
                     match send(&StreamMessage::Event { event: &e }) {
                         Ok(m) => if socket.send(m).await.is_err() { return },
                         Err(_) => return,

@@ -146,6 +146,20 @@ impl Client {
         }
         tokio_tungstenite::connect_async(req).await.expect("stream connects").0
     }
+
+    /// Opens the room's stream, or the HTTP status of its refusal.
+    pub async fn try_stream(&self, room: i64, after: i64) -> Result<Ws, u16> {
+        let url = stream_url(&self.base, room, after);
+        let mut req = url.as_str().into_client_request().expect("a valid stream URL");
+        if let Some(cookies) = self.base.parse().ok().and_then(|u| self.jar.cookies(&u)) {
+            req.headers_mut().insert("cookie", cookies);
+        }
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((ws, _)) => Ok(ws),
+            Err(tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+            Err(e) => panic!("stream: {e}"),
+        }
+    }
 }
 
 /// A room with `host` (first seat) and `guest` seated, confirmed and both ready; its id.

@@ -9,6 +9,7 @@ mod support;
 
 mod accounts;
 mod backup;
+mod conduct;
 mod crash;
 mod foundation;
 mod learning;

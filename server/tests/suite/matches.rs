@@ -435,6 +435,10 @@ fn openapi_command_types_match_the_command_enum() {
             Command::AdminProposeCorrection { .. } => 34,
             Command::AdminCloseCorrection { .. } => 35,
             Command::AdminRepair { .. } => 36,
+            Command::Appeal { .. } => 37,
+            Command::AdminSanction { .. } => 38,
+            Command::AdminOpenAppeal { .. } => 39,
+            Command::AdminDecideAppeal { .. } => 40,
         }
     }
     let at = Xyz { x: 1, y: 1, z: 1 };
@@ -486,6 +490,16 @@ fn openapi_command_types_match_the_command_enum() {
         },
         Command::AdminCloseCorrection { reasons: r() },
         Command::AdminRepair { reasons: r() },
+        Command::Appeal { sanction: 1, evidence: r() },
+        Command::AdminSanction {
+            target: app::matches::conduct::Target::Spectator { username: r() },
+            penalty: app::matches::conduct::Penalty::ViewingRestricted,
+            category: app::matches::conduct::Category::Other,
+            reasons: r(),
+            findings: Some(r()),
+        },
+        Command::AdminOpenAppeal { sanction: 1, reasons: r() },
+        Command::AdminDecideAppeal { sanction: 1, uphold: false, reasons: r(), result: Some(engine::GameResult::Void) },
     ];
     let mut seen: Vec<usize> = samples.iter().map(kind_of).collect();
     seen.sort();

@@ -13,7 +13,7 @@ use crate::matches::{
 };
 
 impl MatchState {
-    pub(super) fn admin(&mut self, cmd: &Command, _now: i64) -> Result<Vec<Event>, MatchError> {
+    pub(super) fn admin(&mut self, cmd: &Command, now: i64) -> Result<Vec<Event>, MatchError> {
         // A damaged log takes only its repair: anything else would be stored after events
         // that do not replay (003 §6.2).
         if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
@@ -102,6 +102,7 @@ impl MatchState {
                     },
                 ])
             }
+            Command::AdminOpenAppeal { .. } | Command::AdminDecideAppeal { .. } => self.admin_appeal(cmd, now),
             _ => Err(MatchError::Internal),
         }
     }

@@ -405,6 +405,10 @@ impl MatchState {
                 }
             }
             Event::Decided { .. } => {}
+            Event::Sanctioned { .. }
+            | Event::AppealFiled { .. }
+            | Event::AppealExceptionOpened { .. }
+            | Event::AppealDecided { .. } => self.note_conduct(e, t),
             // 003 §8.1: an approval stored before approvals named the account (no `user_id`)
             // grants nothing; the players approve the account again.
             Event::RecordViewerApproved { user_id: None, .. } => {}

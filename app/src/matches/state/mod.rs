@@ -16,6 +16,7 @@
 
 mod admin;
 mod computer;
+mod conduct;
 mod fold;
 mod play;
 mod referee;
@@ -689,12 +690,16 @@ impl MatchState {
             | AdminProposeCorrection { .. }
             | AdminCloseCorrection { .. }
             | AdminRepair { .. }
-            | AdminDecide { .. } => {
+            | AdminDecide { .. }
+            | AdminOpenAppeal { .. }
+            | AdminDecideAppeal { .. } => {
                 if !caller.is_admin() {
                     return Err(MatchError::AdminOnly);
                 }
                 return self.admin(cmd, now).map(ok);
             }
+            // Names are resolved to accounts first: [`MatchState::sanction`].
+            AdminSanction { .. } => return Err(MatchError::Internal),
             Join { code } => return self.join(caller, code).map(ok),
             // 003 §4.7: a player or an administrator refers an error.
             RequestCorrection { reasons } if caller.is_admin() && self.seat_of(caller.user_id).is_none() => {
@@ -705,6 +710,10 @@ impl MatchState {
         // A damaged log takes nothing but its repair (003 §6.2).
         if let Some(HoldReason::DamagedRecord { seq, .. }) = self.hold() {
             return Err(MatchError::RecordDamaged { seq: *seq });
+        }
+        // A spectator appeals too: the sanctioned person, seated or not (003 §6.6).
+        if let Appeal { sanction, evidence } = cmd {
+            return self.appeal(caller, *sanction, evidence, now).map(ok);
         }
         let seat = self.acting_seat(caller.user_id, cmd).ok_or(MatchError::NotAPlayer)?;
         self.decide_for_seat(seat, cmd, now)
@@ -731,7 +740,11 @@ impl MatchState {
             | AdminProposeCorrection { .. }
             | AdminCloseCorrection { .. }
             | AdminRepair { .. }
-            | AdminDecide { .. } => Err(MatchError::Internal),
+            | AdminDecide { .. }
+            | AdminSanction { .. }
+            | AdminOpenAppeal { .. }
+            | AdminDecideAppeal { .. }
+            | Appeal { .. } => Err(MatchError::Internal),
             StateOpinion { at, opinion, reasons } => self.state_opinion(colour, *at, *opinion, reasons, now).map(ok),
             ObjectToRuling { reasons } => self.object_to_ruling(colour, reasons).map(ok),
             CallAdministrator { reason } => self.call_administrator(colour, reason).map(ok),

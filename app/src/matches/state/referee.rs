@@ -3,6 +3,7 @@
 //! end and their renewed consent — and the queue items a room's state implies.
 
 use super::{check_reasons, colour_index, MatchState, Phase};
+use crate::matches::conduct::SanctionStatus;
 use crate::matches::{
     commands::{MatchError, ObjectionRefusal, PendingKind, PhaseNeeded, RoomPhase},
     events::{Colour, Event, HoldReason, Xyz},
@@ -161,6 +162,11 @@ impl MatchState {
                 }
             }
             _ => {}
+        }
+        // 003 §6.6: an appeal waits for the administrator in any phase.
+        let appeal = self.referee.sanctions.iter().filter(|s| s.status == SanctionStatus::UnderReview);
+        if let Some(since) = appeal.filter_map(|s| s.appeals.last().map(|a| a.at_ms)).min() {
+            item(QueueKind::Appeal, since);
         }
         out
     }

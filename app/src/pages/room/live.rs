@@ -159,6 +159,13 @@ mod hydrate {
                 }
                 ctx.refresh();
             }
+            // 003 §6.5: this viewer's viewing was restricted; the page says so on reload.
+            Some("refused") => {
+                conn.borrow_mut().closed_by_us = true;
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().reload();
+                }
+            }
             Some("lagged") => {
                 if let Some(s) = conn.borrow().socket.as_ref() {
                     let _ = s.close();

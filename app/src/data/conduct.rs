@@ -1,0 +1,230 @@
+//! Reports and who watched (`report_cases`, `reports`, `room_viewers`; 003 §6.4–6.5).
+//! Sanctions are room events (`matches::conduct`); this is what is kept beside the rooms.
+
+use sqlx::Row;
+
+use super::{
+    audit::{append, Logged},
+    internal, write_tx, Db,
+};
+use crate::{
+    audit::AuditAction,
+    matches::conduct::{CaseOutcome, Category, ReportCase, ReportLine},
+    AppError,
+};
+
+/// A report to store: its case is the open one about `subject` (`None`: the match) in the
+/// room, or a new one.
+pub struct ReportRow<'a> {
+    pub room_id: i64,
+    pub subject: Option<i64>,
+    pub reporter: i64,
+    pub category: Category,
+    pub description: &'a str,
+    pub seq: i64,
+}
+
+impl Db {
+    /// A signed-in account opened the room's live stream (the first time is kept).
+    pub async fn note_viewer(&self, room_id: i64, user_id: i64, now: i64) -> Result<(), AppError> {
+        sqlx::query("INSERT OR IGNORE INTO room_viewers (room_id, user_id, first_ms) VALUES (?, ?, ?)")
+            .bind(room_id)
+            .bind(user_id)
+            .bind(now)
+            .execute(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(())
+    }
+
+    pub async fn has_viewed(&self, room_id: i64, user_id: i64) -> Result<bool, AppError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM room_viewers WHERE room_id = ? AND user_id = ?")
+            .bind(room_id)
+            .bind(user_id)
+            .fetch_one(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(n > 0)
+    }
+
+    /// Stores a report in its case; answers the case and whether it is new.
+    pub async fn add_report(&self, r: &ReportRow<'_>, now: i64) -> Result<(i64, bool), AppError> {
+        let mut tx = write_tx(self).await?;
+        let open: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM report_cases WHERE room_id = ? AND subject_user_id IS ? AND decided_at_ms IS NULL",
+        )
+        .bind(r.room_id)
+        .bind(r.subject)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(internal)?;
+        let (case, new) = match open {
+            Some(id) => (id, false),
+            None => {
+                let id: i64 = sqlx::query_scalar(
+                    "INSERT INTO report_cases (room_id, subject_user_id, opened_at_ms) VALUES (?, ?, ?) RETURNING id",
+                )
+                .bind(r.room_id)
+                .bind(r.subject)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(internal)?;
+                (id, true)
+            }
+        };
+        sqlx::query(
+            "INSERT INTO reports (case_id, reporter_id, category, description, at_seq, at_ms) VALUES (?, ?, ?, ?, ?, ?)",
+        )
+        .bind(case)
+        .bind(r.reporter)
+        .bind(r.category.as_str())
+        .bind(r.description)
+        .bind(r.seq)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(internal)?;
+        tx.commit().await.map_err(internal)?;
+        Ok((case, new))
+    }
+
+    /// Open cases oldest first, then the latest decided ones (at most `decided` of them).
+    pub async fn report_cases(&self, decided: i64) -> Result<Vec<ReportCase>, AppError> {
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM (SELECT id, 0 AS k, opened_at_ms AS t FROM report_cases WHERE decided_at_ms IS NULL \
+             UNION ALL SELECT id, 1, -decided_at_ms FROM (SELECT id, decided_at_ms FROM report_cases \
+             WHERE decided_at_ms IS NOT NULL ORDER BY decided_at_ms DESC LIMIT ?)) ORDER BY k, t, id",
+        )
+        .bind(decided)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(c) = self.report_case(id).await? {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
+    pub async fn report_case(&self, id: i64) -> Result<Option<ReportCase>, AppError> {
+        let Some(row) = sqlx::query(
+            "SELECT c.id, c.room_id, r.name AS room_name, u.username AS subject, c.subject_user_id, \
+             c.opened_at_ms, c.outcome, c.sanction, c.reasons, c.decided_at_ms \
+             FROM report_cases c JOIN rooms r ON r.id = c.room_id LEFT JOIN users u ON u.id = c.subject_user_id \
+             WHERE c.id = ?",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await
+        .map_err(internal)?
+        else {
+            return Ok(None);
+        };
+        let lines = sqlx::query(
+            "SELECT u.username, p.category, p.description, p.at_seq, p.at_ms FROM reports p \
+             JOIN users u ON u.id = p.reporter_id WHERE p.case_id = ? ORDER BY p.id",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)?;
+        let reports = lines
+            .iter()
+            .map(|l| {
+                let category: String = l.get("category");
+                Ok(ReportLine {
+                    reporter: l.get("username"),
+                    category: category.parse().map_err(|_| AppError::Internal)?,
+                    description: l.get("description"),
+                    seq: l.get("at_seq"),
+                    at_ms: l.get("at_ms"),
+                })
+            })
+            .collect::<Result<Vec<_>, AppError>>()?;
+        let outcome: Option<String> = row.get("outcome");
+        let sanction: Option<i64> = row.get("sanction");
+        Ok(Some(ReportCase {
+            id: row.get("id"),
+            room_id: row.get("room_id"),
+            room_name: row.get("room_name"),
+            subject: row.get("subject"),
+            subject_colour: None,
+            opened_ms: row.get("opened_at_ms"),
+            reports,
+            outcome: outcome.and_then(|o| o.parse().ok()),
+            sanction: sanction.and_then(|n| u32::try_from(n).ok()),
+            reasons: row.get("reasons"),
+            decided_ms: row.get("decided_at_ms"),
+        }))
+    }
+
+    /// The subject account of an open case (`Ok(None)` inside: about the match).
+    pub async fn open_case_subject(&self, id: i64) -> Result<Option<(i64, Option<i64>)>, AppError> {
+        let row =
+            sqlx::query("SELECT room_id, subject_user_id FROM report_cases WHERE id = ? AND decided_at_ms IS NULL")
+                .bind(id)
+                .fetch_optional(self.pool())
+                .await
+                .map_err(internal)?;
+        Ok(row.map(|r| (r.get("room_id"), r.get("subject_user_id"))))
+    }
+
+    /// Closes an open case; answers its reporters (none when it was no longer open). A
+    /// dismissal is logged here; a sanction was logged with its room event.
+    pub async fn decide_case(
+        &self,
+        id: i64,
+        admin: i64,
+        outcome: CaseOutcome,
+        sanction: Option<u32>,
+        reasons: &str,
+        now: i64,
+    ) -> Result<Vec<i64>, AppError> {
+        let mut tx = write_tx(self).await?;
+        let room: Option<(i64, Option<i64>)> = sqlx::query_as(
+            "UPDATE report_cases SET decided_at_ms = ?, decided_by = ?, outcome = ?, sanction = ?, reasons = ? \
+             WHERE id = ? AND decided_at_ms IS NULL RETURNING room_id, subject_user_id",
+        )
+        .bind(now)
+        .bind(admin)
+        .bind(<&str>::from(outcome))
+        .bind(sanction.map(i64::from))
+        .bind(reasons)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(internal)?;
+        let Some((room_id, subject)) = room else {
+            return Ok(Vec::new());
+        };
+        if outcome == CaseOutcome::Dismissed {
+            let e = Logged {
+                actor: admin,
+                action: AuditAction::ReportDismissed,
+                target_user: subject,
+                room_id: Some(room_id),
+                reasons,
+            };
+            append(&mut tx, now, &e, None, Some(&serde_json::json!({ "case": id }))).await?;
+        }
+        let reporters: Vec<i64> =
+            sqlx::query_scalar("SELECT DISTINCT reporter_id FROM reports WHERE case_id = ? ORDER BY reporter_id")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(internal)?;
+        tx.commit().await.map_err(internal)?;
+        Ok(reporters)
+    }
+
+    /// Rooms whose log holds a sanction (for conduct histories).
+    pub async fn rooms_with_sanctions(&self) -> Result<Vec<i64>, AppError> {
+        sqlx::query_scalar("SELECT DISTINCT room_id FROM match_events WHERE kind = 'sanctioned' ORDER BY room_id DESC")
+            .fetch_all(self.pool())
+            .await
+            .map_err(internal)
+    }
+}
