@@ -4,10 +4,18 @@
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::use_query_map;
 
-use super::header::fmt_time;
+use super::{
+    header::fmt_time,
+    room::conduct::{refusal_text, SanctionItem},
+};
 use crate::{
     accounts::LoginView,
-    api::account::{end_login, end_other_logins, my_logins, ChangePassword, ResetPassword},
+    api::{
+        account::{end_login, end_other_logins, my_logins, ChangePassword, ResetPassword},
+        conduct::my_sanctions,
+        match_command,
+    },
+    matches::{commands::Command, conduct::SanctionEntry},
     tr, AppError,
 };
 
@@ -88,8 +96,74 @@ pub fn AccountPage() -> impl IntoView {
                 </Suspense>
                 {move || failed.get().map(error_line)}
             </section>
+            <MySanctions/>
             <p><a href="/">{move || tr!("nav.home")}</a></p>
         </main>
+    }
+}
+
+/// The sanctions on this account (003 §6.6): each with its reasons and appeals, and the
+/// appeal form while one may be made (a restricted spectator appeals from here: the room
+/// itself refuses them).
+#[component]
+fn MySanctions() -> impl IntoView {
+    let done = RwSignal::new(0u32);
+    let list = Resource::new(move || done.get(), |_| my_sanctions());
+    view! {
+        <section aria-labelledby="sanctions-title" data-testid="my-sanctions">
+            <h2 id="sanctions-title">{move || tr!("conduct.history")}</h2>
+            <Suspense fallback=|| view! { <p>"…"</p> }>
+                {move || Suspend::new(async move {
+                    match list.await {
+                        Ok(items) if items.is_empty() => view! { <p class="hint" data-testid="no-sanctions">{tr!("conduct.none")}</p> }.into_any(),
+                        Ok(items) => view! {
+                            <ol class="sanction-history">
+                                {items.into_iter().map(|e| view! { <SanctionEntryItem entry=e done=done/> }).collect_view()}
+                            </ol>
+                        }.into_any(),
+                        Err(e) => error_line(e).into_any(),
+                    }
+                })}
+            </Suspense>
+        </section>
+    }
+}
+
+#[component]
+fn SanctionEntryItem(entry: SanctionEntry, done: RwSignal<u32>) -> impl IntoView {
+    let evidence = RwSignal::new(String::new());
+    let failed = RwSignal::new(None::<AppError>);
+    let (room, number) = (entry.room_id, entry.sanction.number);
+    let appeal = move || {
+        let text = evidence.get_untracked();
+        spawn_local(async move {
+            match match_command(room, Command::Appeal { sanction: number, evidence: text }).await {
+                Ok(_) => done.update(|n| *n += 1),
+                Err(e) => failed.set(Some(e)),
+            }
+        });
+    };
+    let until = entry.sanction.appeal_until_ms();
+    let first = entry.sanction.exceptions.is_empty();
+    view! {
+        <li class="card" data-testid="my-sanction" data-room=room.to_string() data-number=number.to_string()>
+            <p><a href=format!("/rooms/{room}")>{tr!("conduct.in_room", room = entry.room_name.clone())}</a></p>
+            <SanctionItem s=entry.sanction.clone()/>
+            {match entry.appeal_refusal {
+                None => view! {
+                    <form class="appeal-form" data-testid="appeal-form" on:submit=move |e| { e.prevent_default(); appeal(); }>
+                        {first.then(|| view! { <p class="hint">{tr!("conduct.appeal_until", until = fmt_time(until))}</p> })}
+                        <label>{move || tr!("conduct.evidence")}
+                            <textarea data-testid="appeal-evidence" required maxlength="2000" rows="3"
+                                prop:value=evidence on:input=move |e| evidence.set(event_target_value(&e))></textarea>
+                        </label>
+                        <button type="submit" data-testid="appeal-send">{move || tr!("conduct.appeal")}</button>
+                    </form>
+                }.into_any(),
+                Some(r) => view! { <p class="hint" data-testid="appeal-closed">{refusal_text(&r)}</p> }.into_any(),
+            }}
+            {move || failed.get().map(error_line)}
+        </li>
     }
 }
 

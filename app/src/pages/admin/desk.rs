@@ -138,6 +138,7 @@ pub fn DeskPanel() -> impl IntoView {
                 <StatementInfo/>
                 <RulingForm draft=draft/>
                 <Actions draft=draft/>
+                <super::conduct::DeskConduct/>
             </Show>
         </section>
     }

@@ -3,6 +3,7 @@
 //! Administrators only: others are told so (the server refuses them the data anyway).
 
 mod accounts;
+mod conduct;
 pub(super) mod desk;
 mod learning;
 mod log;
@@ -35,7 +36,7 @@ pub fn AdminPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(Some(items)) => view! { <queue::Queue initial=items/> }.into_any(),
+                        Ok(Some(items)) => view! { <queue::Queue initial=items/><conduct::ReportCases/> }.into_any(),
                         Ok(None) => refusal().into_any(),
                         Err(e) => view! {
                             <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>

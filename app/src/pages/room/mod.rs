@@ -4,6 +4,7 @@
 //! `match_command` server function. It never decides legality itself.
 
 mod board2d;
+pub mod conduct;
 mod live;
 mod panel;
 mod referee;
@@ -422,6 +423,8 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
                 {view! { <referee::PlayerReferee/> }.into_any()}
                 {view! { <scoring::ScoringPanel/> }.into_any()}
                 {view! { <referee::Rulings/> }.into_any()}
+                {view! { <conduct::Sanctions/> }.into_any()}
+                {view! { <conduct::ReportForm/> }.into_any()}
             </aside>
             // The referee's desk spans the page below the board: its tables need the width.
             {desk.then(|| view! { <div class="desk-area"><crate::pages::admin::desk::DeskPanel/></div> }.into_any())}
