@@ -41,13 +41,24 @@ pub enum AuditAction {
     ModelImported,
     ModelTrained,
     ProgramMatchStarted,
+    // Governance (003 §1.5, §9.7, §10.1).
+    PrecedentAdded,
+    SiteDefaultsChanged,
+    RetentionRun,
 }
 
 impl AuditAction {
     /// Recorded in a room's own log too (a room event), so part of its record for those who
     /// may read it; the desk's claims are the administrators' business only.
     pub fn in_room_record(self) -> bool {
-        !matches!(self, AuditAction::QueueItemClaimed | AuditAction::ReportDismissed)
+        !matches!(
+            self,
+            AuditAction::QueueItemClaimed
+                | AuditAction::ReportDismissed
+                | AuditAction::PrecedentAdded
+                | AuditAction::SiteDefaultsChanged
+                | AuditAction::RetentionRun
+        )
     }
 }
 

@@ -97,6 +97,15 @@ pub enum AppError {
     /// No report case has this id, or it is already decided.
     #[error("there is no open report case {id}")]
     NoReportCase { id: i64 },
+    /// The common rules have no such version (003 §1.5).
+    #[error("there is no common-rules version {version}; the current one is {current}")]
+    NoRulesVersion { version: u32, current: u32 },
+    /// A precedent names a clause the current common rules do not have (003 §1.5).
+    #[error("{clause:?} is not a clause of common-rules version {version}; cite one as \"003 §3.6\"")]
+    NotAClause { clause: String, version: u32 },
+    /// A precedent names a ruling that is not an administrator's action in that room.
+    #[error("room {room_id} has no administrator's ruling at event {seq}")]
+    NotARuling { room_id: i64, seq: i64 },
     /// A match command refused by the rules of the match procedure.
     #[serde(skip)]
     #[error(transparent)]
@@ -133,6 +142,9 @@ pub enum InputProblem {
     /// A count that must be even, within `min..=max` (a program match's games).
     #[error("must be an even number from {min} to {max}, got {got}")]
     EvenRange { min: u64, max: u64, got: u64 },
+    /// A number outside `min..=max`.
+    #[error("must be from {min} to {max}, got {got}")]
+    Range { min: u64, max: u64, got: u64 },
     /// Said by the server in words (the API's path, query and settings checks).
     #[error("{text}")]
     Words { text: String },
@@ -162,6 +174,19 @@ impl AppError {
         AppError::InvalidInput { field: field.to_string(), problem }
     }
 
+    /// A text field of reasons, evidence or a description: trimmed, 1–2000 characters
+    /// (`REASONS_LEN`), or the typed length problem naming `field`.
+    pub fn check_text(field: &str, text: &str) -> Result<String, Self> {
+        let range = crate::matches::commands::REASONS_LEN;
+        let t = text.trim();
+        let n = t.chars().count();
+        if range.contains(&n) {
+            return Ok(t.to_string());
+        }
+        let (min, max) = (*range.start() as u64, *range.end() as u64);
+        Err(AppError::input(field, InputProblem::Length { min, max, got: n as u64 }))
+    }
+
     /// The HTTP status of this error's answer.
     pub fn status(&self) -> u16 {
         use AppError::*;
@@ -175,7 +200,8 @@ impl AppError {
             LastAdministrator => 409,
             ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer } => 403,
             ReportRefused { .. } => 422,
-            NoReportCase { .. } => 404,
+            NoReportCase { .. } | NoRulesVersion { .. } => 404,
+            NotAClause { .. } | NotARuling { .. } => 422,
             BadModelFile { .. } => 422,
             TrainingRefused { .. } => 409,
             ParticipantUnavailable { .. } => 503,
@@ -225,6 +251,7 @@ fn match_status(e: &MatchError) -> u16 {
     use MatchError::*;
     match e {
         RoomNotFound => 404,
+        RecordDeleted { .. } => 410,
         UnknownUser { .. } => 422,
         NotAPlayer
         | AdminOnly

@@ -11,6 +11,7 @@ pub mod audit;
 pub mod board_view;
 pub mod clock;
 pub mod error;
+pub mod governance;
 pub mod i18n;
 pub mod learning;
 pub mod matches;
@@ -91,6 +92,8 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("admin"), StaticSegment("learning")) view=pages::LearningPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view=pages::AccountsAdminPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("log")) view=pages::AuditLogPage/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rules")) view=pages::GovernancePage/>
+                <Route path=(StaticSegment("rules"), StaticSegment("common")) view=pages::CommonRulesPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
             </Routes>
         </Router>

@@ -104,6 +104,17 @@ impl Server {
         tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
         let series = matches.resume_program_matches().await.map_err(StartError::Setup)?;
         tracing::info!(series, "unfinished program matches resumed");
+        // 003 §9.7: record retention runs at start, then daily (looked at hourly).
+        matches.retention_tick(app::governance::RunTrigger::Start).await;
+        let scheduled = matches.clone();
+        tokio::spawn(async move {
+            let mut hourly = tokio::time::interval(std::time::Duration::from_secs(3600));
+            hourly.tick().await;
+            loop {
+                hourly.tick().await;
+                scheduled.retention_tick(app::governance::RunTrigger::Daily).await;
+            }
+        });
         let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
         Ok(Server { addr, setup_url, listener, router })
     }

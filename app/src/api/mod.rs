@@ -4,6 +4,7 @@
 pub mod account;
 pub mod auth;
 pub mod conduct;
+pub mod governance;
 pub mod learning;
 pub mod play;
 pub mod referee;

@@ -18,19 +18,12 @@ use crate::{
     accounts::{AccountChange, AccountSummary, EndReason, ResetLink, RESET_LINK_VALID_MS},
     audit::AuditAction,
     error::InputProblem,
-    matches::commands::REASONS_LEN,
     AppError, Role,
 };
 
 /// Reasons for an administrator's action: 1–2000 characters once trimmed.
 pub fn check_reasons(reasons: &str) -> Result<String, AppError> {
-    let t = reasons.trim();
-    let n = t.chars().count();
-    if REASONS_LEN.contains(&n) {
-        return Ok(t.to_string());
-    }
-    let (min, max) = (*REASONS_LEN.start() as u64, *REASONS_LEN.end() as u64);
-    Err(AppError::input("reasons", InputProblem::Length { min, max, got: n as u64 }))
+    AppError::check_text("reasons", reasons)
 }
 
 fn summary(r: &sqlx::sqlite::SqliteRow) -> Result<AccountSummary, AppError> {

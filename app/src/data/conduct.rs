@@ -90,7 +90,7 @@ impl Db {
     }
 
     /// Open cases oldest first, then the latest decided ones (at most `decided` of them).
-    pub async fn report_cases(&self, decided: i64) -> Result<Vec<ReportCase>, AppError> {
+    pub async fn report_cases(&self, decided: i64) -> Result<Vec<(ReportCase, Option<i64>)>, AppError> {
         let ids: Vec<i64> = sqlx::query_scalar(
             "SELECT id FROM (SELECT id, 0 AS k, opened_at_ms AS t FROM report_cases WHERE decided_at_ms IS NULL \
              UNION ALL SELECT id, 1, -decided_at_ms FROM (SELECT id, decided_at_ms FROM report_cases \
@@ -109,7 +109,8 @@ impl Db {
         Ok(out)
     }
 
-    pub async fn report_case(&self, id: i64) -> Result<Option<ReportCase>, AppError> {
+    /// A case with its subject's account (`None`: the match itself).
+    pub async fn report_case(&self, id: i64) -> Result<Option<(ReportCase, Option<i64>)>, AppError> {
         let Some(row) = sqlx::query(
             "SELECT c.id, c.room_id, r.name AS room_name, u.username AS subject, c.subject_user_id, \
              c.opened_at_ms, c.outcome, c.sanction, c.reasons, c.decided_at_ms \
@@ -146,7 +147,8 @@ impl Db {
             .collect::<Result<Vec<_>, AppError>>()?;
         let outcome: Option<String> = row.get("outcome");
         let sanction: Option<i64> = row.get("sanction");
-        Ok(Some(ReportCase {
+        let subject_id: Option<i64> = row.get("subject_user_id");
+        let case = ReportCase {
             id: row.get("id"),
             room_id: row.get("room_id"),
             room_name: row.get("room_name"),
@@ -158,7 +160,8 @@ impl Db {
             sanction: sanction.and_then(|n| u32::try_from(n).ok()),
             reasons: row.get("reasons"),
             decided_ms: row.get("decided_at_ms"),
-        }))
+        };
+        Ok(Some((case, subject_id)))
     }
 
     /// The subject account of an open case (`Ok(None)` inside: about the match).

@@ -7,6 +7,7 @@ pub(crate) mod audit;
 pub mod backup;
 pub mod conduct;
 pub mod desk;
+pub mod governance;
 pub mod logins;
 pub mod models;
 pub mod programs;
@@ -41,6 +42,8 @@ pub enum OpenError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("filling in the user names' keys failed (see the log)")]
     NameKeys,
+    #[error("storing the first version of the common rules failed (see the log)")]
+    CommonRules,
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +78,9 @@ impl Db {
         let db = Db { pool };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
+        // 003 §1.5: version 1 of the common rules, when the database has none yet.
+        let first = crate::governance::seed::first_version(now_ms());
+        db.seed_common_rules(&first).await.map_err(|_| OpenError::CommonRules)?;
         Ok(db)
     }
 

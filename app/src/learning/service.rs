@@ -49,6 +49,32 @@ struct Eligible {
     state: MatchState,
 }
 
+/// Whether a finished game's log may train (003 §12.2), or why not.
+fn judge(room_id: i64, log: &crate::matches::store::CheckedLog) -> Result<Eligible, ExclusionKind> {
+    if log.damage.is_some() {
+        return Err(ExclusionKind::Damaged);
+    }
+    let state = MatchState::replay(&log.events, log.secrets.clone()).map_err(|_| ExclusionKind::Damaged)?;
+    let statement = match (state.result(), &state.ended) {
+        (
+            Some(engine::GameResult::Score { .. }),
+            Some(crate::matches::events::Event::Ended { statement: Some(n), .. }),
+        ) => *n,
+        (Some(r), _) if r.is_draw() => return Err(ExclusionKind::Draw),
+        (Some(engine::GameResult::Resign { .. }), _) => return Err(ExclusionKind::Resignation),
+        (Some(engine::GameResult::Time { .. }), _) => return Err(ExclusionKind::Time),
+        _ => return Err(ExclusionKind::NoScoredWinner),
+    };
+    if state.referee.under_review() {
+        return Err(ExclusionKind::UnderReview);
+    }
+    let mode = state.rules.mode().tag();
+    if mode == crate::matches::mode::ModeTag::ProgramMatch {
+        return Err(ExclusionKind::ProgramGame);
+    }
+    Ok(Eligible { game: GameRef { room_id, statement, mode }, state })
+}
+
 pub fn summary(m: &ModelRow) -> ModelSummary {
     let provenance: serde_json::Value = serde_json::from_str(&m.provenance).unwrap_or_default();
     let metric = |k: &str| provenance["metrics"][k].as_f64();
@@ -145,55 +171,36 @@ impl MatchService {
     async fn scan_games(&self) -> Result<(Vec<Eligible>, Vec<Exclusion>), AppError> {
         let mut eligible = Vec::new();
         let mut excluded = Vec::new();
+        let mut sort = |room_id, judged: Result<Eligible, ExclusionKind>| match judged {
+            Ok(e) => eligible.push(e),
+            Err(kind) => excluded.push(Exclusion { room_id, kind }),
+        };
         for (room_id, finished) in self.db().room_ids_with_status().await? {
-            let out = |kind| Exclusion { room_id, kind };
             if !finished {
-                excluded.push(out(ExclusionKind::Unfinished));
+                sort(room_id, Err(ExclusionKind::Unfinished));
                 continue;
             }
+            // A room whose record retention deleted is read from the learning archive below.
             let Some(log) = self.db().load_log_checked(room_id).await? else { continue };
-            if log.damage.is_some() {
-                excluded.push(out(ExclusionKind::Damaged));
-                continue;
-            }
-            let Ok(state) = MatchState::replay(&log.events, log.secrets) else {
-                excluded.push(out(ExclusionKind::Damaged));
-                continue;
-            };
-            let statement = match (state.result(), &state.ended) {
-                (
-                    Some(engine::GameResult::Score { .. }),
-                    Some(crate::matches::events::Event::Ended { statement: Some(n), .. }),
-                ) => *n,
-                (Some(r), _) if r.is_draw() => {
-                    excluded.push(out(ExclusionKind::Draw));
-                    continue;
-                }
-                (Some(engine::GameResult::Resign { .. }), _) => {
-                    excluded.push(out(ExclusionKind::Resignation));
-                    continue;
-                }
-                (Some(engine::GameResult::Time { .. }), _) => {
-                    excluded.push(out(ExclusionKind::Time));
-                    continue;
-                }
-                _ => {
-                    excluded.push(out(ExclusionKind::NoScoredWinner));
-                    continue;
-                }
-            };
-            if state.referee.under_review() {
-                excluded.push(out(ExclusionKind::UnderReview));
-                continue;
-            }
-            let mode = state.rules.mode().tag();
-            if mode == crate::matches::mode::ModeTag::ProgramMatch {
-                excluded.push(out(ExclusionKind::ProgramGame));
-                continue;
-            }
-            eligible.push(Eligible { game: GameRef { room_id, statement, mode }, state });
+            sort(room_id, judge(room_id, &log));
         }
+        // 003 §12.7: the learning archive is kept apart from room retention.
+        for room_id in self.db().archived_games().await? {
+            if let Some(log) = self.db().load_archived_log(room_id).await? {
+                sort(room_id, judge(room_id, &log));
+            }
+        }
+        eligible.sort_by_key(|e| e.game.room_id);
         Ok((eligible, excluded))
+    }
+
+    /// Whether a finished room's game may go to the learning archive when its record is
+    /// deleted (003 §12.7): what training could use.
+    pub(crate) async fn learnable(&self, room_id: i64) -> Result<bool, AppError> {
+        Ok(match self.db().load_log_checked(room_id).await? {
+            Some(log) => judge(room_id, &log).is_ok(),
+            None => false,
+        })
     }
 
     /// The current or last training run.

@@ -334,6 +334,9 @@ pub enum MatchError {
         "the stored record is open to the players, the administrator and viewers both players approved (003 §8.1)"
     )]
     RecordNotAllowed,
+    /// The match's stored record was deleted under its agreed retention (003 §9.7, §10.1).
+    #[error("this match's record was deleted under its retention")]
+    RecordDeleted { at_ms: i64 },
     #[error("ruling on {at}: {why:?}")]
     BadRuling { at: Xyz, why: RulingProblem },
     #[error("objection not possible: {why:?}")]

@@ -26,6 +26,6 @@ pub mod service;
 #[cfg(feature = "ssr")]
 pub mod state;
 #[cfg(feature = "ssr")]
-mod store;
+pub(crate) mod store;
 #[cfg(feature = "ssr")]
 pub mod upgrade;

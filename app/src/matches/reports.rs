@@ -7,7 +7,7 @@ use tokio::sync::oneshot;
 
 use super::{
     actor::{ConductFacts, Request},
-    commands::{Command, MatchError, Requester, REASONS_LEN},
+    commands::{Command, MatchError, Requester},
     conduct::{
         CaseOutcome, Category, NewReport, Penalty, ReportAbout, ReportCase, ReportRefusal, SanctionEntry,
         SanctionRecord, Target,
@@ -16,24 +16,10 @@ use super::{
     referee::NoticeKind,
     service::MatchService,
 };
-use crate::{
-    data::conduct::ReportRow,
-    error::{AppError, InputProblem},
-};
+use crate::{data::conduct::ReportRow, error::AppError};
 
 /// The latest decided cases the administrators' list shows below the open ones.
 const DECIDED_SHOWN: i64 = 20;
-
-fn text_field(field: &str, s: &str) -> Result<String, AppError> {
-    let t = s.trim();
-    let n = t.chars().count();
-    if REASONS_LEN.contains(&n) {
-        Ok(t.to_string())
-    } else {
-        let (min, max) = (*REASONS_LEN.start() as u64, *REASONS_LEN.end() as u64);
-        Err(AppError::input(field, InputProblem::Length { min, max, got: n as u64 }))
-    }
-}
 
 fn index(c: Colour) -> usize {
     super::clocks::index(c)
@@ -68,7 +54,7 @@ impl MatchService {
     /// Files a report; it never stops the match (003 §6.5). Answers the case it joined.
     pub async fn file_report(&self, who: &Requester, r: &NewReport) -> Result<i64, AppError> {
         let refuse = |why| AppError::ReportRefused { why };
-        let description = text_field("description", &r.description)?;
+        let description = AppError::check_text("description", &r.description)?;
         let facts = self.conduct_facts(r.room_id).await?;
         let plays = facts.players.contains(&Some(who.user_id));
         if !plays && !self.db.has_viewed(r.room_id, who.user_id).await? {
@@ -118,15 +104,13 @@ impl MatchService {
             return Err(MatchError::AdminOnly.into());
         }
         let mut cases = self.db.report_cases(DECIDED_SHOWN).await?;
-        for c in &mut cases {
-            if let (Some(name), Ok(facts)) = (&c.subject, self.conduct_facts(c.room_id).await) {
-                let id = self.db.user_by_name(name).await?.map(|u| u.id);
-                c.subject_colour = [Colour::Black, Colour::White]
-                    .into_iter()
-                    .find(|col| id.is_some() && facts.players[index(*col)] == id);
+        for (c, subject) in &mut cases {
+            if let (Some(id), Ok(facts)) = (*subject, self.conduct_facts(c.room_id).await) {
+                c.subject_colour =
+                    [Colour::Black, Colour::White].into_iter().find(|col| facts.players[index(*col)] == Some(id));
             }
         }
-        Ok(cases)
+        Ok(cases.into_iter().map(|(c, _)| c).collect())
     }
 
     /// Closes a case without a sanction, with reasons; its reporters are told.
@@ -134,7 +118,7 @@ impl MatchService {
         if !who.is_admin() {
             return Err(MatchError::AdminOnly.into());
         }
-        let reasons = text_field("reasons", reasons)?;
+        let reasons = AppError::check_text("reasons", reasons)?;
         self.close_case(who, case, CaseOutcome::Dismissed, None, &reasons).await
     }
 
@@ -178,9 +162,19 @@ impl MatchService {
             reasons: req.reasons,
             findings: req.findings,
         };
-        self.command(req.room_id, who.clone(), cmd).await?;
+        let reply = self.command(req.room_id, who.clone(), cmd).await?;
+        // The number this command's event gave the sanction (not the room's latest: another
+        // administrator may have sanctioned meanwhile).
+        let number = reply
+            .events
+            .iter()
+            .find_map(|e| match e.event {
+                super::events::Event::Sanctioned { number, .. } => Some(number),
+                _ => None,
+            })
+            .ok_or(AppError::Internal)?;
         let facts = self.conduct_facts(req.room_id).await?;
-        let (record, _) = facts.sanctions.into_iter().max_by_key(|(s, _)| s.number).ok_or(AppError::Internal)?;
+        let (record, _) = facts.sanctions.into_iter().find(|(s, _)| s.number == number).ok_or(AppError::Internal)?;
         if let Some(case) = req.case {
             self.close_case(who, case, CaseOutcome::Sanctioned, Some(record.number), reasons.trim()).await?;
         }

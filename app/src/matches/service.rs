@@ -83,7 +83,13 @@ impl MatchService {
     }
 
     async fn load(&self, room_id: i64, restarting: bool) -> Result<RoomHandle, MatchError> {
-        let log = self.db.load_log_checked(room_id).await.map_err(from_app)?.ok_or(MatchError::RoomNotFound)?;
+        let Some(log) = self.db.load_log_checked(room_id).await.map_err(from_app)? else {
+            // 003 §9.7: a record deleted under its retention is gone, and says so.
+            return Err(match self.db.purged_at(room_id).await.map_err(from_app)? {
+                Some(at_ms) => MatchError::RecordDeleted { at_ms },
+                None => MatchError::RoomNotFound,
+            });
+        };
         let now = self.clock.now_ms();
         // 003 §6.2: a log that does not replay is not skipped: the room is held as damaged
         // (clocks stopped) and queued for the administrator.
@@ -111,6 +117,11 @@ impl MatchService {
             }
         }
         Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone()))
+    }
+
+    /// Drops a room's actor (its record is being deleted); a later request loads it again.
+    pub(crate) async fn forget(&self, room_id: i64) {
+        self.rooms.lock().await.remove(&room_id);
     }
 
     pub(crate) async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
@@ -151,6 +162,8 @@ impl MatchService {
     ) -> Result<CreatedRoom, AppError> {
         let name = name.trim();
         let mut settings = settings;
+        settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
+        self.pin_agreements(&mut settings).await?;
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
         self.prepare_mode(creator, &mut settings).await?;
         // Invitation codes: 10 random bytes as hex.

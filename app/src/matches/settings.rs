@@ -200,6 +200,81 @@ pub enum AssistanceScope {
     Agreed { assistants: Vec<Assistant> },
 }
 
+/// A special rule of the agreement (003 §1.3, §1.4): a kind the pinned common-rules version
+/// permits ([`crate::governance::Permits`]), with its value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpecialRule {
+    /// Each player may have at most this many undos accepted (003 §5.1 leaves undo unlimited,
+    /// each by consent; the match may agree to fewer). 0: no undo at all.
+    UndoLimit { per_player: u32 },
+    /// A free note for the record; it changes no rule the program applies.
+    Note { text: String },
+}
+
+impl SpecialRule {
+    pub fn kind(&self) -> SpecialRuleKind {
+        match self {
+            SpecialRule::UndoLimit { .. } => SpecialRuleKind::UndoLimit,
+            SpecialRule::Note { .. } => SpecialRuleKind::Note,
+        }
+    }
+}
+
+/// The kinds of special rule (what a common-rules version may permit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum SpecialRuleKind {
+    UndoLimit,
+    Note,
+}
+
+impl SpecialRuleKind {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// Special rules as stored: tagged rules, or (rooms from before kinds existed) plain texts,
+/// which read as notes.
+fn special_rules_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<SpecialRule>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Text(String),
+        Rule(SpecialRule),
+    }
+    Ok(Vec::<Stored>::deserialize(d)?
+        .into_iter()
+        .map(|s| match s {
+            Stored::Text(text) => SpecialRule::Note { text },
+            Stored::Rule(r) => r,
+        })
+        .collect())
+}
+
+/// A version number, or the text `"1.9.1-rc1"` of rooms stored before versions were data
+/// (the seed release the first version restates).
+fn version_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Number(u32),
+        Text(String),
+    }
+    match Option::<Stored>::deserialize(d)? {
+        None => Ok(None),
+        Some(Stored::Number(n)) => Ok(Some(n)),
+        Some(Stored::Text(t)) if t == SEED_RULES_RELEASE => Ok(Some(1)),
+        Some(Stored::Text(t)) => {
+            Err(serde::de::Error::custom(format!("common_rules_version {t:?}: expected a version number")))
+        }
+    }
+}
+
 /// The complete agreement of a match (003 §1.3; 000 §2). Nothing in it changes after the start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
@@ -237,12 +312,23 @@ pub struct MatchSettings {
     /// Classic: 60|120|300 s, then a time loss (000 §2, §8.5). Space: 300 s, then the match is
     /// held for the administrator (003 §6.1).
     pub disconnect_grace_s: u32,
-    /// Special rules agreed for this match, within what the common rules permit (003 §1.3,
-    /// §1.4). Free text for the record; Classic has none (its house rules are options, 000 §7).
-    pub special_rules: Vec<String>,
+    /// Special rules agreed for this match, chosen among the kinds the pinned common-rules
+    /// version permits, within its bounds (003 §1.3, §1.4); Classic has none (its house
+    /// rules are options, 000 §7). Rooms stored when these were free text read them as notes.
+    #[serde(deserialize_with = "special_rules_compat")]
+    pub special_rules: Vec<SpecialRule>,
     pub assistance: AssistanceScope,
-    /// The common-rules version the match is played under (003 §1.5).
-    pub common_rules_version: String,
+    /// The common-rules version the match is played under (003 §1.5). `None` in a request:
+    /// the version in force when the room is created, which the server pins; a number must
+    /// be that version. Rooms stored before versions were data hold `"1.9.1-rc1"`: version 1.
+    #[serde(default, deserialize_with = "version_compat")]
+    #[cfg_attr(feature = "ssr", schema(value_type = Option<u32>, minimum = 1))]
+    pub common_rules_version: Option<u32>,
+    /// Days the stored record is kept after the match ends, 0 = for ever (003 §9.7, §10.1:
+    /// 0–36,500). `None` in a request: the site's default when the room is created, which
+    /// the server pins. Rooms stored before retention existed are kept for ever.
+    #[serde(default)]
+    pub record_retention_days: Option<u32>,
     /// How coordinates are named (003 §7.1). Absent in rooms stored before labels existed:
     /// numeric.
     #[serde(default)]
@@ -318,6 +404,7 @@ pub enum Field {
     SpecialRules,
     Assistance,
     CommonRulesVersion,
+    RecordRetentionDays,
     Labels,
     Mode,
 }
@@ -417,7 +504,8 @@ impl MatchSettings {
             disconnect_grace_s: SPACE_DISCONNECT_WAIT_S,
             special_rules: Vec::new(),
             assistance: AssistanceScope::None,
-            common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
+            common_rules_version: None,
+            record_retention_days: None,
             labels: CoordLabels::default(),
             review: ReviewPolicy::Required,
             mode: RoomMode::Match,
@@ -448,7 +536,8 @@ impl MatchSettings {
             disconnect_grace_s: 120,
             special_rules: Vec::new(),
             assistance: AssistanceScope::None,
-            common_rules_version: CURRENT_COMMON_RULES_VERSION.to_string(),
+            common_rules_version: None,
+            record_retention_days: None,
             labels: CoordLabels::default(),
             review: ReviewPolicy::WhenDisputed,
             mode: RoomMode::Match,
@@ -470,11 +559,19 @@ pub const fn classic_default_komi_half_points(scoring: ScoringMethod, handicap: 
 }
 
 impl MatchSettings {
-    /// Trims special rules and assistant names and drops empty special rules — what a form
-    /// should do before `validate`. Nothing else changes.
+    /// Trims notes and assistant names and drops empty notes — what a form should do before
+    /// `validate`. Nothing else changes.
     pub fn normalized(mut self) -> MatchSettings {
-        self.special_rules =
-            self.special_rules.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+        self.special_rules = std::mem::take(&mut self.special_rules)
+            .into_iter()
+            .filter_map(|r| match r {
+                SpecialRule::Note { text } => {
+                    let text = text.trim().to_string();
+                    (!text.is_empty()).then_some(SpecialRule::Note { text })
+                }
+                other => Some(other),
+            })
+            .collect();
         if let AssistanceScope::Agreed { assistants } = &mut self.assistance {
             for a in assistants {
                 a.name = a.name.trim().to_string();

@@ -26,8 +26,8 @@ impl Db {
         let len = |a: engine::Axis| a.end - a.start + 1;
         let mut tx = self.pool().begin().await.map_err(internal)?;
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode, \
+             retention_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(name)
         .bind(settings.preset.as_str())
@@ -38,6 +38,7 @@ impl Db {
         .bind(created_by)
         .bind(at_ms)
         .bind(<&str>::from(settings.mode.tag()))
+        .bind(settings.record_retention_days.map(i64::from))
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
@@ -75,9 +76,23 @@ impl Db {
             }
             stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
         }
+        // 003 §9.7: nothing is added to a record its retention deleted. Read after the first
+        // write, so under the write lock: a read first would make the transaction a reader that
+        // fails to upgrade when another room commits meanwhile.
+        let purged: Option<Option<i64>> = sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = ?")
+            .bind(room_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(internal)?;
+        if let Some(Some(at_ms)) = purged {
+            return Err(AppError::Match(super::commands::MatchError::RecordDeleted { at_ms }));
+        }
         if let Some(status) = status {
-            sqlx::query("UPDATE rooms SET status = ? WHERE id = ?")
+            // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
+            let ended = (status == RoomPhase::Finished.as_str()).then_some(at_ms);
+            sqlx::query("UPDATE rooms SET status = ?, ended_at_ms = ? WHERE id = ?")
                 .bind(status)
+                .bind(ended)
                 .bind(room_id)
                 .execute(&mut *tx)
                 .await
@@ -102,11 +117,24 @@ impl Db {
     /// and why, and the last stored number. `None` if there is no such room; an error if
     /// even its first row is unreadable.
     pub async fn load_log_checked(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
-        let rows = sqlx::query("SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? ORDER BY seq")
-            .bind(room_id)
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)?;
+        self.load_log_checked_from(
+            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? ORDER BY seq",
+            room_id,
+        )
+        .await
+    }
+
+    /// A game's log as the learning archive keeps it (003 §12.7), read like a room's.
+    pub async fn load_archived_log(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
+        self.load_log_checked_from(
+            "SELECT seq, at_ms, NULL AS actor_id, body FROM learning_archive WHERE room_id = ? ORDER BY seq",
+            room_id,
+        )
+        .await
+    }
+
+    async fn load_log_checked_from(&self, sql: &'static str, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
+        let rows = sqlx::query(sql).bind(room_id).fetch_all(self.pool()).await.map_err(internal)?;
         let rows: Vec<RawRow> = rows
             .into_iter()
             .map(|r| {

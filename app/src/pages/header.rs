@@ -134,7 +134,7 @@ pub fn fmt_time_ms(ms: i64) -> String {
     tr!("time.utc", date = date, time = time)
 }
 
-fn date_time(ms: i64) -> (String, String) {
+pub(crate) fn date_time(ms: i64) -> (String, String) {
     let s = ms.div_euclid(1000);
     let (y, m, d) = civil(s.div_euclid(86_400));
     let t = s.rem_euclid(86_400);

@@ -2,7 +2,9 @@
 
 mod account;
 mod admin;
-mod header;
+mod agreement_fields;
+mod common_rules;
+pub(crate) mod header;
 mod home;
 mod new_room;
 mod notifications;
@@ -11,7 +13,8 @@ mod setup;
 mod signup;
 
 pub use account::{AccountPage, ResetPage};
-pub use admin::{AccountsAdminPage, AdminPage, AdminRoomPage, AuditLogPage, LearningPage};
+pub use admin::{AccountsAdminPage, AdminPage, AdminRoomPage, AuditLogPage, GovernancePage, LearningPage};
+pub use common_rules::CommonRulesPage;
 pub use header::{Badges, HeaderBadges};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;

@@ -42,6 +42,8 @@ pub fn NewRoomPage() -> impl IntoView {
             }
         })
     });
+    // 003 §1.3–1.5, §6.4, §9.7, §10.1: version, special rules, assistance, retention, wait.
+    let agreement = super::agreement_fields::AgreementState::new();
     let result = RwSignal::new(None::<Result<CreatedRoom, crate::AppError>>);
     let busy = RwSignal::new(false);
     let submit = move || {
@@ -92,6 +94,7 @@ pub fn NewRoomPage() -> impl IntoView {
                 _ => RoomMode::Match,
             };
         }
+        agreement.apply(&mut s);
         let n = name.get_untracked();
         busy.set(true);
         spawn_local(async move {
@@ -217,6 +220,7 @@ pub fn NewRoomPage() -> impl IntoView {
                     </select>
                 </label>
                 </Show>
+                <super::agreement_fields::AgreementFields state=agreement preset=preset/>
                 <label>{move || tr!("new.review")}
                     <select data-testid="review" on:change=move |e| review.set(match event_target_value(&e).as_str() {
                         "required" => Some(crate::matches::referee::ReviewPolicy::Required),

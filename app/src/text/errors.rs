@@ -72,6 +72,7 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         MatchError::AdminOnly => t(lang, "error.admin_only"),
         MatchError::AlreadyDone => t(lang, "error.already_done"),
         MatchError::RecordNotAllowed => t(lang, "error.record_not_allowed"),
+        MatchError::RecordDeleted { at_ms } => t_with(lang, "error.record_deleted", &[("date", &super::date(*at_ms))]),
         MatchError::BadRuling { at, why } => {
             let why = match why {
                 RulingProblem::NeedsTwoSafeSpaces { cited, candidates } => tw(
@@ -143,6 +144,17 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
             other => t(lang, &format!("error.report.{}", <&str>::from(other))),
         },
         E::NoReportCase { id } => t_with(lang, "error.no_report_case", &[("id", &id.to_string())]),
+        E::NoRulesVersion { version, current } => t_with(
+            lang,
+            "error.no_rules_version",
+            &[("version", &version.to_string()), ("current", &current.to_string())],
+        ),
+        E::NotAClause { clause, version } => {
+            t_with(lang, "error.not_a_clause", &[("clause", clause), ("version", &version.to_string())])
+        }
+        E::NotARuling { room_id, seq } => {
+            t_with(lang, "error.not_a_ruling", &[("room", &room_id.to_string()), ("seq", &seq.to_string())])
+        }
         E::Internal => t(lang, "error.internal"),
         E::Transport(_) => t(lang, "error.transport"),
         E::InvalidInput { field, problem } => {
@@ -174,6 +186,9 @@ fn input_problem(lang: Lang, p: &crate::error::InputProblem) -> String {
         P::Unchanged => t(lang, "problem.unchanged"),
         P::EvenRange { min, max, got } => {
             t_with(lang, "problem.even_range", &[("min", &n(*min)), ("max", &n(*max)), ("got", &n(*got))])
+        }
+        P::Range { min, max, got } => {
+            t_with(lang, "problem.range", &[("min", &n(*min)), ("max", &n(*max)), ("got", &n(*got))])
         }
         P::Words { text } => text.clone(),
     }

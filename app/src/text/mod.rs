@@ -17,6 +17,11 @@ use crate::i18n::Lang;
 pub use crate::i18n::text as t;
 
 /// A catalogue entry with `%{name}` parameters, filled by rust-i18n's own substitution.
+/// A server time's date, `YYYY-MM-DD` (UTC, the same on the server and in the browser).
+pub fn date(ms: i64) -> String {
+    crate::pages::header::date_time(ms).0
+}
+
 pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
     let (names, values): (Vec<&str>, Vec<String>) = params.iter().map(|(n, v)| (*n, v.to_string())).unzip();
     rust_i18n::replace_patterns(&t(lang, key), &names, &values)
@@ -254,12 +259,17 @@ pub(crate) mod tests {
             E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NotASpectator { username: "kim".into() } },
             E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NoSuchEvent { max: 9 } },
             E::NoReportCase { id: 3 },
+            E::NoRulesVersion { version: 9, current: 2 },
+            E::NotAClause { clause: "003 §99".into(), version: 2 },
+            E::NotARuling { room_id: 4, seq: 12 },
+            E::input("retention_days", InputProblem::Range { min: 0, max: 36_500, got: 40_000 }),
+            E::Match(MatchError::RecordDeleted { at_ms: 1_800_000_000_000 }),
             // WORDED: from here on the text carries the server's English words.
             E::invalid("after", "must be a number"),
             E::BodyTooLarge { limit_bytes: 65536 },
         ]
     }
-    const WORDED: usize = 28;
+    const WORDED: usize = 33;
 
     #[test]
     fn account_errors_read_in_every_language() {

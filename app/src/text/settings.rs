@@ -7,7 +7,7 @@ use super::{colour, duration, t, t_with};
 use crate::i18n::Lang;
 use crate::matches::settings::{
     format_half_points, AssistanceExtent, AssistanceScope, AssistantKind, AssistedPlayer, ColourAssignment,
-    MatchSettings, Preset, TimeControl, UndoAllowance,
+    MatchSettings, Preset, SpecialRule, TimeControl, UndoAllowance,
 };
 
 pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
@@ -16,7 +16,10 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
     let on_off = |on: bool| t(lang, if on { "summary.on" } else { "summary.off" });
     let mut l = Vec::new();
     let preset = t(lang, &format!("preset.{}", s.preset.as_str()));
-    l.push(tw("summary.rules", &[("preset", &preset), ("version", &s.common_rules_version)]));
+    l.push(match s.common_rules_version {
+        Some(v) => tw("summary.rules", &[("preset", &preset), ("version", &v.to_string())]),
+        None => tw("summary.rules_current", &[("preset", &preset)]),
+    });
     l.extend(mode_line(lang, &s.mode));
     l.push(match (s.preset, s.classic_size()) {
         (Preset::Classic, Some(n)) => tw("summary.board_classic", &[("n", &n.to_string())]),
@@ -98,8 +101,20 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
         l.push(t(lang, "summary.special_rules_none"));
     }
     for r in &s.special_rules {
-        l.push(tw("summary.special_rule", &[("rule", r)]));
+        l.push(match r {
+            SpecialRule::Note { text } => tw("summary.special_rule", &[("rule", text)]),
+            SpecialRule::UndoLimit { per_player: 0 } => t(lang, "summary.special_undo_none"),
+            SpecialRule::UndoLimit { per_player } => {
+                tw("summary.special_undo_limit", &[("n", &per_player.to_string())])
+            }
+        });
     }
+    // 003 §9.7, §10.1: retention announced before play.
+    l.push(match s.record_retention_days {
+        Some(0) => t(lang, "summary.retention_forever"),
+        Some(days) => tw("summary.retention_days", &[("days", &days.to_string())]),
+        None => t(lang, "summary.retention_site_default"),
+    });
     match &s.assistance {
         AssistanceScope::None => l.push(t(lang, "summary.assistance_none")),
         AssistanceScope::Agreed { assistants } => {

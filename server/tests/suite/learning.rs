@@ -11,7 +11,7 @@ fn mv(x: i64, y: i64) -> Value {
 }
 
 /// A one-device 9×9 game played to a counted result: Black walls off the left side.
-async fn scored_game(p: &Player, seed_x: i64) -> i64 {
+pub(crate) async fn scored_game(p: &Player, seed_x: i64) -> i64 {
     let mut s = MatchSettings::classic_default(9);
     s.mode = RoomMode::OneDevice { second_player: "Kim".into() };
     s.colours = app::matches::settings::ColourAssignment::HostBlack;

@@ -12,6 +12,7 @@ mod backup;
 mod conduct;
 mod crash;
 mod foundation;
+mod governance;
 mod learning;
 mod matches;
 mod modes;

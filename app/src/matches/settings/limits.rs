@@ -2,12 +2,11 @@
 
 use engine::Komi;
 
-/// The common rules in force for matches created now (003 header: integrated review release
-/// 1.9.1-rc1). 003 §1.5: a match keeps the version it started with.
-pub const CURRENT_COMMON_RULES_VERSION: &str = "1.9.1-rc1";
-/// Every common-rules version this program can interpret. Stored matches keep their version
-/// (003 §1.5), so an older entry must stay here when a new version is added.
-pub const KNOWN_COMMON_RULES_VERSIONS: &[&str] = &[CURRENT_COMMON_RULES_VERSION];
+/// The seed release that common-rules version 1 restates (003 header: integrated review
+/// release 1.9.1-rc1); rooms stored before versions were data name it instead of 1.
+pub const SEED_RULES_RELEASE: &str = "1.9.1-rc1";
+/// Record retention: 0–36,500 days, 0 = kept for ever (003 §10.1).
+pub const RETENTION_DAYS_MAX: u32 = 36_500;
 
 /// Space komi: 0 ..= the engine's maximum (1000 points), in half points (003 §4.3; the seed
 /// sets no upper bound, the engine's [`Komi::MAX_POINTS`] is used).
@@ -47,5 +46,3 @@ pub const MAX_SPECIAL_RULE_CHARS: usize = 200;
 /// Agreed assistants (003 §6.4): at most this many, names at most this many characters.
 pub const MAX_ASSISTANTS: usize = 4;
 pub const MAX_ASSISTANT_NAME_CHARS: usize = 80;
-/// Longest common-rules version text accepted before the known-version check.
-pub(super) const MAX_VERSION_CHARS: usize = 32;

@@ -79,9 +79,10 @@ pub struct SpaceRules {
     pub(super) atari_warning: bool,
     /// 003 §10.1: 0..=604800 s in whole minutes; 0 = no alert.
     pub(super) scoring_wait_s: u32,
-    pub(super) special_rules: Vec<String>,
+    pub(super) special_rules: Vec<SpecialRule>,
     pub(super) assistance: AssistanceScope,
-    pub(super) common_rules_version: String,
+    pub(super) common_rules_version: Option<u32>,
+    pub(super) record_retention_days: Option<u32>,
     pub(super) labels: CoordLabels,
     pub(super) review: ReviewPolicy,
     pub(super) mode: RoomMode,
@@ -112,7 +113,8 @@ pub struct ClassicRules {
     /// 60 | 120 | 300 s, then a time loss (000 §2, §8.5).
     pub(super) disconnect_grace_s: u32,
     pub(super) assistance: AssistanceScope,
-    pub(super) common_rules_version: String,
+    pub(super) common_rules_version: Option<u32>,
+    pub(super) record_retention_days: Option<u32>,
     pub(super) review: ReviewPolicy,
     pub(super) mode: RoomMode,
 }
@@ -125,8 +127,15 @@ impl SpaceRules {
     pub fn scoring_wait_s(&self) -> Option<u32> {
         (self.scoring_wait_s > 0).then_some(self.scoring_wait_s)
     }
-    pub fn special_rules(&self) -> &[String] {
+    pub fn special_rules(&self) -> &[SpecialRule] {
         &self.special_rules
+    }
+    /// The agreed undo limit per player, if a special rule set one (003 §1.4, §5.1).
+    pub fn undo_limit(&self) -> Option<u32> {
+        self.special_rules.iter().find_map(|r| match r {
+            SpecialRule::UndoLimit { per_player } => Some(*per_player),
+            SpecialRule::Note { .. } => None,
+        })
     }
     pub fn labels(&self) -> &CoordLabels {
         &self.labels
@@ -281,7 +290,8 @@ impl MatchRules {
                 disconnect_grace_s: SPACE_DISCONNECT_WAIT_S,
                 special_rules: s.special_rules.clone(),
                 assistance: s.assistance.clone(),
-                common_rules_version: s.common_rules_version.clone(),
+                common_rules_version: s.common_rules_version,
+                record_retention_days: s.record_retention_days,
                 labels: s.labels.clone(),
                 review: s.review,
                 mode: s.mode.clone(),
@@ -304,7 +314,8 @@ impl MatchRules {
                 disconnect_grace_s: c.disconnect_grace_s,
                 special_rules: Vec::new(),
                 assistance: c.assistance.clone(),
-                common_rules_version: c.common_rules_version.clone(),
+                common_rules_version: c.common_rules_version,
+                record_retention_days: c.record_retention_days,
                 labels: CoordLabels::default(),
                 review: c.review,
                 mode: c.mode.clone(),
@@ -348,7 +359,8 @@ impl MatchSettings {
                 scoring_wait_s: self.scoring_deadline_s,
                 special_rules: self.special_rules.clone(),
                 assistance: self.assistance.clone(),
-                common_rules_version: self.common_rules_version.clone(),
+                common_rules_version: self.common_rules_version,
+                record_retention_days: self.record_retention_days,
                 labels: self.labels.clone(),
                 review: self.review,
                 mode: self.mode.clone(),
@@ -370,7 +382,8 @@ impl MatchSettings {
                 scoring_deadline_s: self.scoring_deadline_s,
                 disconnect_grace_s: self.disconnect_grace_s,
                 assistance: self.assistance.clone(),
-                common_rules_version: self.common_rules_version.clone(),
+                common_rules_version: self.common_rules_version,
+                record_retention_days: self.record_retention_days,
                 review: self.review,
                 mode: self.mode.clone(),
             }),
@@ -406,7 +419,10 @@ mod tests {
             MatchSettings { colours: ColourAssignment::HostWhite, atari_warning: true, ..space() },
             MatchSettings { scoring_deadline_s: 0, ..space() },
             MatchSettings { scoring_deadline_s: SPACE_SCORING_WAIT_MAX_S, ..space() },
-            MatchSettings { special_rules: vec!["no pass before move 10".into()], ..space() },
+            MatchSettings {
+                special_rules: vec![SpecialRule::Note { text: "no pass before move 10".into() }],
+                ..space()
+            },
             MatchSettings { assistance: agreed.clone(), ..space() },
             MatchSettings {
                 board: five,

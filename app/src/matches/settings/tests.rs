@@ -39,7 +39,8 @@ fn defaults_are_valid() {
     let s = space();
     ok(&s);
     assert_eq!(s.board, BoxSpec::DEFAULT);
-    assert_eq!(s.common_rules_version, CURRENT_COMMON_RULES_VERSION);
+    assert_eq!(s.common_rules_version, None, "pinned by the server at creation");
+    assert_eq!(s.record_retention_days, None, "the site's default, pinned at creation");
     for (size, main) in [(9u16, 180u32), (13, 600), (19, 1200)] {
         let c = MatchSettings::classic_default(size);
         ok(&c);
@@ -356,47 +357,93 @@ fn deadline_boundaries() {
 
 // --- special rules, assistance, version -------------------------------------------------------
 
+fn note(t: &str) -> SpecialRule {
+    SpecialRule::Note { text: t.to_string() }
+}
+
 #[test]
 fn special_rules_bounds() {
-    // 003 §1.4: bounded, trimmed, non-empty text.
-    let ten: Vec<String> = (0..10).map(|i| format!("rule {i}")).collect();
+    // 003 §1.4: at most ten; notes bounded, trimmed, non-empty text; one undo limit.
+    let ten: Vec<SpecialRule> = (0..10).map(|i| note(&format!("rule {i}"))).collect();
     ok(&MatchSettings { special_rules: ten.clone(), ..space() });
     let mut eleven = ten;
-    eleven.push("rule 10".into());
+    eleven.push(note("rule 10"));
     refused_with(
         &MatchSettings { special_rules: eleven, ..space() },
         "special_rules: 11 entries is out of range; allowed 0 to 10 entries (003 §1.4)",
     );
-    ok(&MatchSettings { special_rules: vec!["가".repeat(200)], ..space() });
+    ok(&MatchSettings { special_rules: vec![note(&"가".repeat(200))], ..space() });
     refused_with(
-        &MatchSettings { special_rules: vec!["a".repeat(201)], ..space() },
-        "special_rules[0]: a text of 201 characters is out of range; allowed 1 to 200 characters (003 §1.4)",
+        &MatchSettings { special_rules: vec![note(&"a".repeat(201))], ..space() },
+        "special_rules[0].text: a text of 201 characters is out of range; allowed 1 to 200 characters (003 §1.4)",
     );
     refused_with(
-        &MatchSettings { special_rules: vec!["ok".into(), "   ".into()], ..space() },
-        "special_rules[1]: \"   \" is not allowed; allowed non-empty text (003 §1.4)",
+        &MatchSettings { special_rules: vec![note("ok"), note("   ")], ..space() },
+        "special_rules[1].text: \"   \" is not allowed; allowed non-empty text (003 §1.4)",
     );
     refused_with(
-        &MatchSettings { special_rules: vec![" padded".into()], ..space() },
-        "special_rules[0]: \" padded\" is not allowed; allowed text without leading or trailing spaces (003 §1.4)",
+        &MatchSettings { special_rules: vec![note(" padded")], ..space() },
+        "special_rules[0].text: \" padded\" is not allowed; allowed text without leading or trailing spaces (003 §1.4)",
     );
     refused_with(
-        &MatchSettings { special_rules: vec!["a\nb".into()], ..space() },
-        "special_rules[0]: \"a\\nb\" is not allowed; allowed text without control characters (line breaks, tabs) (003 §1.4)",
+        &MatchSettings { special_rules: vec![note("a\nb")], ..space() },
+        "special_rules[0].text: \"a\\nb\" is not allowed; allowed text without control characters (line breaks, tabs) (003 §1.4)",
     );
     refused_with(
-        &MatchSettings { special_rules: vec!["same".into(), "same".into()], ..space() },
-        "special_rules[1]: \"same\" is not allowed; allowed each rule once (003 §1.4)",
+        &MatchSettings { special_rules: vec![note("same"), note("same")], ..space() },
+        "special_rules[1].text: \"same\" is not allowed; allowed each note once (003 §1.4)",
     );
-    // 000 §7: Classic has no free-text special rules.
+    let limit = |n| SpecialRule::UndoLimit { per_player: n };
+    ok(&MatchSettings { special_rules: vec![limit(2), note("x")], ..space() });
     refused_with(
-        &MatchSettings { special_rules: vec!["x".into()], ..classic() },
+        &MatchSettings { special_rules: vec![limit(2), limit(3)], ..space() },
+        "special_rules[1]: 3 is not allowed; allowed one undo limit (003 §1.4)",
+    );
+    // 000 §7: Classic has no special rules.
+    refused_with(
+        &MatchSettings { special_rules: vec![note("x")], ..classic() },
         "special_rules: 1 entries is not allowed; allowed none for the Classic preset (house rules are options) (000 §7)",
     );
-    // normalized() trims and drops empties, making the settings valid.
-    let n = MatchSettings { special_rules: vec!["  a  ".into(), "".into()], ..space() }.normalized();
-    assert_eq!(n.special_rules, vec!["a".to_string()]);
+    // normalized() trims notes and drops empties, making the settings valid.
+    let n = MatchSettings { special_rules: vec![note("  a  "), note(""), limit(1)], ..space() }.normalized();
+    assert_eq!(n.special_rules, vec![note("a"), limit(1)]);
     ok(&n);
+}
+
+#[test]
+fn special_rules_within_the_versions_permits() {
+    // 003 §1.4: only kinds the pinned version permits, within its bounds; the clause named
+    // is the permit's (003 §5.1 for undo).
+    let permits = crate::governance::Permits::first();
+    let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 10 }, note("n")], ..space() };
+    assert_eq!(s.check_permits(1, &permits), Ok(()));
+    let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 11 }], ..space() };
+    assert_eq!(
+        s.check_permits(3, &permits).unwrap_err().to_string(),
+        "special_rules[0].per_player: 11 is out of range; allowed 0 to 10 per player under common rules version 3 \
+         (003 §1.4) (003 §5.1)"
+    );
+    let notes_only = crate::governance::Permits {
+        kinds: permits.kinds.iter().filter(|p| p.kind == SpecialRuleKind::Note).cloned().collect(),
+    };
+    let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 1 }], ..space() };
+    assert_eq!(
+        s.check_permits(2, &notes_only).unwrap_err().to_string(),
+        "special_rules[0]: undo_limit is not allowed; allowed the kinds common rules version 2 permits: note (003 §1.4)"
+    );
+}
+
+#[test]
+fn stored_free_text_rules_and_the_release_name_read_as_notes_and_version_1() {
+    // Rooms stored before special rules had kinds and versions were numbers still load.
+    let mut v = serde_json::to_value(space()).unwrap();
+    v["special_rules"] = serde_json::json!(["교대로 초대 코드를 쓴다", {"kind": "undo_limit", "per_player": 2}]);
+    v["common_rules_version"] = serde_json::json!("1.9.1-rc1");
+    let s: MatchSettings = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(s.special_rules, vec![note("교대로 초대 코드를 쓴다"), SpecialRule::UndoLimit { per_player: 2 }]);
+    assert_eq!(s.common_rules_version, Some(1));
+    v["common_rules_version"] = serde_json::json!("0.1");
+    assert!(serde_json::from_value::<MatchSettings>(v).is_err());
 }
 
 fn helper(name: &str) -> Assistant {
@@ -445,13 +492,18 @@ fn assistance_scope() {
 }
 
 #[test]
-fn common_rules_version_must_be_known() {
-    // 003 §1.5: a match keeps its version; it must be one we can interpret.
+fn version_and_retention_ranges() {
+    // 003 §1.5: versions count from 1; 003 §10.1: retention 0–36,500 days.
     refused_with(
-        &MatchSettings { common_rules_version: "0.1".into(), ..space() },
-        "common_rules_version: \"0.1\" is not allowed; allowed 1.9.1-rc1 (003 §1.5)",
+        &MatchSettings { common_rules_version: Some(0), ..space() },
+        "common_rules_version: 0 is out of range; allowed 1 or more (003 §1.5)",
     );
-    assert!(KNOWN_COMMON_RULES_VERSIONS.contains(&CURRENT_COMMON_RULES_VERSION));
+    ok(&MatchSettings { common_rules_version: Some(7), record_retention_days: Some(36_500), ..space() });
+    ok(&MatchSettings { record_retention_days: Some(0), ..classic() });
+    refused_with(
+        &MatchSettings { record_retention_days: Some(36_501), ..classic() },
+        "record_retention_days: 36501 is out of range; allowed 0 to 36500 days (0 = kept for ever) (003 §10.1)",
+    );
 }
 
 #[test]
@@ -462,7 +514,7 @@ fn all_problems_are_collected() {
         handicap: 3,
         time: TimeControl::SpaceHours { black: 0, white: 9 },
         disconnect_grace_s: 60,
-        common_rules_version: String::new(),
+        common_rules_version: Some(0),
         ..space()
     };
     let e = s.validate().unwrap_err();
@@ -493,7 +545,9 @@ fn json_round_trip() {
         board: BoxSpec { x: Axis::new(-2, 2), y: Axis::one_to(7), z: Axis::one_to(3) },
         time: TimeControl::SpaceHours { black: 2, white: 4 },
         colours: ColourAssignment::HostWhite,
-        special_rules: vec!["교대로 초대 코드를 쓴다".into()],
+        special_rules: vec![note("교대로 초대 코드를 쓴다"), SpecialRule::UndoLimit { per_player: 2 }],
+        common_rules_version: Some(3),
+        record_retention_days: Some(365),
         assistance: AssistanceScope::Agreed {
             assistants: vec![
                 helper("KataGo 1.15"),
@@ -641,7 +695,26 @@ fn summaries() {
     let en = sum(&s, Lang::EN);
     assert!(en.contains(&"Time: Black 2 h, White 3 h (no byo-yomi)".to_string()), "{en:?}");
     assert!(en.contains(&"Outside assistance: none (no advice from spectators)".to_string()), "{en:?}");
-    assert!(en.contains(&"Rules: Space (common rules 1.9.1-rc1)".to_string()), "{en:?}");
+    assert!(en.contains(&"Rules: Space (the common rules in force when the room is created)".to_string()), "{en:?}");
+    let pinned = MatchSettings {
+        common_rules_version: Some(3),
+        record_retention_days: Some(365),
+        special_rules: vec![SpecialRule::UndoLimit { per_player: 2 }, SpecialRule::UndoLimit { per_player: 0 }],
+        ..s
+    };
+    let en = sum(&pinned, Lang::EN);
+    for line in [
+        "Rules: Space (common rules 3)",
+        "Record retention: 365 days after the end (dispute records are kept until resolved)",
+        "Special rule: at most 2 undos per player",
+        "Special rule: no undo",
+    ] {
+        assert!(en.contains(&line.to_string()), "{line}: {en:?}");
+    }
+    let ko = sum(&pinned, Lang::KO);
+    assert!(ko.contains(&"기록 보존: 대국이 끝난 뒤 365일 (분쟁 기록은 해결될 때까지 보존)".to_string()), "{ko:?}");
+    assert!(sum(&MatchSettings { record_retention_days: Some(0), ..space() }, Lang::EN)
+        .contains(&"Record retention: kept for ever".to_string()));
     assert_eq!(duration(Lang::KO, 90), "1분 30초");
     assert_eq!(duration(Lang::EN, 3600), "1 h");
     assert_eq!(duration(Lang::EN, 0), "0 s");
@@ -699,9 +772,13 @@ prop_compose! {
         undo in prop_oneof![Just(UndoAllowance::Off), Just(UndoAllowance::Unlimited), any::<u32>().prop_map(UndoAllowance::Limited)],
         (draw_offer, atari_warning) in (any::<bool>(), any::<bool>()),
         (scoring_deadline_s, disconnect_grace_s) in (any::<u32>(), any::<u32>()),
-        special_rules in prop::collection::vec(any_text(), 0..13),
+        special_rules in prop::collection::vec(
+            prop_oneof![any_text().prop_map(|text| SpecialRule::Note { text }), any::<u32>().prop_map(|per_player| SpecialRule::UndoLimit { per_player })],
+            0..13,
+        ),
         assistance in any_assistance(),
-        common_rules_version in prop_oneof![Just(CURRENT_COMMON_RULES_VERSION.to_string()), any::<String>()],
+        common_rules_version in prop::option::of(any::<u32>()),
+        record_retention_days in prop::option::of(prop_oneof![any::<u32>(), 0u32..40_000]),
         labels in any_labels(),
         review_required in any::<bool>(),
         mode in any_mode(),
@@ -725,6 +802,7 @@ prop_compose! {
             special_rules,
             assistance,
             common_rules_version,
+            record_retention_days,
             labels,
             review: if review_required { ReviewPolicy::Required } else { ReviewPolicy::WhenDisputed },
             mode,

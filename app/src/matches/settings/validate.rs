@@ -1,7 +1,6 @@
 //! Validation: every problem of a [`MatchSettings`] at once (field, value, allowed range,
 //! clause), per preset; settings without a problem become their preset's [`MatchRules`].
 
-use super::limits::MAX_VERSION_CHARS;
 use super::*;
 
 /// Collects problems.
@@ -545,8 +544,8 @@ impl MatchSettings {
             }
             return;
         }
-        // 003 §1.4: special rules only within what the common rules permit; recorded as
-        // bounded, tidy text (their content is checked by the players and the administrator).
+        // 003 §1.4: special rules only within what the common rules permit (the version's
+        // kinds and bounds: `check_permits`); here what holds under every version.
         if rules.len() > MAX_SPECIAL_RULES {
             p.range(
                 Field::SpecialRules,
@@ -557,16 +556,56 @@ impl MatchSettings {
             );
         }
         for (i, r) in rules.iter().enumerate().take(MAX_SPECIAL_RULES + 1) {
-            check_text(p, Field::SpecialRules, format!("special_rules[{i}]"), r, MAX_SPECIAL_RULE_CHARS, "003 §1.4");
-            if rules[..i].iter().any(|earlier| earlier.trim() == r.trim()) && !r.trim().is_empty() {
-                p.not_allowed(
-                    Field::SpecialRules,
-                    format!("special_rules[{i}]"),
-                    show_text(r),
-                    "each rule once",
-                    "003 §1.4",
-                );
+            let earlier = &rules[..i];
+            match r {
+                SpecialRule::Note { text } => {
+                    let path = format!("special_rules[{i}].text");
+                    check_text(p, Field::SpecialRules, path.clone(), text, MAX_SPECIAL_RULE_CHARS, "003 §1.4");
+                    let same = |e: &SpecialRule| matches!(e, SpecialRule::Note { text: t } if t.trim() == text.trim());
+                    if !text.trim().is_empty() && earlier.iter().any(same) {
+                        p.not_allowed(Field::SpecialRules, path, show_text(text), "each note once", "003 §1.4");
+                    }
+                }
+                SpecialRule::UndoLimit { per_player } => {
+                    if earlier.iter().any(|e| e.kind() == r.kind()) {
+                        let path = format!("special_rules[{i}]");
+                        p.not_allowed(Field::SpecialRules, path, per_player, "one undo limit", "003 §1.4");
+                    }
+                }
             }
+        }
+    }
+
+    /// 003 §1.4: each special rule of a kind `permits` allows, within its bounds; a rule
+    /// outside them conflicts with the common rules and is refused before play. The clause
+    /// named is the permit's own (e.g. 003 §5.1 for an undo limit).
+    pub fn check_permits(&self, version: u32, permits: &crate::governance::Permits) -> Result<(), SettingsError> {
+        let mut p = Problems(Vec::new());
+        for (i, r) in self.special_rules.iter().enumerate() {
+            let path = format!("special_rules[{i}]");
+            let Some(permit) = permits.permit(r.kind()) else {
+                let allowed = format!(
+                    "the kinds common rules version {version} permits: {}",
+                    permits.kinds.iter().map(|k| k.kind.as_str()).collect::<Vec<_>>().join(", ")
+                );
+                p.not_allowed(Field::SpecialRules, path, r.kind().as_str(), allowed, "003 §1.4");
+                continue;
+            };
+            if let (SpecialRule::UndoLimit { per_player }, Some(range)) = (r, permit.range()) {
+                if !range.contains(per_player) {
+                    let allowed = format!(
+                        "{} to {} per player under common rules version {version} (003 §1.4)",
+                        range.start(),
+                        range.end()
+                    );
+                    p.range(Field::SpecialRules, format!("{path}.per_player"), per_player, allowed, &permit.clause);
+                }
+            }
+        }
+        if p.0.is_empty() {
+            Ok(())
+        } else {
+            Err(SettingsError { problems: p.0 })
         }
     }
 
@@ -647,18 +686,15 @@ impl MatchSettings {
     }
 
     fn check_version(&self, p: &mut Problems) {
-        // 003 §1.5: the match keeps the common-rules version it started with; it must be one
-        // this program can interpret.
-        let v = &self.common_rules_version;
-        if !KNOWN_COMMON_RULES_VERSIONS.contains(&v.as_str()) {
-            let shown = if v.chars().count() > MAX_VERSION_CHARS { show_text(v) } else { format!("{v:?}") };
-            p.not_allowed(
-                Field::CommonRulesVersion,
-                "common_rules_version",
-                shown,
-                KNOWN_COMMON_RULES_VERSIONS.join(", "),
-                "003 §1.5",
-            );
+        // 003 §1.5: versions are numbered from 1; which ones exist is the server's to check
+        // (a new room pins the version in force).
+        if self.common_rules_version == Some(0) {
+            p.range(Field::CommonRulesVersion, "common_rules_version", 0, "1 or more", "003 §1.5");
+        }
+        // 003 §10.1: record retention 0–36,500 days (0 = kept for ever).
+        if let Some(days) = self.record_retention_days.filter(|d| *d > RETENTION_DAYS_MAX) {
+            let allowed = format!("0 to {RETENTION_DAYS_MAX} days (0 = kept for ever)");
+            p.range(Field::RecordRetentionDays, "record_retention_days", days, allowed, "003 §10.1");
         }
     }
 

@@ -116,8 +116,15 @@ impl MatchState {
         }
         self.require_play()?;
         match &self.rules {
-            // 003 §5.1: any request, each by the opponent's consent; no allowance.
-            MatchRules::Space(_) => {}
+            // 003 §5.1: any request, each by the opponent's consent — unless the agreement's
+            // special rules set a limit (003 §1.4).
+            MatchRules::Space(sp) => match sp.undo_limit() {
+                Some(0) => return Err(not(UndoRefusal::OffInThisMatch)),
+                Some(n) if self.undos_used[colour_index(colour)] >= n => {
+                    return Err(not(UndoRefusal::AllUsed { allowance: n }));
+                }
+                _ => {}
+            },
             // 000 §2 `undo`: the agreed allowance per player.
             MatchRules::Classic(c) => {
                 let used = self.undos_used[colour_index(colour)];

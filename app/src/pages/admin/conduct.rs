@@ -38,10 +38,11 @@ pub fn ReportCases() -> impl IntoView {
             {move || match cases.get() {
                 None => view! { <p>"…"</p> }.into_any(),
                 Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
-                Some(Ok(list)) if list.iter().all(|c| c.outcome.is_some()) && list.is_empty() => {
-                    view! { <p class="hint" data-testid="cases-none">{tr!("cases.none")}</p> }.into_any()
-                }
                 Some(Ok(list)) => view! {
+                    // Decided cases stay listed below; "none" speaks of the open ones.
+                    {list.iter().all(|c| c.outcome.is_some()).then(|| view! {
+                        <p class="hint" data-testid="cases-none">{tr!("cases.none")}</p>
+                    })}
                     <ol class="case-list">
                         {list.into_iter().map(|c| view! { <Case case=c reload=Callback::new(move |()| load())/> }).collect_view()}
                     </ol>
@@ -177,14 +178,7 @@ pub fn DeskConduct() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
-                <label>{move || tr!("report.category")}
-                    <select data-testid="sanction-category" prop:value=category on:change=move |e| category.set(event_target_value(&e))>
-                        {Category::iter().map(|c| {
-                            let key = format!("category.{}", c.as_str());
-                            view! { <option value=c.as_str()>{move || tr_dyn(&key)}</option> }
-                        }).collect_view()}
-                    </select>
-                </label>
+                <crate::pages::room::conduct::CategorySelect value=category testid="sanction-category"/>
                 <Reasons value=reasons/>
                 <label>{move || tr!("field.findings")}
                     <textarea data-testid="sanction-findings" maxlength=REASONS_MAX.to_string() rows="2"

@@ -5,12 +5,14 @@
 mod accounts;
 mod conduct;
 pub(super) mod desk;
+mod governance;
 mod learning;
 mod log;
 mod programs;
 mod queue;
 
 pub use accounts::AccountsAdminPage;
+pub use governance::GovernancePage;
 pub use learning::LearningPage;
 pub use log::AuditLogPage;
 
@@ -47,6 +49,7 @@ pub fn AdminPage() -> impl IntoView {
             <p><a href="/admin/learning" data-testid="to-learning">{move || tr!("learning.title")}</a>" · "
                 <a href="/admin/accounts" data-testid="to-accounts">{move || tr!("accounts.title")}</a>" · "
                 <a href="/admin/log" data-testid="to-log">{move || tr!("log.title")}</a>" · "
+                <a href="/admin/rules" data-testid="to-governance">{move || tr!("governance.title")}</a>" · "
                 <a href="/">{move || tr!("nav.home")}</a></p>
         </main>
     }

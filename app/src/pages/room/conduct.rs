@@ -38,7 +38,7 @@ pub fn SanctionItem(s: SanctionRecord) -> impl IntoView {
         ],
     );
     view! {
-        <p><strong>{head}</strong>" · "<span class="status" data-testid="sanction-status" data-status=status>
+        <p><strong>{head}</strong>" · "<span class="sanction-status" data-testid="sanction-status" data-status=status>
             {tr_dyn(&format!("sanction.status.{status}"))}</span></p>
         <p class="reasons">{tr!("conduct.reasons", text = s.reasons.clone())}</p>
         {s.findings.clone().map(|f| view! { <p class="reasons">{tr!("conduct.findings", text = f)}</p> })}
@@ -127,6 +127,21 @@ pub fn refusal_text(r: &AppealRefusal) -> String {
     }
 }
 
+/// The category of a report or sanction (003 §6.4), as its code in `value`.
+#[component]
+pub fn CategorySelect(value: RwSignal<String>, testid: &'static str) -> impl IntoView {
+    view! {
+        <label>{move || tr!("report.category")}
+            <select data-testid=testid prop:value=value on:change=move |e| value.set(event_target_value(&e))>
+                {Category::iter().map(|c| {
+                    let key = format!("category.{}", c.as_str());
+                    view! { <option value=c.as_str()>{move || tr_dyn(&key)}</option> }
+                }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
 /// Reporting a player, a spectator or the match (003 §6.4): for signed-in players and
 /// spectators; the event number the reporter is looking at is attached.
 #[component]
@@ -186,14 +201,7 @@ pub fn ReportForm() -> impl IntoView {
                                 on:input=move |e| spectator.set(event_target_value(&e))/>
                         </label>
                     </Show>
-                    <label>{move || tr!("report.category")}
-                        <select data-testid="report-category" prop:value=category on:change=move |e| category.set(event_target_value(&e))>
-                            {Category::iter().map(|c| {
-                                let key = format!("category.{}", c.as_str());
-                                view! { <option value=c.as_str()>{move || tr_dyn(&key)}</option> }
-                            }).collect_view()}
-                        </select>
-                    </label>
+                    <CategorySelect value=category testid="report-category"/>
                     <label>{move || tr!("report.description")}
                         <textarea data-testid="report-description" required maxlength=REASONS_MAX.to_string() rows="3"
                             prop:value=description on:input=move |e| description.set(event_target_value(&e))></textarea>

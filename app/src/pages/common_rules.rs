@@ -1,0 +1,112 @@
+//! `/rules/common` (003 §1.4–1.5): the common rules anyone can read — the version in force
+//! for new rooms, every earlier version with the precedent that made it, and any version in
+//! full (`?version=N`): each clause with its precedents and what a match may agree to vary.
+
+use leptos::prelude::*;
+use leptos_router::hooks::use_query_map;
+
+use super::header::{fmt_time, HeaderBadges};
+use crate::{
+    api::governance::read_common_rules,
+    governance::{CommonRules, Permit, Precedent},
+    matches::settings::SpecialRuleKind,
+    tr,
+};
+
+fn permit_text(p: &Permit) -> String {
+    match (p.kind, p.min, p.max) {
+        (SpecialRuleKind::UndoLimit, Some(min), Some(max)) => {
+            tr!("rules.common.permit_undo", min = min, max = max, clause = p.clause.clone())
+        }
+        _ => tr!("rules.common.permit_note", clause = p.clause.clone()),
+    }
+}
+
+#[component]
+fn PrecedentView(p: Precedent) -> impl IntoView {
+    view! {
+        <div class="precedent" data-testid="precedent">
+            <p><strong>{tr!("rules.common.precedent_head", version = p.version, clause = p.clause.clone())}</strong>
+                " · "{fmt_time(p.at_ms)}" · "{p.by.clone()}</p>
+            <p class="precedent-text">{p.text.clone()}</p>
+            <p class="reasons">{tr!("conduct.reasons", text = p.reasons.clone())}</p>
+            {p.ruling.map(|r| view! {
+                <p class="hint">{tr!("rules.common.from_ruling", room = r.room_id, seq = r.seq)}</p>
+            })}
+        </div>
+    }
+}
+
+#[component]
+fn RulesView(rules: CommonRules) -> impl IntoView {
+    let CommonRules { current, shown, versions } = rules;
+    let is_current = shown.version == current;
+    view! {
+        <section class="card" data-testid="rules-shown" data-version=shown.version.to_string()>
+            <h2>{tr!("rules.common.version_head", version = shown.version)}
+                {is_current.then(|| view! { " "<span class="badge" data-testid="rules-current">{tr!("rules.common.in_force")}</span> })}
+            </h2>
+            <p class="hint">{match shown.created_by.clone() {
+                Some(by) => tr!("rules.common.made_by", date = fmt_time(shown.created_ms), by = by),
+                None => tr!("rules.common.shipped", date = fmt_time(shown.created_ms)),
+            }}</p>
+            <h3>{tr!("rules.common.permits")}</h3>
+            <ul data-testid="permits">
+                {shown.permits.kinds.iter().map(|p| view! { <li>{permit_text(p)}</li> }).collect_view()}
+            </ul>
+            <p class="hint">{tr!("rules.common.language_note")}</p>
+            <div class="clauses">
+                {shown.clauses.into_iter().map(|c| {
+                    let has = !c.precedents.is_empty();
+                    view! {
+                        <details class="clause" data-testid="clause" data-clause=c.id.clone() open=has>
+                            <summary><strong>{c.id.clone()}</strong>" — "{c.title.clone()}
+                                {has.then(|| view! { " "<span class="badge">{tr!("rules.common.precedents", n = c.precedents.len())}</span> })}
+                            </summary>
+                            <pre class="clause-text">{c.text.clone()}</pre>
+                            {c.precedents.into_iter().map(|p| view! { <PrecedentView p/> }).collect_view()}
+                        </details>
+                    }
+                }).collect_view()}
+            </div>
+        </section>
+        <section class="card" data-testid="rules-versions">
+            <h2>{tr!("rules.common.versions")}</h2>
+            <ol reversed>
+                {versions.into_iter().map(|v| view! {
+                    <li data-testid="rules-version-entry">
+                        <a href=format!("/rules/common?version={}", v.version)>{tr!("rules.common.version_head", version = v.version)}</a>
+                        " · "{fmt_time(v.created_ms)}
+                        {match v.precedent {
+                            Some(p) => view! { <PrecedentView p/> }.into_any(),
+                            None => view! { <p class="hint">{tr!("rules.common.first")}</p> }.into_any(),
+                        }}
+                    </li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+pub fn CommonRulesPage() -> impl IntoView {
+    let version = move || use_query_map().read().get("version").and_then(|v| v.parse::<u32>().ok());
+    let data = Resource::new(version, read_common_rules);
+    view! {
+        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
+        <main class="page" data-testid="common-rules">
+            <h1>{move || tr!("rules.common.title")}</h1>
+            <p>{move || tr!("rules.common.intro")}</p>
+            <Suspense fallback=|| view! { <p>"…"</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Ok(rules) => view! { <RulesView rules/> }.into_any(),
+                        Err(e) => view! {
+                            <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
+        </main>
+    }
+}
