@@ -87,6 +87,17 @@ fn Report(r: RetentionReport, testid: &'static str) -> impl IntoView {
     }
 }
 
+/// Reasons for an administrator's change (1–2000 characters; the server checks).
+#[component]
+fn ReasonsInput(value: RwSignal<String>, testid: &'static str) -> impl IntoView {
+    view! {
+        <label>{move || tr!("accounts.reasons")}
+            <textarea data-testid=testid rows="2" maxlength="2000" prop:value=value
+                on:input=move |e| value.set(event_target_value(&e))></textarea>
+        </label>
+    }
+}
+
 #[component]
 fn Governance(initial: RetentionStatus) -> impl IntoView {
     let status = RwSignal::new(initial);
@@ -186,10 +197,7 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
                     <input type="number" data-testid="defaults-wait" min="0" max="10080" prop:value=wait
                         on:input=move |e| wait.set(event_target_value(&e))/>
                 </label>
-                <label>{move || tr!("accounts.reasons")}
-                    <textarea data-testid="defaults-reasons" rows="2" maxlength="2000" prop:value=reasons
-                        on:input=move |e| reasons.set(event_target_value(&e))></textarea>
-                </label>
+                <ReasonsInput value=reasons testid="defaults-reasons"/>
                 <button type="submit" data-testid="defaults-save">{move || tr!("governance.defaults_save")}</button>
             </form>
         </section>
@@ -199,10 +207,7 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
             <h3>{move || tr!("governance.dry_run", date = fmt_time(status.get().dry_run.at_ms))}</h3>
             {move || view! { <Report r=status.get().dry_run testid="dry-run"/> }}
             <form class="site-defaults" on:submit=move |e| { e.prevent_default(); run(()); }>
-                <label>{move || tr!("accounts.reasons")}
-                    <textarea data-testid="run-reasons" rows="2" maxlength="2000" prop:value=run_reasons
-                        on:input=move |e| run_reasons.set(event_target_value(&e))></textarea>
-                </label>
+                <ReasonsInput value=run_reasons testid="run-reasons"/>
                 <button type="submit" data-testid="run-retention">{move || tr!("governance.run_now")}</button>
             </form>
             <h3>{move || tr!("governance.runs")}</h3>
@@ -225,10 +230,7 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
                     <textarea data-testid="precedent-text" rows="3" maxlength="2000" prop:value=text
                         on:input=move |e| text.set(event_target_value(&e))></textarea>
                 </label>
-                <label>{move || tr!("accounts.reasons")}
-                    <textarea data-testid="precedent-reasons" rows="2" maxlength="2000" prop:value=p_reasons
-                        on:input=move |e| p_reasons.set(event_target_value(&e))></textarea>
-                </label>
+                <ReasonsInput value=p_reasons testid="precedent-reasons"/>
                 <label>{move || tr!("governance.ruling_room")}
                     <input type="number" data-testid="precedent-room" min="1" prop:value=room
                         on:input=move |e| room.set(event_target_value(&e))/>
