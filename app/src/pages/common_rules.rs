@@ -63,7 +63,8 @@ fn RulesView(rules: CommonRules) -> impl IntoView {
                             <summary><strong>{c.id.clone()}</strong>" — "{c.title.clone()}
                                 {has.then(|| view! { " "<span class="badge">{tr!("rules.common.precedents", n = c.precedents.len())}</span> })}
                             </summary>
-                            <pre class="clause-text">{c.text.clone()}</pre>
+                            // The reference's own emphasis marks are not for reading.
+                            <pre class="clause-text">{c.text.replace("**", "").replace('`', "")}</pre>
                             {c.precedents.into_iter().map(|p| view! { <PrecedentView p/> }).collect_view()}
                         </details>
                     }

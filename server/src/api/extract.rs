@@ -71,6 +71,24 @@ impl<S: Send + Sync> FromRequestParts<S> for ModelId {
     }
 }
 
+/// The `{version}` of a common-rules version's path: 1..=4294967295.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("version"), parameter_in = Path)]
+pub struct RulesVersionId(
+    /// The version's number.
+    #[param(minimum = 1, maximum = 4294967295_i64, example = 1)]
+    pub u32,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for RulesVersionId {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let bad = || AppError::invalid("version", format!("must be a version number from 1 to {}", u32::MAX));
+        let RoomId(n) = RoomId::from_request_parts(parts, state).await.map_err(|_| bad())?;
+        Ok(RulesVersionId(u32::try_from(n).map_err(|_| bad())?))
+    }
+}
+
 /// A program match's id in the path.
 #[derive(utoipa::IntoParams)]
 #[into_params(names("id"), parameter_in = Path)]

@@ -10,6 +10,7 @@ mod extract;
 mod models;
 mod openapi;
 mod programs;
+mod rules;
 
 use std::{net::SocketAddr, sync::Arc};
 
@@ -85,6 +86,9 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/admin/program-matches/{id}", &["get"]),
     ("/api/v1/admin/audit", &["get"]),
     ("/api/v1/admin/audit.csv", &["get"]),
+    ("/api/v1/rules", &["get"]),
+    ("/api/v1/rules/{version}", &["get"]),
+    ("/api/v1/agreements", &["get"]),
 ];
 
 /// The API's routes with their documentation, before the state is supplied.
@@ -113,6 +117,9 @@ fn routes() -> OpenApiRouter<ApiState> {
         .routes(routes!(programs::one))
         .routes(routes!(audit::json))
         .routes(routes!(audit::csv))
+        .routes(routes!(rules::current))
+        .routes(routes!(rules::version))
+        .routes(routes!(rules::agreements))
 }
 
 pub fn router(state: ApiState) -> Router {

@@ -40,6 +40,7 @@ pub(super) use answers::*;
         (name = "records", description = "Stored records (003 §8)"),
         (name = "admin", description = "For administrators"),
         (name = "models", description = "The basic computer's models and participant programs (003 §12.5–12.6)"),
+        (name = "rules", description = "The common rules' versions and what a new room agrees under (003 §1.3–1.5, §10.1)"),
     )
 )]
 pub(super) struct ApiDoc;

@@ -102,6 +102,17 @@ async fn a_precedent_makes_a_version_only_later_rooms_pin_and_special_rules_stay
         (status, e["error"].as_str(), e["detail"]["current"].as_u64()),
         (404, Some("no_rules_version"), Some(2))
     );
+    // The same for programs, documented.
+    let v1 = anonymous.get_json("/api/v1/rules/1").await;
+    assert_documented("CommonRules", &v1);
+    assert_eq!((v1["shown"]["version"].as_u64(), v1["current"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(anonymous.get_json("/api/v1/rules").await["shown"]["version"], 2);
+    let a = anonymous.get_json("/api/v1/agreements").await;
+    assert_documented("Agreements", &a);
+    assert_eq!(a["version"], 2);
+    for (path, status) in [("/api/v1/rules/0", 400), ("/api/v1/rules/4294967296", 400), ("/api/v1/rules/3", 404)] {
+        assert_eq!(anonymous.get(path).await.0, status, "{path}");
+    }
 
     // 003 §1.4: a special rule outside the version's bounds is refused before play, naming
     // the clause; within them it is agreed and applied.
