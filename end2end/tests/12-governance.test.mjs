@@ -9,6 +9,26 @@ import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";
 import { player, referee, sit, waitHydrated } from "./game.mjs";
 
+const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
+
+/// The page in `lang` on `viewport`: screenshotted, no catalogue key or unfilled parameter
+/// shown, nothing wider than the window (as 07-texts checks the older screens).
+async function readAs(p, path, lang, viewport, name) {
+  await p.page.setViewportSize(VIEWPORTS[viewport]);
+  await p.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
+  await open(p, path);
+  await p.page.screenshot({ path: `${ARTIFACTS}/governance-${name}-${lang}-${viewport}.png`, fullPage: true });
+  const text = await p.page.evaluate(() => document.body.innerText);
+  const keys = text.match(/(?<![\w./:-])[a-z][a-z_]*\.[a-z_][a-z_.]*[a-z_](?![\w/:-])/g) || [];
+  assert.deepEqual(keys, [], `${name} ${lang} ${viewport} shows catalogue keys`);
+  assert.ok(!text.includes("%{"), `${name} ${lang} ${viewport} has an unfilled parameter`);
+  const [scroll, width] = await p.page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(scroll <= width, `${name} ${lang} ${viewport}: ${scroll} px wide in a ${width} px window`);
+  await p.page.setViewportSize(VIEWPORTS.desktop);
+  await p.context.addCookies([{ name: "sb_lang", value: "en", url: BASE }]);
+  return text;
+}
+
 async function open(p, path) {
   await p.page.goto(BASE + path);
   await waitHydrated(p.page);
@@ -91,6 +111,20 @@ test("defaults announced, a precedent made a version, and a room agreed under it
       assert.ok(text.includes(line), `the agreement shows ${line}`);
     }
     await bob.page.screenshot({ path: `${ARTIFACTS}/governance-4-agreement.png`, fullPage: true });
+
+    // Every new screen in both languages, on a desktop and on a phone.
+    for (const lang of ["ko", "en"]) {
+      for (const vp of Object.keys(VIEWPORTS)) {
+        const admin_ = await readAs(admin, "/admin/rules", lang, vp, "admin");
+        assert.match(admin_, lang === "ko" ? /사이트 기본값/ : /Site defaults/);
+        const rules = await readAs(alice, "/rules/common", lang, vp, "rules");
+        assert.match(rules, lang === "ko" ? /공통 규칙/ : /Common rules/);
+        const form = await readAs(alice, "/rooms/new", lang, vp, "new-room");
+        assert.match(form, lang === "ko" ? /외부 도움 합의/ : /Outside assistance agreed/);
+        const agreement = await readAs(bob, `/rooms/${id}`, lang, vp, "agreement");
+        assert.match(agreement, lang === "ko" ? /기록 보존: 대국이 끝난 뒤 365일/ : /Record retention: 365 days/);
+      }
+    }
   } finally {
     for (const b of [admin, alice, bob]) await b.close();
   }

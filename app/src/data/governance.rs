@@ -183,8 +183,16 @@ impl Db {
         reasons: &str,
         now: i64,
     ) -> Result<(), AppError> {
-        let before = self.site_defaults().await?;
         let mut tx = write_tx(self).await?;
+        // What was in force, read under the write lock (two announcements at once log each
+        // other's values as before and after, in order).
+        let before: Option<(i64, i64)> =
+            sqlx::query_as("SELECT retention_days, scoring_wait_min FROM site_defaults ORDER BY id DESC LIMIT 1")
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(internal)?;
+        let program = SiteDefaults::program();
+        let before = before.unwrap_or((i64::from(program.retention_days), i64::from(program.scoring_wait_min)));
         sqlx::query(
             "INSERT INTO site_defaults (retention_days, scoring_wait_min, set_at_ms, set_by, reasons) VALUES (?, ?, ?, ?, ?)",
         )
@@ -198,9 +206,9 @@ impl Db {
         .map_err(internal)?;
         let logged =
             Logged { actor, action: AuditAction::SiteDefaultsChanged, target_user: None, room_id: None, reasons };
-        let shown = |d: u32, w: u32| serde_json::json!({ "retention_days": d, "scoring_wait_min": w });
-        let before = shown(before.retention_days, before.scoring_wait_min);
-        append(&mut tx, now, &logged, Some(&before), Some(&shown(retention_days, scoring_wait_min))).await?;
+        let shown = |d: i64, w: i64| serde_json::json!({ "retention_days": d, "scoring_wait_min": w });
+        let after = shown(i64::from(retention_days), i64::from(scoring_wait_min));
+        append(&mut tx, now, &logged, Some(&shown(before.0, before.1)), Some(&after)).await?;
         tx.commit().await.map_err(internal)
     }
 

@@ -15,27 +15,33 @@ pub const EVERY_MS: i64 = 24 * 3600 * 1000;
 /// Runs listed on the dashboard.
 const RUNS_SHOWN: i64 = 10;
 
+/// What one read of a due room's log decided.
+struct Judgement {
+    holds: Vec<RetentionHold>,
+    last_seq: i64,
+    archive: bool,
+}
+
 impl MatchService {
-    /// Why room `id` (finished, past its retention) must be kept at `now` (empty: it may
-    /// go), and the last event number this judgement saw.
-    async fn retention_holds(&self, room_id: i64, now: i64) -> Result<(Vec<RetentionHold>, i64), AppError> {
-        let mut holds = Vec::new();
+    /// Judges room `id` (finished, past its retention) from one read of its log: why it
+    /// must be kept at `now` (empty: it may go), the last event number seen, and whether its
+    /// game goes to the learning archive.
+    async fn retention_judgement(&self, room_id: i64, now: i64) -> Result<Judgement, AppError> {
+        let mut j = Judgement { holds: Vec::new(), last_seq: 0, archive: false };
         if self.db().has_open_report(room_id).await? {
-            holds.push(RetentionHold::OpenReport);
+            j.holds.push(RetentionHold::OpenReport);
         }
-        let Some(log) = self.db().load_log_checked(room_id).await? else { return Ok((holds, 0)) };
-        let last_seq = log.last_seq;
-        if log.damage.is_some() {
-            holds.push(RetentionHold::Damaged);
-            return Ok((holds, last_seq));
-        }
-        let state = match crate::matches::state::MatchState::replay(&log.events, log.secrets) {
-            Ok(s) => s,
-            Err(_) => {
-                holds.push(RetentionHold::Damaged);
-                return Ok((holds, last_seq));
-            }
+        let Some(log) = self.db().load_log_checked(room_id).await? else { return Ok(j) };
+        j.last_seq = log.last_seq;
+        let state = match log.damage {
+            None => crate::matches::state::MatchState::replay(&log.events, log.secrets.clone()).ok(),
+            Some(_) => None,
         };
+        let Some(state) = state else {
+            j.holds.push(RetentionHold::Damaged);
+            return Ok(j);
+        };
+        let holds = &mut j.holds;
         holds.extend(state.queue_items().into_iter().map(|i| RetentionHold::OpenItem { item: i.kind }));
         if state.referee.under_review() {
             holds.push(RetentionHold::UnderReview);
@@ -50,7 +56,8 @@ impl MatchService {
         {
             holds.push(RetentionHold::AppealWindow { until_ms });
         }
-        Ok((holds, last_seq))
+        j.archive = j.holds.is_empty() && crate::learning::service::learnable(room_id, &log);
+        Ok(j)
     }
 
     /// What a run at the service's time deletes (`delete`) or would delete, and what it
@@ -59,20 +66,19 @@ impl MatchService {
         let now = self.now_ms();
         let mut report = RetentionReport { at_ms: now, trigger, deleted: Vec::new(), kept: Vec::new() };
         for due in self.db().rooms_past_retention(now).await? {
-            let (holds, last_seq) = self.retention_holds(due.room_id, now).await?;
-            let mut item = RetentionItem {
+            let Judgement { holds, last_seq, archive } = self.retention_judgement(due.room_id, now).await?;
+            let item = RetentionItem {
                 room_id: due.room_id,
                 name: due.name,
                 ended_ms: due.ended_ms,
                 retention_days: due.retention_days,
-                archived: false,
+                archived: archive,
                 holds,
             };
             if !item.holds.is_empty() {
                 report.kept.push(item);
                 continue;
             }
-            item.archived = self.learnable(due.room_id).await?;
             if delete {
                 // The actor goes first; the purge deletes only the log judged here (an event
                 // appended since, a referral say, keeps the record for the next run), and an

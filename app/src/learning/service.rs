@@ -49,6 +49,12 @@ struct Eligible {
     state: MatchState,
 }
 
+/// Whether a finished room's game may go to the learning archive when its record is deleted
+/// (003 §12.7): what training could use.
+pub(crate) fn learnable(room_id: i64, log: &crate::matches::store::CheckedLog) -> bool {
+    judge(room_id, log).is_ok()
+}
+
 /// Whether a finished game's log may train (003 §12.2), or why not.
 fn judge(room_id: i64, log: &crate::matches::store::CheckedLog) -> Result<Eligible, ExclusionKind> {
     if log.damage.is_some() {
@@ -192,15 +198,6 @@ impl MatchService {
         }
         eligible.sort_by_key(|e| e.game.room_id);
         Ok((eligible, excluded))
-    }
-
-    /// Whether a finished room's game may go to the learning archive when its record is
-    /// deleted (003 §12.7): what training could use.
-    pub(crate) async fn learnable(&self, room_id: i64) -> Result<bool, AppError> {
-        Ok(match self.db().load_log_checked(room_id).await? {
-            Some(log) => judge(room_id, &log).is_ok(),
-            None => false,
-        })
     }
 
     /// The current or last training run.

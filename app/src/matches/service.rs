@@ -162,7 +162,7 @@ impl MatchService {
     ) -> Result<CreatedRoom, AppError> {
         let name = name.trim();
         let mut settings = settings;
-        settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
+        // The version, its permits and the site's retention are pinned before the one check.
         self.pin_agreements(&mut settings).await?;
         settings.validate().map_err(|e| AppError::invalid("settings", e.to_string()))?;
         self.prepare_mode(creator, &mut settings).await?;

@@ -167,6 +167,9 @@ async fn retention_deletes_old_records_but_never_disputed_ones_and_keeps_the_lea
     let (status, d) = set(&referee, "30", "60").await;
     assert_eq!((status, d["retention_days"].as_u64(), d["set_by"].as_str()), (200, Some(30), Some("referee")), "{d}");
     assert_eq!(d["set_ms"].as_i64(), Some(clock.now_ms()));
+    let log = referee.get_json("/api/v1/admin/audit?action=site_defaults_changed").await;
+    assert_eq!(log[0]["before"], json!({"retention_days": 0, "scoring_wait_min": 30}), "{log}");
+    assert_eq!(log[0]["after"], json!({"retention_days": 30, "scoring_wait_min": 60}), "{log}");
 
     // Four finished games, each pinned to 30 days, and one kept for ever.
     let resigned = |host: Player, guest: Player, s: MatchSettings| async move {
