@@ -146,7 +146,7 @@ impl Db {
     /// administrator exists, so only the most recently printed link works.
     pub async fn issue_setup_token(&self) -> Result<SetupToken, AppError> {
         let secret = random_hex::<24>()?;
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
             .execute(&mut *tx)
             .await
@@ -167,7 +167,7 @@ impl Db {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         let used = sqlx::query(
             "UPDATE setup_tokens SET used_at_ms = ? \
              WHERE token_sha256 = ? AND used_at_ms IS NULL AND revoked = 0",

@@ -19,7 +19,7 @@ impl Db {
     /// Makes the stored items of `room_id` the given ones: items still open keep their
     /// claim, closed ones go, new ones arrive unclaimed. Returns the kinds that are new.
     pub async fn sync_queue(&self, room_id: i64, items: &[RoomItem]) -> Result<Vec<QueueKind>, AppError> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         let existing: Vec<String> = sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = ?")
             .bind(room_id)
             .fetch_all(&mut *tx)
@@ -68,7 +68,7 @@ impl Db {
     /// An administrator takes up an item; another one's claim stands.
     pub async fn claim(&self, room_id: i64, kind: QueueKind, admin: i64, now: i64) -> Result<ClaimOutcome, AppError> {
         // Only a claim of an unclaimed item changes anything, and only that one is logged.
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         let fresh = sqlx::query(
             "UPDATE queue_items SET claimed_by = ?, claimed_at_ms = ? \
              WHERE room_id = ? AND kind = ? AND claimed_by IS NULL",
@@ -125,7 +125,7 @@ impl Db {
         if users.is_empty() {
             return Ok(());
         }
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         for u in users {
             sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES (?, ?, ?, ?, ?)")
                 .bind(u)

@@ -106,13 +106,14 @@ pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
-/// Logs a storage failure and turns it into the opaque error clients see.
 /// A transaction that takes the write lock at once, so that what it reads is still true
-/// when it writes (a deferred one would fail on a concurrent writer's commit instead).
-pub(super) async fn write_tx(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::AppError> {
+/// when it writes. Every writing transaction starts this way: a deferred one that reads
+/// first fails at once (SQLITE_BUSY, not retried) when another writer committed meanwhile.
+pub(crate) async fn write_tx(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::AppError> {
     db.pool().begin_with("BEGIN IMMEDIATE").await.map_err(internal)
 }
 
+/// Logs a storage failure and turns it into the opaque error clients see.
 pub(crate) fn internal(e: sqlx::Error) -> crate::AppError {
     tracing::error!(error = %e, "database error");
     crate::AppError::Internal

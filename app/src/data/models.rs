@@ -54,7 +54,7 @@ impl Db {
         now: i64,
         by: Option<i64>,
     ) -> Result<ModelRow, AppError> {
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         let version: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
             .fetch_one(&mut *tx)
             .await

@@ -39,7 +39,7 @@ impl Db {
     /// A new series, in its administrator's log with its plan.
     pub async fn insert_series(&self, plan: &SeriesPlan, now: i64, by: i64) -> Result<i64, AppError> {
         let plan_json = serde_json::to_value(plan).map_err(|_| AppError::Internal)?;
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = super::write_tx(self).await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES (?, ?, ?) RETURNING id",
         )

@@ -343,10 +343,11 @@ impl Actor {
                     | Event::AppealDecided { .. }
             )
         });
-        if changed || notable {
-            self.desk.after_commit(self.room_id, &self.state, &items, changed, stored, now).await;
+        let stored_queue = !(changed || notable)
+            || self.desk.after_commit(self.room_id, &self.state, &items, changed, stored, now).await;
+        if stored_queue {
+            self.items = Some(items);
         }
-        self.items = Some(items);
     }
 
     /// Lets the computer seat act while it has something to do at once; a move or a proposal

@@ -35,8 +35,9 @@ impl Desk {
     }
 
     /// Brings the queue of `room_id` to `items` and notifies who the `events` concern.
-    /// Failures are logged: the room's own log is already stored and is the truth; the
-    /// queue is rebuilt from it at the next change or start.
+    /// Failures are logged: the room's own log is already stored and is the truth. Returns
+    /// whether the queue now holds `items`; when not, the actor offers them again at its next
+    /// change (and every room offers its items at start).
     pub(crate) async fn after_commit(
         &self,
         room_id: i64,
@@ -45,7 +46,8 @@ impl Desk {
         items_changed: bool,
         events: &[StoredEvent],
         now: i64,
-    ) {
+    ) -> bool {
+        let mut queue_stored = true;
         if items_changed {
             match self.db.sync_queue(room_id, items).await {
                 Ok(new) => {
@@ -60,7 +62,10 @@ impl Desk {
                         }
                     }
                 }
-                Err(e) => tracing::error!(room_id, error = %e, "queue not updated"),
+                Err(e) => {
+                    tracing::error!(room_id, error = %e, "queue not updated");
+                    queue_stored = false;
+                }
             }
             self.wake();
         }
@@ -116,6 +121,7 @@ impl Desk {
             }
             sent.push((kind, to));
         }
+        queue_stored
     }
 
     /// The players of a room are told that `admin` took up its item.
