@@ -73,6 +73,9 @@ pub enum AppError {
     /// No account has this id.
     #[error("there is no account {id}")]
     NoAccount { id: i64 },
+    /// No account has this name (a profile asked for by name).
+    #[error("there is no player named {username}")]
+    NoPlayer { username: String },
     /// The one administrator who can still act cannot lose the role or be disabled.
     #[error("the last active administrator cannot be demoted or disabled; promote another account first")]
     LastAdministrator,
@@ -196,7 +199,12 @@ impl AppError {
             Forbidden | BadSetupToken | CrossSiteRequest { .. } | AccountDisabled | BadResetLink => 403,
             BodyTooLarge { .. } => 413,
             UnsupportedMediaType { .. } => 415,
-            NoRoute { .. } | NoQueueItem { .. } | NoModel { .. } | NoProgramMatch { .. } | NoAccount { .. } => 404,
+            NoRoute { .. }
+            | NoQueueItem { .. }
+            | NoModel { .. }
+            | NoProgramMatch { .. }
+            | NoAccount { .. }
+            | NoPlayer { .. } => 404,
             LastAdministrator => 409,
             ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer } => 403,
             ReportRefused { .. } => 422,
@@ -256,6 +264,8 @@ fn match_status(e: &MatchError) -> u16 {
         NotAPlayer
         | AdminOnly
         | BadInviteCode
+        | ByInvitationOnly
+        | NotTheCreator
         | NotYourMark { .. }
         | RecordNotAllowed
         | ViewingRestricted { .. }

@@ -86,6 +86,7 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
+                <Route path=(StaticSegment("players"), ParamSegment("name")) view=pages::ProfilePage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("account") view=pages::AccountPage/>
                 <Route path=StaticSegment("reset") view=pages::ResetPage/>
                 <Route path=StaticSegment("admin") view=pages::AdminPage/>

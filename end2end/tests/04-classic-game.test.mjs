@@ -47,13 +47,13 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await bob.page.click("[data-testid=confirm-move]");
     await bob.page.waitForSelector("[data-testid=notice].error");
     const refusal = await bob.page.textContent("[data-testid=notice]");
-    assert.match(refusal, /1,9,1/);
+    assert.match(refusal, /A1/, "named as the board names it (003 §7.1)");
     assert.match(refusal, /suicide|자충수/);
     assert.match(await bob.page.textContent("[data-testid=selection]"), /A1/);
     await bob.page.screenshot({ path: `${ARTIFACTS}/classic-2-illegal.png` });
     await spectator.waitForSelector("[data-testid=move-list] li.illegal");
 
-    // An undo accepted (003 §5.1): White plays, asks to take it back, Black agrees.
+    // An undo accepted (000 §8.2): White plays, asks to take its own move back, Black agrees.
     await play(bob, id, 7, 3, 1);
     await bob.page.click("[data-testid=request-undo]");
     await alice.page.waitForSelector("[data-testid=undo-accept]");
@@ -62,8 +62,25 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await until(id, (v) => v.move_number === 3 && !v.stones.some(([p]) => p.x === 7 && p.y === 3), "undo applied");
     await bob.page.waitForSelector("[data-testid=stone-7-3-1]", { state: "detached" });
 
-    // White plays elsewhere; both pass: scoring (003 §2.7).
+    // White plays elsewhere. Black asks to take back its own last move after White's reply:
+    // withdrawn once, then asked again — two moves go, and Black is to move (000 §8.2).
     await play(bob, id, 7, 7, 1);
+    await alice.page.click("[data-testid=request-undo]");
+    await alice.page.click("[data-testid=undo-cancel]");
+    await until(id, (v) => v.undo === null, "request withdrawn");
+    await alice.page.click("[data-testid=request-undo]");
+    await bob.page.waitForSelector("[data-testid=undo-accept]");
+    assert.match(await bob.page.textContent("[data-testid=undo-request]"), /two moves|두 수/);
+    await bob.page.screenshot({ path: `${ARTIFACTS}/classic-3b-two-move-undo.png` });
+    await bob.page.click("[data-testid=undo-accept]");
+    const back = await until(id, (v) => v.move_number === 2, "two moves taken back");
+    assert.equal(back.to_move, "black");
+    assert.deepEqual(back.undos_used, [1, 1]);
+    await alice.page.waitForSelector("[data-testid=stone-7-7-1]", { state: "detached" });
+    await play(alice, id, 2, 9, 1);
+    await play(bob, id, 7, 7, 1);
+
+    // Both pass: scoring (003 §2.7).
     await pass(alice, id);
     await pass(bob, id);
     await until(id, (v) => v.phase === "scoring", "scoring");

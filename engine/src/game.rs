@@ -209,6 +209,19 @@ impl Game {
         self.consecutive_passes
     }
     /// The counted moves in order.
+    /// The moves since play started or last resumed from scoring, oldest first: what
+    /// [`Game::take_back`] may remove.
+    pub fn moves_since_resumption(&self) -> Vec<(Color, Move)> {
+        let from = self.steps.iter().rposition(|s| !matches!(s, Step::Move(..))).map_or(0, |i| i + 1);
+        self.steps[from..]
+            .iter()
+            .filter_map(|s| match *s {
+                Step::Move(c, m) => Some((c, m)),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn moves(&self) -> Vec<(Color, Move)> {
         self.steps
             .iter()
@@ -567,6 +580,29 @@ impl Game {
         self.undo_restriction = Some(undone);
         self.log.push(Action::Undo { color: c, at: self.coord(p) });
         Ok(UndoOutcome { color: c, point: p })
+    }
+
+    /// Take back the most recent move, a stone or a pass (000 §8.2, the Classic preset: the
+    /// requester's own last move, after the opponent's reply when there is one). The rest is
+    /// replayed from the start, so prisoners and the repetition history are exact. Unlike
+    /// [`Game::undo`] (003 §5.1, §5.3) a pass may be taken back and no special repetition
+    /// restriction follows; only a move since play last started or resumed qualifies.
+    pub fn take_back(&mut self) -> Result<(Color, Move), UndoError> {
+        if self.phase != Phase::Playing {
+            return Err(UndoError::NotInPlay { phase: self.phase });
+        }
+        let Some(&Step::Move(c, mv)) = self.steps.last() else {
+            return Err(UndoError::NothingToUndo);
+        };
+        let mut steps = std::mem::take(&mut self.steps);
+        steps.pop();
+        self.rebuild_from(&steps);
+        let at = match mv {
+            Move::Place(p) => Some(self.coord(p)),
+            Move::Pass => None,
+        };
+        self.log.push(Action::TakeBack { color: c, at });
+        Ok((c, mv))
     }
 
     /// Rebuild all state from setup and a list of steps (all known legal).

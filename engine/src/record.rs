@@ -113,6 +113,12 @@ pub enum Action {
         color: Color,
         at: Coord,
     },
+    /// A move by `color` taken back (000 §8.2): a stone at `at`, or a pass (`at` absent).
+    TakeBack {
+        color: Color,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Coord>,
+    },
     /// Play resumed from the scoring phase; the opponent of `by` moves.
     Resume {
         by: Color,
@@ -274,6 +280,10 @@ impl GameRecord {
                             game.geometry().coords_of(u.point).unwrap_or(Coord::new(0, 0, 0))
                         )));
                     }
+                }
+                // The engine logs what it took back; the check below compares the two.
+                Action::TakeBack { .. } => {
+                    game.take_back().map_err(|e| invalid(e.to_string()))?;
                 }
                 Action::Resume { by } => game.resume(*by).map_err(|e| invalid(e.to_string()))?,
                 Action::EnterScoring => game.enter_scoring().map_err(|e| invalid(e.to_string()))?,

@@ -7,13 +7,14 @@ pub mod conduct;
 pub mod governance;
 pub mod learning;
 pub mod play;
+pub mod profiles;
 pub mod referee;
 pub mod rooms;
 pub mod system;
 
 pub use auth::{current_user, CompleteSetup, SignIn, SignOut, SignUp, UserView};
 pub use play::{create_match, match_command, match_view};
-pub use rooms::{list_rooms, my_games, RoomSummary};
+pub use rooms::{lobby, my_games, LobbyLists, MyGameLists, RoomSummary};
 pub use system::{server_info, VersionInfo};
 
 #[cfg(feature = "ssr")]

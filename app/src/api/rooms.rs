@@ -1,7 +1,7 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::matches::{commands::RoomPhase, settings::Preset};
+use crate::matches::{commands::RoomPhase, listing::Listing, settings::Preset};
 use crate::AppError;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -15,6 +15,12 @@ pub struct RoomSummary {
     pub status: RoomPhase,
     /// Marked in lists: one device, practice, against the computer (003 §11.1).
     pub mode: crate::matches::mode::ModeTag,
+    pub created_at_ms: i64,
+    /// Who created the room (in an open challenge: who is waiting).
+    pub creator: String,
+    /// Seats, players, move number, time and rules (issue 14 §2); `None` for a room not
+    /// loaded since lists existed.
+    pub listing: Option<Listing>,
 }
 
 #[cfg(feature = "ssr")]
@@ -28,25 +34,87 @@ impl TryFrom<crate::data::RoomRow> for RoomSummary {
             AppError::Internal
         };
         let preset = r.preset.parse().map_err(|_| damaged("preset", &r.preset))?;
-        let status = r.status.parse().map_err(|_| damaged("status", &r.status))?;
+        let status: RoomPhase = r.status.parse().map_err(|_| damaged("status", &r.status))?;
         let mode = r.mode.parse().map_err(|_| damaged("mode", &r.mode))?;
         let [x, y, z] = r.size;
-        Ok(RoomSummary { id: r.id, name: r.name, preset, board: format!("{x}x{y}x{z}"), status, mode })
+        // A listing this version cannot read is shown without its details, not as an error.
+        let listing: Option<Listing> = r.listing.as_deref().and_then(|t| serde_json::from_str(t).ok());
+        // The table's status is coarse: a cancelled room is stored as closed ("finished").
+        let status = match &listing {
+            Some(l) if l.phase == RoomPhase::Cancelled => RoomPhase::Cancelled,
+            _ => status,
+        };
+        Ok(RoomSummary {
+            id: r.id,
+            name: r.name,
+            preset,
+            board: format!("{x}x{y}x{z}"),
+            status,
+            mode,
+            created_at_ms: r.created_at_ms,
+            creator: r.creator,
+            listing,
+        })
     }
 }
 
-/// Rooms open for play or watching. Public: anonymous visitors may watch (003 §8.1).
-#[server(endpoint = "list_rooms")]
-pub async fn list_rooms() -> Result<Vec<RoomSummary>, AppError> {
-    super::db()?.list_rooms().await?.into_iter().map(RoomSummary::try_from).collect()
+/// The lobby: open challenges with a free seat, and the games anyone may watch (003 §8.1).
+/// Public: anonymous visitors see both (taking a seat needs signing in).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LobbyLists {
+    pub open: Vec<RoomSummary>,
+    pub live: Vec<RoomSummary>,
 }
 
-/// The signed-in player's unfinished games (the installed app opens straight into one).
-#[server(endpoint = "my_games")]
-pub async fn my_games() -> Result<Vec<RoomSummary>, AppError> {
+#[server(endpoint = "lobby")]
+pub async fn lobby() -> Result<LobbyLists, AppError> {
     let db = super::db()?;
-    match crate::data::sessions::current(&db, &super::auth::session().await?).await? {
-        Some(u) => db.rooms_of(u.id).await?.into_iter().map(RoomSummary::try_from).collect(),
-        None => Ok(Vec::new()),
+    let summaries =
+        |rows: Vec<crate::data::RoomRow>| rows.into_iter().map(RoomSummary::try_from).collect::<Result<Vec<_>, _>>();
+    let open = summaries(db.open_rooms().await?)?
+        .into_iter()
+        .filter(|r| r.listing.as_ref().is_some_and(|l| l.free_seat().is_some()))
+        .collect();
+    Ok(LobbyLists { open, live: summaries(db.live_rooms().await?)? })
+}
+
+/// A signed-in player's games: those waiting for them first (their move, an answer, their
+/// Ready or confirmation), then the rest under way, then the finished ones.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct MyGameLists {
+    pub waiting_for_you: Vec<RoomSummary>,
+    pub in_play: Vec<RoomSummary>,
+    pub finished: Vec<RoomSummary>,
+}
+
+/// Empty for an anonymous visitor (the home page asks either way).
+#[server(endpoint = "my_games")]
+pub async fn my_games() -> Result<MyGameLists, AppError> {
+    let db = super::db()?;
+    let Some(u) = crate::data::sessions::current(&db, &super::auth::session().await?).await? else {
+        return Ok(MyGameLists::default());
+    };
+    let mut games = MyGameLists::default();
+    for r in db.rooms_of(u.id).await? {
+        let r = RoomSummary::try_from(r)?;
+        if r.listing.as_ref().is_some_and(|l| l.waiting_on.contains(&u.id)) {
+            games.waiting_for_you.push(r);
+        } else {
+            games.in_play.push(r);
+        }
     }
+    games.finished = finished_games(&db, u.id, 50).await?;
+    Ok(games)
+}
+
+/// `user_id`'s finished games, newest first, at most `limit` (cancelled rooms are not games).
+#[cfg(feature = "ssr")]
+pub(crate) async fn finished_games(
+    db: &crate::data::Db,
+    user_id: i64,
+    limit: u32,
+) -> Result<Vec<RoomSummary>, AppError> {
+    let rows = db.finished_rooms_of(user_id, limit).await?;
+    let all = rows.into_iter().map(RoomSummary::try_from).collect::<Result<Vec<_>, _>>()?;
+    Ok(all.into_iter().filter(|r| r.status != RoomPhase::Cancelled).collect())
 }

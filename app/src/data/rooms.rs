@@ -3,7 +3,7 @@ use sqlx::Row;
 use super::{internal, Db};
 use crate::AppError;
 
-/// A room as listed: what the lobby and "my games" show.
+/// A room as listed: what the lobby and "your games" show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoomRow {
     pub id: i64,
@@ -15,31 +15,64 @@ pub struct RoomRow {
     pub status: String,
     /// The mode's tag: match, one_device, practice, vs_computer.
     pub mode: String,
+    pub created_at_ms: i64,
+    pub creator: String,
+    /// The listing as JSON (`None`: never written, a room not loaded since lists existed).
+    pub listing: Option<String>,
 }
 
+/// The columns `room_row` reads, for every list.
+const LISTED: &str = "SELECT r.id, r.name, r.preset, r.size_x, r.size_y, r.size_z, r.status, r.mode, \
+     r.created_at_ms, u.username AS creator, r.listing FROM rooms r JOIN users u ON u.id = r.created_by";
+
 impl Db {
-    pub async fn list_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
-        let rows = sqlx::query(
-            "SELECT id, name, preset, size_x, size_y, size_z, status, mode FROM rooms \
-             WHERE status <> 'finished' ORDER BY created_at_ms DESC, id DESC LIMIT 200",
+    /// Open challenges: open rooms not started, newest first (the caller keeps those with a
+    /// free seat).
+    pub async fn open_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
+        self.listed(
+            &format!(
+            "{LISTED} WHERE r.status = 'open' AND r.access = 'open' ORDER BY r.created_at_ms DESC, r.id DESC LIMIT 100"
+        ),
+            None,
         )
-        .fetch_all(self.pool())
         .await
-        .map_err(internal)?;
-        rows.iter().map(room_row).collect()
+    }
+
+    /// Games under way, anyone may watch them (003 §8.1), most recently started first.
+    pub async fn live_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
+        self.listed(&format!("{LISTED} WHERE r.status = 'playing' ORDER BY r.id DESC LIMIT 100"), None).await
     }
 
     /// Unfinished rooms where `user_id` holds a seat, newest first.
     pub async fn rooms_of(&self, user_id: i64) -> Result<Vec<RoomRow>, AppError> {
-        let rows = sqlx::query(
-            "SELECT r.id, r.name, r.preset, r.size_x, r.size_y, r.size_z, r.status, r.mode FROM rooms r \
-             WHERE r.status <> 'finished' AND EXISTS (SELECT 1 FROM match_events e WHERE e.room_id = r.id \
-             AND e.kind = 'seat_taken' AND json_extract(e.body, '$.user_id') = ?) ORDER BY r.id DESC LIMIT 50",
+        self.listed(
+            &format!(
+                "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = ? \
+                 WHERE r.status IN ('open', 'playing') ORDER BY r.id DESC LIMIT 100"
+            ),
+            Some(user_id),
         )
-        .bind(user_id)
-        .fetch_all(self.pool())
         .await
-        .map_err(internal)?;
+    }
+
+    /// Finished games of `user_id`, the most recently ended first, at most `limit`.
+    pub async fn finished_rooms_of(&self, user_id: i64, limit: u32) -> Result<Vec<RoomRow>, AppError> {
+        self.listed(
+            &format!(
+                "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = ? \
+                 WHERE r.status = 'finished' ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+            ),
+            Some(user_id),
+        )
+        .await
+    }
+
+    async fn listed(&self, sql: &str, user: Option<i64>) -> Result<Vec<RoomRow>, AppError> {
+        let mut q = sqlx::query(sql);
+        if let Some(u) = user {
+            q = q.bind(u);
+        }
+        let rows = q.fetch_all(self.pool()).await.map_err(internal)?;
         rows.iter().map(room_row).collect()
     }
 
@@ -80,5 +113,8 @@ fn room_row(r: &sqlx::sqlite::SqliteRow) -> Result<RoomRow, AppError> {
         mode: r.try_get("mode").map_err(internal)?,
         size: [size("size_x")?, size("size_y")?, size("size_z")?],
         status: r.try_get("status").map_err(internal)?,
+        created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
+        creator: r.try_get("creator").map_err(internal)?,
+        listing: r.try_get("listing").map_err(internal)?,
     })
 }

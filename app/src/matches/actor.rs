@@ -8,6 +8,7 @@ use std::{collections::HashMap, sync::Arc};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::desk::Desk;
+use super::listing::Listing;
 use super::{
     events::{Event, StoredEvent},
     state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
@@ -99,7 +100,16 @@ impl RoomHandle {
 const BROADCAST_CAPACITY: usize = 1024;
 const INBOX: usize = 256;
 
-pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Clock>, desk: Desk) -> RoomHandle {
+/// Starts a room's actor. `listed`: the room's listing as stored, if known (the actor
+/// writes it anew when the state says otherwise).
+pub(crate) fn spawn(
+    room_id: i64,
+    state: MatchState,
+    db: Db,
+    clock: Arc<dyn Clock>,
+    desk: Desk,
+    listed: Option<Listing>,
+) -> RoomHandle {
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
     let (thought_tx, thought_rx) = mpsc::channel(4);
@@ -115,6 +125,7 @@ pub(crate) fn spawn(room_id: i64, state: MatchState, db: Db, clock: Arc<dyn Cloc
         shared_view: None,
         desk,
         items: None,
+        listed,
     };
     tokio::spawn(actor.run(rx, thought_rx));
     RoomHandle { tx, events }
@@ -141,14 +152,24 @@ struct Actor {
     desk: Desk,
     /// The queue items last given to the desk (`None`: not yet, at start).
     items: Option<Vec<super::referee::RoomItem>>,
+    /// The listing as stored (issue 14 §2).
+    listed: Option<Listing>,
     /// The basic computer, for a room with a computer seat (003 §11.4).
     computer: super::computer::ComputerPlayer,
 }
 
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Request>, mut thoughts: mpsc::Receiver<super::computer::Thought>) {
-        // The queue follows the room from its first moment (a room loaded held is queued).
+        // The queue follows the room from its first moment (a room loaded held is queued),
+        // and so do the lists.
         self.tell_desk(&[], self.clock.now_ms()).await;
+        let listing = self.state.listing();
+        if self.listed.as_ref() != Some(&listing) {
+            match self.db.set_listing(self.room_id, &listing).await {
+                Ok(()) => self.listed = Some(listing),
+                Err(e) => tracing::error!(room_id = self.room_id, error = %e, "listing not stored"),
+            }
+        }
         loop {
             self.drive_computer().await;
             let deadline = self.state.next_deadline();
@@ -292,8 +313,14 @@ impl Actor {
             return Ok(Vec::new());
         }
         let version = self.state.version;
-        match self.db.append_events(self.room_id, version, now, actor, events).await {
+        let listing = self.state.listing();
+        let update = (self.listed.as_ref() != Some(&listing)).then(|| super::store::ListingUpdate {
+            listing: &listing,
+            players_changed: self.listed.as_ref().is_none_or(|l| l.players != listing.players),
+        });
+        match self.db.append_events(self.room_id, version, now, actor, events, update).await {
             Ok(stored) => {
+                self.listed = Some(listing);
                 if let Some(last) = stored.last() {
                     self.state.version = last.seq;
                 }

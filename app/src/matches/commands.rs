@@ -43,6 +43,8 @@ pub enum RoomPhase {
     /// result is final (003 §2.7, review required).
     AwaitingReview,
     Finished,
+    /// Closed by its creator before play (issue 14 §2): no game, no result.
+    Cancelled,
 }
 
 impl RoomPhase {
@@ -103,6 +105,18 @@ pub enum Command {
     AnswerUndo {
         accept: bool,
     },
+    /// Take the free seat of an open room (issue 14 §2).
+    #[serde(deserialize_with = "no_fields")]
+    TakeSeat,
+    /// Give up one's seat before both players confirmed the settings (issue 14 §2).
+    #[serde(deserialize_with = "no_fields")]
+    LeaveSeat,
+    /// The creator closes the room before play (issue 14 §2).
+    #[serde(deserialize_with = "no_fields")]
+    CancelRoom,
+    /// The requester withdraws their pending undo request.
+    #[serde(deserialize_with = "no_fields")]
+    CancelUndo,
     /// Ask to count now; both asking on the same position enters scoring (003 §2.7).
     #[serde(deserialize_with = "no_fields")]
     RequestScoring,
@@ -291,6 +305,11 @@ pub enum MatchError {
     SeatTaken,
     #[error("you already hold a seat in this room")]
     AlreadySeated,
+    /// The room's seats go to the holders of its invitation links (issue 14 §2).
+    #[error("this room is by invitation: its seats are taken with the invitation links")]
+    ByInvitationOnly,
+    #[error("only the room's creator may cancel it")]
+    NotTheCreator,
     #[error("only the two seated players may do this")]
     NotAPlayer,
     #[error("only an administrator may do this")]
@@ -451,6 +470,7 @@ pub enum DrawRefusal {
 #[strum(serialize_all = "snake_case")]
 pub enum PendingKind {
     UndoFromOpponent,
+    OwnUndo,
     OwnScoringRequest,
     DrawFromOpponent,
     OwnDrawOffer,

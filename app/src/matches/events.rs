@@ -191,6 +191,23 @@ pub enum FilledBy {
     Computer,
 }
 
+/// One move taken back (000 §8.2): a stone at `at`, or a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+pub struct TakenMove {
+    pub colour: Colour,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Xyz>,
+}
+
+fn one_ply() -> u8 {
+    1
+}
+
+fn is_one_ply(n: &u8) -> bool {
+    *n == 1
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -205,6 +222,14 @@ pub enum Event {
         seat: Seat,
         user_id: i64,
         username: String,
+    },
+    /// The seat's holder left before play; both confirmations are withdrawn (issue 14 §2).
+    SeatLeft {
+        seat: Seat,
+    },
+    /// The creator closed the room before play (issue 14 §2).
+    RoomCancelled {
+        by: i64,
     },
     /// A seat filled when the room was created without an invitation: the second player on
     /// the creator's device, or the basic computer (003 §1.2, §11.1–11.4).
@@ -257,6 +282,10 @@ pub enum Event {
     UndoRequested {
         colour: Colour,
         move_number: u32,
+        /// How many moves an acceptance takes back: 1, or in Classic 2 when the opponent has
+        /// replied to the requester's move (000 §8.2). Absent in logs from before: 1.
+        #[serde(default = "one_ply", skip_serializing_if = "is_one_ply")]
+        plies: u8,
     },
     /// The opponent agreed: the stone at `at` (move `move_number`) is taken back (003 §5.1).
     UndoAccepted {
@@ -264,6 +293,13 @@ pub enum Event {
         move_number: u32,
         at: Xyz,
         undone_colour: Colour,
+    },
+    /// Classic (000 §8.2): the opponent agreed and `moves` (latest first) are taken back —
+    /// the requester's own last move, stone or pass, after the reply when there was one.
+    TakenBack {
+        colour: Colour,
+        move_number: u32,
+        moves: Vec<TakenMove>,
     },
     UndoRefused {
         colour: Colour,
@@ -273,9 +309,12 @@ pub enum Event {
     UndoExpired {
         move_number: u32,
     },
-    /// A new move or pass while waiting cancels the request (003 §5.2).
+    /// A new move or pass while waiting cancels the request (003 §5.2), or the requester
+    /// withdrew it (`by`).
     UndoCancelled {
         move_number: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Colour>,
     },
     /// A player asks to count on this position (003 §2.7).
     ScoringRequested {

@@ -6,6 +6,7 @@ pub mod clocks;
 pub mod commands;
 pub mod conduct;
 pub mod events;
+pub mod listing;
 pub mod mode;
 pub mod referee;
 pub mod settings;

@@ -108,7 +108,7 @@ impl MatchService {
             if !held.is_empty() {
                 let stored = self
                     .db
-                    .append_events(room_id, state.version, self.clock.now_ms(), None, held)
+                    .append_events(room_id, state.version, self.clock.now_ms(), None, held, None)
                     .await
                     .map_err(from_app)?;
                 if let Some(last) = stored.last() {
@@ -116,7 +116,8 @@ impl MatchService {
                 }
             }
         }
-        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone()))
+        let listed = self.db.listing_of(room_id).await.map_err(from_app)?;
+        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), listed))
     }
 
     /// Drops a room's actor (its record is being deleted); a later request loads it again.
@@ -185,13 +186,19 @@ impl MatchService {
             tracing::error!(error = ?e, "new room's seats refused");
             AppError::Internal
         })?;
-        if !seated.is_empty() {
-            let stored = self.db.append_events(room_id, state.version, now, Some(creator.user_id), seated).await?;
+        let listing = state.listing();
+        if seated.is_empty() {
+            self.db.set_listing(room_id, &listing).await?;
+        } else {
+            let update = super::store::ListingUpdate { listing: &listing, players_changed: true };
+            let stored =
+                self.db.append_events(room_id, state.version, now, Some(creator.user_id), seated, Some(update)).await?;
             if let Some(last) = stored.last() {
                 state.version = last.seq;
             }
         }
-        let handle = actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone());
+        let handle =
+            actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), Some(listing));
         self.rooms.lock().await.insert(room_id, handle);
         Ok(CreatedRoom { room_id, invite_codes: codes })
     }

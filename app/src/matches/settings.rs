@@ -117,6 +117,18 @@ impl TimeControl {
     }
 }
 
+/// Who may take a match's free seat: the holders of the invitation links, or anyone signed
+/// in, from the open challenges list (issue 14 §2). Open rooms seat their creator at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, strum::IntoStaticStr)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum RoomAccess {
+    #[default]
+    Invitation,
+    Open,
+}
+
 /// How colours are decided (000 §2 `colorAssignment`; 003 §1.2 colours agreed beforehand —
 /// agreeing to draw lots is an agreement too). With nigiri the server draws with a seeded
 /// ChaCha RNG and records the seed (000 §8.4).
@@ -342,6 +354,10 @@ pub struct MatchSettings {
     /// §1.2, §11). Absent (rooms stored before modes existed): a match.
     #[serde(default)]
     pub mode: RoomMode,
+    /// By invitation (absent: rooms stored before open challenges) or open to anyone signed
+    /// in; only a match between two people may be open.
+    #[serde(default)]
+    pub access: RoomAccess,
 }
 
 /// Longest custom label (characters): labels are typed into the X/Y/Z fields.
@@ -509,6 +525,7 @@ impl MatchSettings {
             labels: CoordLabels::default(),
             review: ReviewPolicy::Required,
             mode: RoomMode::Match,
+            access: RoomAccess::Invitation,
         }
     }
 
@@ -541,6 +558,7 @@ impl MatchSettings {
             labels: CoordLabels::default(),
             review: ReviewPolicy::WhenDisputed,
             mode: RoomMode::Match,
+            access: RoomAccess::Invitation,
         }
     }
 }

@@ -6,6 +6,7 @@ use sqlx::Row;
 use super::{
     commands::RoomPhase,
     events::{Event, RoomSecrets, StoredEvent},
+    listing::Listing,
     settings::MatchSettings,
     upgrade,
 };
@@ -24,10 +25,10 @@ impl Db {
     ) -> Result<(i64, StoredEvent), AppError> {
         let spec = settings.board;
         let len = |a: engine::Axis| a.end - a.start + 1;
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = crate::data::write_tx(self).await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode, \
-             retention_days) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             retention_days, access) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
         .bind(name)
         .bind(settings.preset.as_str())
@@ -39,6 +40,7 @@ impl Db {
         .bind(at_ms)
         .bind(<&str>::from(settings.mode.tag()))
         .bind(settings.record_retention_days.map(i64::from))
+        .bind(<&str>::from(settings.access))
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
@@ -48,8 +50,8 @@ impl Db {
         Ok((id, stored))
     }
 
-    /// Appends events after `version` atomically; fails (nothing written) if another writer
-    /// got there first.
+    /// Appends events after `version` atomically, with the room's new listing when they
+    /// changed it; fails (nothing written) if another writer got there first.
     pub async fn append_events(
         &self,
         room_id: i64,
@@ -57,16 +59,18 @@ impl Db {
         at_ms: i64,
         actor: Option<i64>,
         events: Vec<Event>,
+        listing: Option<ListingUpdate<'_>>,
     ) -> Result<Vec<StoredEvent>, AppError> {
         if events.is_empty() {
             return Ok(Vec::new());
         }
         let status = events.iter().rev().find_map(|e| match e {
             Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
-            Event::Ended { .. } => Some(RoomPhase::Finished.as_str()),
+            // A cancelled room is closed like a finished one (see migration 0010).
+            Event::Ended { .. } | Event::RoomCancelled { .. } => Some(RoomPhase::Finished.as_str()),
             _ => None,
         });
-        let mut tx = self.pool().begin().await.map_err(internal)?;
+        let mut tx = crate::data::write_tx(self).await?;
         let mut stored = Vec::with_capacity(events.len());
         for (i, e) in events.into_iter().enumerate() {
             // An administrator's action goes into their log with its event, atomically.
@@ -89,7 +93,7 @@ impl Db {
         }
         if let Some(status) = status {
             // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
-            let ended = (status == RoomPhase::Finished.as_str()).then_some(at_ms);
+            let ended = (status != RoomPhase::Playing.as_str()).then_some(at_ms);
             sqlx::query("UPDATE rooms SET status = ?, ended_at_ms = ? WHERE id = ?")
                 .bind(status)
                 .bind(ended)
@@ -98,8 +102,29 @@ impl Db {
                 .await
                 .map_err(internal)?;
         }
+        if let Some(update) = listing {
+            write_listing(&mut tx, room_id, update).await?;
+        }
         tx.commit().await.map_err(internal)?;
         Ok(stored)
+    }
+
+    /// Writes a room's listing on its own (a new room without events to append, or a room
+    /// loaded whose stored listing is not what its log says now).
+    pub async fn set_listing(&self, room_id: i64, listing: &Listing) -> Result<(), AppError> {
+        let mut tx = crate::data::write_tx(self).await?;
+        write_listing(&mut tx, room_id, ListingUpdate { listing, players_changed: true }).await?;
+        tx.commit().await.map_err(internal)
+    }
+
+    /// The listing last written for a room (`None`: never, or unreadable: written anew).
+    pub async fn listing_of(&self, room_id: i64) -> Result<Option<Listing>, AppError> {
+        let text: Option<Option<String>> = sqlx::query_scalar("SELECT listing FROM rooms WHERE id = ?")
+            .bind(room_id)
+            .fetch_optional(self.pool())
+            .await
+            .map_err(internal)?;
+        Ok(text.flatten().and_then(|t| serde_json::from_str(&t).ok()))
     }
 
     /// A room's whole log and its secrets (stored in the `room_created` row); `None` if
@@ -296,4 +321,44 @@ async fn insert_event(
         .await
         .map_err(internal)?;
     Ok(StoredEvent { seq, at_ms, actor, event })
+}
+
+/// A room's new listing; the seated accounts are rewritten only when they changed (a move
+/// changes the listing, seldom the players).
+#[derive(Debug, Clone, Copy)]
+pub struct ListingUpdate<'a> {
+    pub listing: &'a Listing,
+    pub players_changed: bool,
+}
+
+/// The listing and the seated accounts, in the caller's transaction.
+async fn write_listing(
+    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    room_id: i64,
+    ListingUpdate { listing, players_changed }: ListingUpdate<'_>,
+) -> Result<(), AppError> {
+    let json = serde_json::to_string(listing).map_err(|_| AppError::Internal)?;
+    sqlx::query("UPDATE rooms SET listing = ? WHERE id = ?")
+        .bind(json)
+        .bind(room_id)
+        .execute(&mut **tx)
+        .await
+        .map_err(internal)?;
+    if !players_changed {
+        return Ok(());
+    }
+    sqlx::query("DELETE FROM room_players WHERE room_id = ?")
+        .bind(room_id)
+        .execute(&mut **tx)
+        .await
+        .map_err(internal)?;
+    for user in &listing.players {
+        sqlx::query("INSERT INTO room_players (room_id, user_id) VALUES (?, ?)")
+            .bind(room_id)
+            .bind(user)
+            .execute(&mut **tx)
+            .await
+            .map_err(internal)?;
+    }
+    Ok(())
 }

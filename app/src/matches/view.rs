@@ -17,6 +17,8 @@ use super::{
 pub struct PendingUndo {
     pub colour: Colour,
     pub move_number: u32,
+    /// Moves an acceptance takes back: 2 in Classic when the opponent has replied (000 §8.2).
+    pub plies: u8,
     /// No answer by then refuses it (003 §5.2).
     pub expires_at_ms: i64,
 }
@@ -148,6 +150,9 @@ pub struct RoomView {
     /// The result is not settled while an objection or correction is open.
     #[serde(default)]
     pub under_review: bool,
+    /// The viewer created this room (and may cancel it before play, issue 14 §2).
+    #[serde(default)]
+    pub you_created: bool,
 }
 
 #[cfg(feature = "ssr")]
@@ -185,6 +190,7 @@ impl RoomView {
         self.your_colour = your_colour;
         self.hints = hints;
         self.may_read_record = viewer.is_some_and(|v| s.may_read_record(v));
+        self.you_created = viewer.is_some_and(|v| v.user_id == s.created_by);
         self.server_time_ms = now;
         self.clocks = s.clocks.snapshot(now);
     }
@@ -256,6 +262,7 @@ impl RoomView {
             undo: s.undo.map(|u| PendingUndo {
                 colour: u.colour,
                 move_number: u.move_number,
+                plies: u.plies,
                 expires_at_ms: u.since_ms + UNDO_ANSWER_MS,
             }),
             undos_used: s.undos_used,
@@ -275,6 +282,7 @@ impl RoomView {
                 .map(|r| RecordViewerView { username: r.username.clone(), approved: r.approved })
                 .collect(),
             may_read_record: false,
+            you_created: false,
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),

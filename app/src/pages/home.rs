@@ -3,8 +3,12 @@
 use leptos::prelude::*;
 
 use crate::{
-    api::{current_user, list_rooms, my_games, server_info, SignIn, SignOut},
+    api::{current_user, lobby, match_command, my_games, server_info, RoomSummary, SignIn, SignOut},
     board_view::BoardCanvas,
+    matches::{
+        commands::{Command, RoomPhase},
+        listing::{Listing, SeatLabel},
+    },
     tr,
 };
 
@@ -29,48 +33,129 @@ pub fn HomePage() -> impl IntoView {
                 <h2 id="rooms-title">{move || tr!("home.rooms")}</h2>
                 <p><a href="/rooms/new" data-testid="new-room-link">{move || tr!("home.new_room")}</a></p>
                 <MyGames/>
-                <Rooms/>
+                <Lobby/>
             </section>
         </main>
         <footer class="footer"><ServerStatus/></footer>
     }
 }
 
+/// Open challenges (join with one click) and the games anyone may watch (issue 14 §2).
 #[component]
-fn Rooms() -> impl IntoView {
-    let rooms = Resource::new(|| (), |_| list_rooms());
+fn Lobby() -> impl IntoView {
+    let changed = RwSignal::new(0u32);
+    let lobby = Resource::new(move || changed.get(), |_| lobby());
+    let me = Resource::new(move || changed.get(), |_| current_user());
+    let error = RwSignal::new(None::<crate::AppError>);
+    let act = move |room_id: i64, command: Command| {
+        let go = command == Command::TakeSeat;
+        leptos::task::spawn_local(async move {
+            match match_command(room_id, command).await {
+                Ok(_) if go =>
+                {
+                    #[cfg(feature = "hydrate")]
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().assign(&format!("/rooms/{room_id}"));
+                    }
+                }
+                Ok(_) => changed.update(|n| *n += 1),
+                Err(e) => error.set(Some(e)),
+            }
+        });
+    };
     view! {
         <Suspense fallback=|| view! { <p>"…"</p> }>
             {move || Suspend::new(async move {
-                match rooms.await {
-                    Ok(list) if list.is_empty() => view! {
+                let me = me.await.ok().flatten();
+                match lobby.await {
+                    Ok(l) if l.open.is_empty() && l.live.is_empty() => view! {
                         <p class="empty" data-testid="rooms-empty">{move || tr!("home.no_rooms")}</p>
                     }.into_any(),
-                    Ok(list) => view! {
-                        <ul class="rooms" data-testid="rooms">
-                            {list.into_iter().map(|r| view! {
-                                <li><a href=format!("/rooms/{}", r.id) data-testid="room-link"><strong>{r.name}</strong></a>
-                                    " · "{preset_text(r.preset)}" · "{r.board}" · "{super::room::phase_text(r.status)}
-                                    {mode_mark(r.mode)}</li>
-                            }).collect_view()}
-                        </ul>
-                    }.into_any(),
+                    Ok(l) => {
+                        let signed_in = me.is_some();
+                        let my_name = me.map(|u| u.username).unwrap_or_default();
+                        view! {
+                            <h3>{move || tr!("lobby.open_title")}</h3>
+                            {l.open.is_empty().then(|| view! { <p class="empty">{move || tr!("lobby.no_open")}</p> })}
+                            <ul class="rooms lobby" data-testid="open-challenges">
+                                {l.open.into_iter().map(|r| {
+                                    let id = r.id;
+                                    let mine = r.creator == my_name;
+                                    view! {
+                                        <li data-testid="challenge">
+                                            <a href=format!("/rooms/{id}")><strong>{r.name.clone()}</strong></a>
+                                            " · "{preset_text(r.preset)}" · "{r.board.clone()}
+                                            {r.listing.as_ref().map(|l| {
+                                                let (time, rules) = {
+                                                    let lang = crate::i18n::use_lang().get_untracked();
+                                                    (crate::text::time_control(lang, &l.time), crate::text::listing_rules(lang, l))
+                                                };
+                                                view! { <br/><span class="hint">{time}" · "{rules}</span> }
+                                            })}
+                                            <br/><span class="hint">{tr!("lobby.waiting", who = r.creator.clone(), since = since(r.created_at_ms))}</span>
+                                            " "
+                                            {if mine {
+                                                view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, Command::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any()
+                                            } else if signed_in {
+                                                view! { <button class="primary" data-testid="join-challenge" on:click=move |_| act(id, Command::TakeSeat)>{move || tr!("lobby.join")}</button> }.into_any()
+                                            } else {
+                                                view! { <span class="hint">{move || tr!("lobby.sign_in_to_join")}</span> }.into_any()
+                                            }}
+                                        </li>
+                                    }
+                                }).collect_view()}
+                            </ul>
+                            <h3>{move || tr!("lobby.live_title")}</h3>
+                            {l.live.is_empty().then(|| view! { <p class="empty">{move || tr!("lobby.no_live")}</p> })}
+                            <ul class="rooms lobby" data-testid="live-games">
+                                {l.live.into_iter().map(|r| view! {
+                                    <li data-testid="live-game">
+                                        <a href=format!("/rooms/{}", r.id)><strong>{r.name.clone()}</strong></a>
+                                        " · "{preset_text(r.preset)}" · "{r.board.clone()}{mode_mark(r.mode)}
+                                        {r.listing.as_ref().map(|l| view! { <br/><span class="hint">{players_line(l)}</span> })}
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        }.into_any()
+                    }
                     Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
                 }
             })}
         </Suspense>
+        {move || error.get().map(|e| view! {
+            <p class="error" role="alert" data-testid="lobby-error">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
+        })}
     }
 }
 
-/// The player's unfinished games. Opened as the installed app (standalone display, or the
-/// manifest's start URL), the page goes straight into the most recent one (issue 5 point 8).
+/// "2026-12-02 20:45" (UTC, the same on the server and in the browser).
+fn since(ms: i64) -> String {
+    let (date, time) = crate::pages::header::date_time(ms);
+    format!("{date} {time}")
+}
+
+/// "Black alice · White bob · move 12".
+fn players_line(l: &Listing) -> String {
+    let name = |c| match l.player(c) {
+        Some(SeatLabel::Person { username }) => username.clone(),
+        Some(SeatLabel::Guest { name }) => name.clone(),
+        Some(SeatLabel::Computer) => tr!("lobby.computer"),
+        None => tr!("lobby.free"),
+    };
+    let vs = tr!("lobby.vs", black = name(engine::Color::Black), white = name(engine::Color::White));
+    format!("{vs} · {}", tr!("lobby.move_n", n = l.move_number))
+}
+
+/// The signed-in player's games: waiting for them, under way, finished. Opened as the
+/// installed app (standalone display, or the manifest's start URL), the page goes straight
+/// into the first that waits for them, else the most recent under way (issue 5 point 8).
 #[component]
 fn MyGames() -> impl IntoView {
     let games = Resource::new(|| (), |_| my_games());
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
-        let Some(Ok(list)) = games.get() else { return };
-        let Some(first) = list.first() else { return };
+        let Some(Ok(g)) = games.get() else { return };
+        let Some(first) = g.waiting_for_you.first().or(g.in_play.first()) else { return };
         let Some(w) = web_sys::window() else { return };
         let standalone = w.match_media("(display-mode: standalone)").ok().flatten().is_some_and(|m| m.matches());
         let from_app = w.location().search().is_ok_and(|s| s.contains("source=pwa"));
@@ -78,20 +163,32 @@ fn MyGames() -> impl IntoView {
             let _ = w.location().assign(&format!("/rooms/{}", first.id));
         }
     });
+    let group = |key: &'static str, testid: &'static str, list: Vec<RoomSummary>| {
+        (!list.is_empty()).then(|| view! {
+            <h3>{move || crate::i18n::text(crate::i18n::use_lang().get(), key)}</h3>
+            <ul class="rooms" data-testid=testid>
+                {list.into_iter().map(|r| {
+                    let detail = r.listing.as_ref().map(|l| match &l.result {
+                        Some(res) => crate::text::result(crate::i18n::use_lang().get_untracked(), res),
+                        None if l.phase == RoomPhase::Open => super::room::phase_text(r.status),
+                        None => players_line(l),
+                    });
+                    view! {
+                        <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}{mode_mark(r.mode)}
+                            {detail.map(|d| view! { <br/><span class="hint">{d}</span> })}</li>
+                    }
+                }).collect_view()}
+            </ul>
+        })
+    };
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
-                match games.await {
-                    Ok(list) if !list.is_empty() => Some(view! {
-                        <h3>{move || tr!("home.your_games")}</h3>
-                        <ul class="rooms" data-testid="my-games">
-                            {list.into_iter().map(|r| view! {
-                                <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{super::room::phase_text(r.status)}{mode_mark(r.mode)}</li>
-                            }).collect_view()}
-                        </ul>
-                    }),
-                    _ => None,
-                }
+                games.await.ok().map(|g| view! {
+                    {group("lobby.waiting_for_you", "games-waiting", g.waiting_for_you)}
+                    {group("lobby.in_play", "my-games", g.in_play)}
+                    {group("lobby.finished", "games-finished", g.finished)}
+                })
             })}
         </Suspense>
     }
@@ -110,6 +207,7 @@ fn Account() -> impl IntoView {
                     Ok(Some(u)) => view! {
                         <div class="account" data-testid="signed-in">
                             <a href="/account" data-testid="account-link">{u.username.clone()}</a>
+                            <a href=format!("/players/{}", u.username) data-testid="profile-link">{move || tr!("profile.link")}</a>
                             <span>" ("{role_label(u.role)}")"</span>
                             <ActionForm action=sign_out>
                                 <button type="submit">{move || tr!("home.sign_out")}</button>

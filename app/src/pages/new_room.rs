@@ -8,7 +8,7 @@ use crate::{
     api::create_match,
     matches::{
         commands::CreatedRoom,
-        settings::{ColourAssignment, CoordLabels, MatchSettings, Preset, TimeControl},
+        settings::{ColourAssignment, CoordLabels, MatchSettings, Preset, RoomAccess, TimeControl},
     },
     tr,
 };
@@ -28,6 +28,8 @@ pub fn NewRoomPage() -> impl IntoView {
     let custom = [RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new())];
     // Who plays (003 §1.2, §11): a match by invitation, one device, the computer, practice.
     let who = RwSignal::new(String::from("match"));
+    // Issue 14 §2: a match by invitation links, or an open challenge anyone signed in takes.
+    let access = RwSignal::new(RoomAccess::Invitation);
     let second_player = RwSignal::new(String::new());
     let computer_colour = RwSignal::new(engine::Color::White);
     let level = RwSignal::new(2u8);
@@ -93,6 +95,7 @@ pub fn NewRoomPage() -> impl IntoView {
                 "practice_computer" => RoomMode::Practice { computer: Some(seat()) },
                 _ => RoomMode::Match,
             };
+            s.access = if s.mode == RoomMode::Match { access.get_untracked() } else { RoomAccess::Invitation };
         }
         agreement.apply(&mut s);
         let n = name.get_untracked();
@@ -124,6 +127,15 @@ pub fn NewRoomPage() -> impl IntoView {
                         <option value="practice_computer">{move || tr!("new.who_practice_computer")}</option>
                     </select>
                 </label>
+                <Show when=move || who.get() == "match">
+                    <label>{move || tr!("lobby.access")}
+                        <select data-testid="access" on:change=move |e| access.set(
+                            if event_target_value(&e) == "open" { RoomAccess::Open } else { RoomAccess::Invitation })>
+                            <option value="invitation" selected>{move || tr!("lobby.access_invitation")}</option>
+                            <option value="open">{move || tr!("lobby.access_open")}</option>
+                        </select>
+                    </label>
+                </Show>
                 <Show when=move || who.get() == "one_device">
                     <label>{move || tr!("new.second_player")}
                         <input data-testid="second-player" required maxlength="40" prop:value=second_player
@@ -165,7 +177,8 @@ pub fn NewRoomPage() -> impl IntoView {
                     <select data-testid="preset" on:change=move |e| {
                         let p = if event_target_value(&e) == "classic" { Preset::Classic } else { Preset::Space };
                         preset.set(p);
-                        size.set(if p == Preset::Classic { 9 } else { 19 });
+                        // 000 §2: 19 by default (9×9 recommended for beginners).
+                        size.set(19);
                         depth.set(if p == Preset::Classic { 1 } else { 19 });
                     }>
                         <option value="space" selected>{move || tr!("new.space")}</option>
@@ -184,6 +197,9 @@ pub fn NewRoomPage() -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
+                <Show when=move || preset.get() == Preset::Classic>
+                    <p class="hint" data-testid="beginner-hint">{move || tr!("new.beginner_size")}</p>
+                </Show>
                 <Show when=move || preset.get() == Preset::Space>
                     <label>{move || tr!("new.hours")}
                         <input type="number" min="1" max="5" prop:value=move || hours.get().to_string()
@@ -235,7 +251,8 @@ pub fn NewRoomPage() -> impl IntoView {
                 <button type="submit" class="primary" data-testid="create" disabled=busy>{move || tr!("new.create")}</button>
             </form>
             {move || result.get().map(|r| match r {
-                Ok(c) if who.get_untracked() != "match" => {
+                // Seated already: practice, one device, the computer, an open challenge.
+                Ok(c) if who.get_untracked() != "match" || access.get_untracked() == RoomAccess::Open => {
                     #[cfg(feature = "hydrate")]
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().assign(&format!("/rooms/{}", c.room_id));

@@ -9,7 +9,7 @@ mod settings;
 
 pub use errors::{app_error, match_error};
 pub use result::result;
-pub use settings::{computer_name, computer_name_short, settings_summary};
+pub use settings::{computer_name, computer_name_short, ko_rule, listing_rules, settings_summary, time_control};
 
 use crate::i18n::Lang;
 
@@ -110,6 +110,8 @@ pub(crate) mod tests {
             MatchError::BadInviteCode,
             MatchError::SeatTaken,
             MatchError::AlreadySeated,
+            MatchError::ByInvitationOnly,
+            MatchError::NotTheCreator,
             MatchError::NotAPlayer,
             MatchError::AdminOnly,
             MatchError::AlreadyDone,
@@ -176,7 +178,9 @@ pub(crate) mod tests {
             errors.push(MatchError::DrawOfferNotAllowed { why });
         }
         use PendingKind as K;
-        for what in [K::UndoFromOpponent, K::OwnScoringRequest, K::DrawFromOpponent, K::OwnDrawOffer, K::OwnConsent] {
+        for what in
+            [K::UndoFromOpponent, K::OwnUndo, K::OwnScoringRequest, K::DrawFromOpponent, K::OwnDrawOffer, K::OwnConsent]
+        {
             errors.push(MatchError::NoPendingRequest { what });
         }
         for why in [
@@ -236,6 +240,7 @@ pub(crate) mod tests {
             E::Forbidden,
             E::BadSetupToken,
             E::NoAccount { id: 7 },
+            E::NoPlayer { username: "dave".into() },
             E::LastAdministrator,
             E::AccountDisabled,
             E::BadResetLink,

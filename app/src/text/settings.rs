@@ -10,6 +10,55 @@ use crate::matches::settings::{
     MatchSettings, Preset, SpecialRule, TimeControl, UndoAllowance,
 };
 
+/// "Byo-yomi: 10 min, then 3 × 30 s" and the like.
+pub fn time_control(lang: Lang, time: &TimeControl) -> String {
+    let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
+    let dur = |v: u32| duration(lang, v);
+    match *time {
+        TimeControl::SpaceHours { black, white } => {
+            tw("summary.time_space", &[("black", &black.to_string()), ("white", &white.to_string())])
+        }
+        TimeControl::None { idle_limit_s } => tw("summary.time_none", &[("idle", &dur(idle_limit_s))]),
+        TimeControl::Byoyomi { main_s, period_s, periods } => tw(
+            "summary.time_byoyomi",
+            &[("main", &dur(main_s)), ("period", &dur(period_s)), ("periods", &periods.to_string())],
+        ),
+        TimeControl::Fischer { main_s, increment_s } => {
+            tw("summary.time_fischer", &[("main", &dur(main_s)), ("increment", &dur(increment_s))])
+        }
+    }
+}
+
+/// The repetition rule in words.
+pub fn ko_rule(lang: Lang, ko: KoRule) -> String {
+    t(
+        lang,
+        match ko {
+            KoRule::Immediate => "summary.ko_immediate",
+            KoRule::PositionalSuperko => "summary.ko_superko",
+            KoRule::Korean => "summary.ko_korean",
+        },
+    )
+}
+
+/// A listed room's rules in one line: komi, handicap and the repetition rule.
+pub fn listing_rules(lang: Lang, l: &crate::matches::listing::Listing) -> String {
+    let mut parts = vec![if l.komi_half_points == 0 {
+        t(lang, "summary.no_komi")
+    } else {
+        t_with(
+            lang,
+            "summary.komi",
+            &[("komi", &format_half_points(i64::from(l.komi_half_points))), ("to", &colour(lang, l.komi_to))],
+        )
+    }];
+    if l.handicap > 0 {
+        parts.push(t_with(lang, "summary.handicap", &[("n", &l.handicap.to_string())]));
+    }
+    parts.push(ko_rule(lang, l.ko));
+    parts.join(" · ")
+}
+
 pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
     let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
     let dur = |v: u32| duration(lang, v);
@@ -42,30 +91,11 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
         (Preset::Classic, ScoringMethod::Area) => t(lang, "summary.scoring_area"),
         (Preset::Classic, _) => t(lang, "summary.scoring_territory"),
     });
-    l.push(t(
-        lang,
-        match s.ko {
-            KoRule::Immediate => "summary.ko_immediate",
-            KoRule::PositionalSuperko => "summary.ko_superko",
-            KoRule::Korean => "summary.ko_korean",
-        },
-    ));
+    l.push(ko_rule(lang, s.ko));
     if s.handicap > 0 {
         l.push(tw("summary.handicap", &[("n", &s.handicap.to_string())]));
     }
-    l.push(match s.time {
-        TimeControl::SpaceHours { black, white } => {
-            tw("summary.time_space", &[("black", &black.to_string()), ("white", &white.to_string())])
-        }
-        TimeControl::None { idle_limit_s } => tw("summary.time_none", &[("idle", &dur(idle_limit_s))]),
-        TimeControl::Byoyomi { main_s, period_s, periods } => tw(
-            "summary.time_byoyomi",
-            &[("main", &dur(main_s)), ("period", &dur(period_s)), ("periods", &periods.to_string())],
-        ),
-        TimeControl::Fischer { main_s, increment_s } => {
-            tw("summary.time_fischer", &[("main", &dur(main_s)), ("increment", &dur(increment_s))])
-        }
-    });
+    l.push(time_control(lang, &s.time));
     // 003 §2.7: whether the referee reviews a counted result before it is final.
     l.push(t(lang, &format!("summary.review.{}", <&str>::from(s.review))));
     l.push(t(

@@ -293,6 +293,16 @@ pub fn samples_from_record_with(
                     undone += 1;
                 }
             }
+            Action::TakeBack { at, .. } => {
+                game.take_back().map_err(|e| invalid(e.to_string()))?;
+                // A stone taken back loses its sample, as an undone one does; a pass had none.
+                if at.is_some() {
+                    if let Some(Some(slot)) = stack.pop() {
+                        slots[slot] = None;
+                        undone += 1;
+                    }
+                }
+            }
             Action::Resume { by } => game.resume(*by).map_err(|e| invalid(e.to_string()))?,
             Action::EnterScoring => game.enter_scoring().map_err(|e| invalid(e.to_string()))?,
             Action::Score { marks } => {

@@ -476,6 +476,46 @@ fn undo_replays_superko_history_000_s10() {
 }
 
 #[test]
+fn take_back_removes_the_last_move_stone_or_pass_000_s8_2() {
+    // 000 §8.2: the requester's own move, with the opponent's reply when there is one, is
+    // replayed away; captures come back; a pass can be taken back; no 003 §5.3 restriction.
+    let mut g = game_from(
+        "
+        . . . . .
+        . . X . .
+        . X O X .
+        . . . . .
+        . . . . .",
+        Rules::classic(),
+    );
+    let before = g.clone();
+    place(&mut g, Color::Black, 2, 3).unwrap(); // captures the white stone
+    place(&mut g, Color::White, 4, 4).unwrap();
+    assert_eq!(g.take_back(), Ok((Color::White, Move::Place(at(&g, 4, 4)))));
+    assert_eq!(g.to_move(), Color::White);
+    assert_eq!(g.take_back(), Ok((Color::Black, Move::Place(at(&g, 2, 3)))));
+    assert_eq!((g.board(), g.captures(Color::Black), g.to_move()), (before.board(), 0, Color::Black));
+    assert!(!g.undo_restriction_active());
+    assert!(g.illegal_reason(Color::Black, at(&g, 2, 3)).is_none(), "the same move may be played again");
+    assert_eq!(g.take_back(), Err(UndoError::NothingToUndo));
+    // A pass is taken back like a stone; the record names both and replays to the same game.
+    place(&mut g, Color::Black, 2, 3).unwrap();
+    g.play(Color::White, Move::Pass).unwrap();
+    assert_eq!(g.take_back(), Ok((Color::White, Move::Pass)));
+    assert_eq!((g.to_move(), g.move_number()), (Color::White, 1));
+    assert!(matches!(g.log().last(), Some(Action::TakeBack { color: Color::White, at: None })));
+    let replayed = g.record().replay().unwrap();
+    assert_eq!(replayed.board(), g.board());
+    assert_eq!(replayed.log(), g.log());
+    // Nothing before a return from scoring can be taken back, and nothing in scoring.
+    g.play(Color::White, Move::Pass).unwrap();
+    g.play(Color::Black, Move::Pass).unwrap();
+    assert_eq!(g.take_back(), Err(UndoError::NotInPlay { phase: Phase::Scoring }));
+    g.resume(Color::Black).unwrap();
+    assert_eq!(g.take_back(), Err(UndoError::NothingToUndo));
+}
+
+#[test]
 fn handicap_placement_000_s10() {
     // 000 §10: 접바둑 N=2~9 배치가 표와 일치, 백이 먼저 둠, 덤 0.5, area에서 백 +N 보정.
     for n in 2..=9u8 {

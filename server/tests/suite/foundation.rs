@@ -174,8 +174,8 @@ async fn health_ssr_setup_signin_and_restart() {
     let (_, me) = call(&c, &base, "current_user", &[]).await;
     assert!(me.contains("admin"), "{me}");
 
-    let (_, rooms) = call(&c, &base, "list_rooms", &[]).await;
-    assert_eq!(rooms, "[]");
+    let (_, lobby) = call(&c, &base, "lobby", &[]).await;
+    assert_eq!(lobby, r#"{"open":[],"live":[]}"#);
 
     let _ = stop.send(());
     stopped(task).await;

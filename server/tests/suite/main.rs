@@ -14,6 +14,7 @@ mod crash;
 mod foundation;
 mod governance;
 mod learning;
+mod lobby;
 mod matches;
 mod modes;
 mod participant;

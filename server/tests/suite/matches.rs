@@ -439,6 +439,10 @@ fn openapi_command_types_match_the_command_enum() {
             Command::AdminSanction { .. } => 38,
             Command::AdminOpenAppeal { .. } => 39,
             Command::AdminDecideAppeal { .. } => 40,
+            Command::TakeSeat => 41,
+            Command::LeaveSeat => 42,
+            Command::CancelRoom => 43,
+            Command::CancelUndo => 44,
         }
     }
     let at = Xyz { x: 1, y: 1, z: 1 };
@@ -453,6 +457,10 @@ fn openapi_command_types_match_the_command_enum() {
         Command::Resign,
         Command::RequestUndo,
         Command::AnswerUndo { accept: true },
+        Command::CancelUndo,
+        Command::TakeSeat,
+        Command::LeaveSeat,
+        Command::CancelRoom,
         Command::RequestScoring,
         Command::CancelScoringRequest,
         Command::OfferDraw,

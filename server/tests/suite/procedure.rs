@@ -86,7 +86,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let (status, body) = dave.cmd(room, json!({"type": "answer_undo", "accept": true})).await;
     assert_eq!((status, body["error"].as_str()), (403, Some("not_a_player")));
     let r = bob.ok(room, json!({"type": "answer_undo", "accept": true})).await;
-    assert_eq!(r["events"][0]["event"]["type"], "undo_accepted");
+    assert_eq!(r["events"][0]["event"]["type"], "taken_back", "000 §8.2: Black's own move");
     let v = view(&base, room).await;
     assert_eq!((v["move_number"].as_u64(), v["to_move"].as_str()), (Some(0), Some("black")));
 
@@ -122,7 +122,7 @@ async fn undo_scoring_and_the_stored_record_over_http() {
     let record: Value = serde_json::from_str(&body).unwrap();
     let kinds: Vec<&str> =
         record["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap()).collect();
-    for k in ["undo_requested", "undo_accepted", "mark_added", "statement_issued", "consented", "ended"] {
+    for k in ["undo_requested", "taken_back", "mark_added", "statement_issued", "consented", "ended"] {
         assert!(kinds.contains(&k), "record lacks {k}: {kinds:?}");
     }
     assert!(!body.contains("nigiri_seed\":1") && !body.contains("invite_sha256\":[\"0"), "no secrets");

@@ -86,6 +86,7 @@ pub struct SpaceRules {
     pub(super) labels: CoordLabels,
     pub(super) review: ReviewPolicy,
     pub(super) mode: RoomMode,
+    pub(super) access: RoomAccess,
 }
 
 /// A Classic match (000). Only [`MatchSettings::validate`] makes one.
@@ -117,6 +118,7 @@ pub struct ClassicRules {
     pub(super) record_retention_days: Option<u32>,
     pub(super) review: ReviewPolicy,
     pub(super) mode: RoomMode,
+    pub(super) access: RoomAccess,
 }
 
 impl SpaceRules {
@@ -219,6 +221,14 @@ impl MatchRules {
         }
     }
 
+    /// Who may take the free seat (issue 14 §2).
+    pub fn access(&self) -> RoomAccess {
+        match self {
+            MatchRules::Space(s) => s.access,
+            MatchRules::Classic(c) => c.access,
+        }
+    }
+
     /// Whether a counted result waits for the administrator's review (003 §2.7).
     pub fn review(&self) -> ReviewPolicy {
         match self {
@@ -295,6 +305,7 @@ impl MatchRules {
                 labels: s.labels.clone(),
                 review: s.review,
                 mode: s.mode.clone(),
+                access: s.access,
             },
             MatchRules::Classic(c) => MatchSettings {
                 preset: Preset::Classic,
@@ -319,6 +330,7 @@ impl MatchRules {
                 labels: CoordLabels::default(),
                 review: c.review,
                 mode: c.mode.clone(),
+                access: c.access,
             },
         }
     }
@@ -364,6 +376,7 @@ impl MatchSettings {
                 labels: self.labels.clone(),
                 review: self.review,
                 mode: self.mode.clone(),
+                access: self.access,
             }),
             ClockRule::Classic(time) => MatchRules::Classic(ClassicRules {
                 // Checked by `check_board`: a canonical 9/13/19 board.
@@ -386,6 +399,7 @@ impl MatchSettings {
                 record_retention_days: self.record_retention_days,
                 review: self.review,
                 mode: self.mode.clone(),
+                access: self.access,
             }),
         })
     }

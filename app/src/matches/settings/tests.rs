@@ -782,6 +782,7 @@ prop_compose! {
         labels in any_labels(),
         review_required in any::<bool>(),
         mode in any_mode(),
+        open in any::<bool>(),
     ) -> MatchSettings {
         MatchSettings {
             preset: if classic { Preset::Classic } else { Preset::Space },
@@ -806,6 +807,7 @@ prop_compose! {
             labels,
             review: if review_required { ReviewPolicy::Required } else { ReviewPolicy::WhenDisputed },
             mode,
+            access: if open { RoomAccess::Open } else { RoomAccess::Invitation },
         }
     }
 }

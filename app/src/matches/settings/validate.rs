@@ -700,6 +700,10 @@ impl MatchSettings {
 
     fn check_mode(&self, p: &mut Problems) {
         use crate::matches::mode::{RoomMode, GUEST_NAME_LEN};
+        if self.access == RoomAccess::Open && self.mode != RoomMode::Match {
+            let allowed = "open only for a match between two people; by invitation otherwise";
+            p.not_allowed(Field::Mode, "access", "open", allowed, "003 §1.2");
+        }
         match &self.mode {
             RoomMode::Match => {}
             RoomMode::OneDevice { second_player } => {

@@ -47,6 +47,18 @@ impl MatchState {
             Event::UndoAccepted { .. } => {
                 g.undo().map_err(|e| e.to_string())?;
             }
+            Event::TakenBack { moves, .. } => {
+                for m in moves {
+                    let (c, mv) = g.take_back().map_err(|e| e.to_string())?;
+                    let at = match mv {
+                        engine::Move::Place(p) => Some(xyz_of(g.geometry(), p)),
+                        engine::Move::Pass => None,
+                    };
+                    if (c, at) != (m.colour, m.at) {
+                        return Err(format!("took back {c:?} {at:?}, the event names {:?} {:?}", m.colour, m.at));
+                    }
+                }
+            }
             Event::TimeLossDecided { cancelled: true, .. } => {
                 g.cancel_time_loss().map_err(|e| e.to_string())?;
             }
@@ -85,6 +97,11 @@ impl MatchState {
                 });
             }
             Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
+            Event::SeatLeft { seat } => {
+                self.seats[seat.index()] = None;
+                self.confirmed = [false, false];
+            }
+            Event::RoomCancelled { .. } => self.phase = Phase::Cancelled,
             Event::Started { black, .. } => {
                 self.black = Some(*black);
                 self.wait_for_ready(t);
@@ -113,10 +130,11 @@ impl MatchState {
             Event::MoveAcknowledged { .. } => self.awaiting_ack = None,
             Event::IllegalAttempt { .. } => self.illegal_attempts += 1,
             Event::Resigned { .. } | Event::TimeExpired { .. } => {}
-            Event::UndoRequested { colour, move_number } => {
-                self.undo = Some(UndoRequest { colour: *colour, move_number: *move_number, since_ms: t });
+            Event::UndoRequested { colour, move_number, plies } => {
+                self.undo =
+                    Some(UndoRequest { colour: *colour, move_number: *move_number, plies: *plies, since_ms: t });
             }
-            Event::UndoAccepted { colour, .. } => {
+            Event::UndoAccepted { colour, .. } | Event::TakenBack { colour, .. } => {
                 // The answerer's opponent asked; the interrupted turn is charged, not refunded.
                 self.clocks.settle(t, false);
                 self.undos_used[colour_index(opponent(*colour))] += 1;
@@ -194,8 +212,12 @@ impl MatchState {
             }
             Event::Reconnected { colour } => {
                 self.faults[colour_index(*colour)] = None;
-                // Play resumes from the server's record after both players' Ready (003 §6.2).
-                if matches!(self.phase, Phase::Playing) && self.faults.iter().all(Option::is_none) {
+                // Play resumes from the server's record after both players' Ready (003 §6.2);
+                // a Classic game never stopped (000 §8.5).
+                if matches!(self.phase, Phase::Playing)
+                    && matches!(self.rules, MatchRules::Space(_))
+                    && self.faults.iter().all(Option::is_none)
+                {
                     self.wait_for_ready(t);
                 }
             }

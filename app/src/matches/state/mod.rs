@@ -113,6 +113,8 @@ impl Decision {
 pub struct UndoRequest {
     pub colour: Colour,
     pub move_number: u32,
+    /// Moves an acceptance takes back (2 only in Classic, 000 §8.2).
+    pub plies: u8,
     pub since_ms: i64,
 }
 
@@ -194,6 +196,8 @@ pub enum Phase {
     Finished {
         scoring: Option<ScoringState>,
     },
+    /// Closed by its creator before play.
+    Cancelled,
 }
 
 impl Phase {
@@ -206,6 +210,7 @@ impl Phase {
             Phase::Held { .. } => RoomPhase::Held,
             Phase::AwaitingReview(_) => RoomPhase::AwaitingReview,
             Phase::Finished { .. } => RoomPhase::Finished,
+            Phase::Cancelled => RoomPhase::Cancelled,
         }
     }
 
@@ -500,6 +505,7 @@ impl MatchState {
             // 003 §5.1: the player who made the latest stone move asks; the other answers.
             RequestUndo => opponent(to_move),
             AnswerUndo { .. } => self.undo.map_or(to_move, |u| opponent(u.colour)),
+            CancelUndo => self.undo.map_or(to_move, |u| u.colour),
             AnswerDraw { .. } => self.draw.pending_by.map_or(to_move, opponent),
             CancelDrawOffer => self.draw.pending_by.unwrap_or(to_move),
             CancelScoringRequest => {
@@ -628,11 +634,27 @@ impl MatchState {
         MatchError::WrongPhase { phase: self.phase(), needed }
     }
 
-    /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1).
+    /// Play is suspended while either side's connection is faulty (003 §5.6, §6.1) — except
+    /// a Classic disconnection, which stops nothing (000 §8.5).
     fn suspension(&self) -> Option<MatchError> {
-        [Colour::Black, Colour::White]
-            .into_iter()
-            .find_map(|c| self.faults[colour_index(c)].map(|f| MatchError::Suspended { colour: c, cause: f.cause }))
+        [Colour::Black, Colour::White].into_iter().find_map(|c| {
+            self.faults[colour_index(c)]
+                .filter(|f| self.fault_suspends(f))
+                .map(|f| MatchError::Suspended { colour: c, cause: f.cause })
+        })
+    }
+
+    /// 000 §8.5: in Classic a closed connection neither stops the clocks nor the game; the
+    /// absent player's clock runs and the game is lost at min(deadline, disconnection +
+    /// grace). Every fault suspends a Space match (003 §5.6, §6.1), and an unacknowledged
+    /// move suspends either preset.
+    fn fault_suspends(&self, f: &Fault) -> bool {
+        !(matches!(self.rules, MatchRules::Classic(_)) && f.cause == FaultCause::Disconnected)
+    }
+
+    /// A Classic player whose connection closed (000 §8.5).
+    fn absent_in_classic(&self, c: Colour) -> bool {
+        self.faults[colour_index(c)].is_some_and(|f| !self.fault_suspends(&f))
     }
 
     /// Validates `cmd` from `caller`, received at `now`. Accepted events are already applied
@@ -701,6 +723,9 @@ impl MatchState {
             // Names are resolved to accounts first: [`MatchState::sanction`].
             AdminSanction { .. } => return Err(MatchError::Internal),
             Join { code } => return self.join(caller, code).map(ok),
+            TakeSeat => return self.take_seat(caller).map(ok),
+            LeaveSeat => return self.leave_seat(caller).map(ok),
+            CancelRoom => return self.cancel_room(caller).map(ok),
             // 003 §4.7: a player or an administrator refers an error.
             RequestCorrection { reasons } if caller.is_admin() && self.seat_of(caller.user_id).is_none() => {
                 return self.request_correction(None, reasons).map(ok);
@@ -728,6 +753,9 @@ impl MatchState {
         let colour = self.colour_of_seat(seat).ok_or_else(|| self.wrong_phase(PhaseNeeded::Started))?;
         match cmd {
             Join { .. }
+            | TakeSeat
+            | LeaveSeat
+            | CancelRoom
             | Confirm
             | Move { .. }
             | Pass
@@ -756,6 +784,7 @@ impl MatchState {
             Resign => self.resign(colour).map(ok),
             RequestUndo => self.request_undo(colour).map(ok),
             AnswerUndo { accept } => self.answer_undo(colour, *accept).map(ok),
+            CancelUndo => self.cancel_undo(colour).map(ok),
             RequestScoring => self.request_scoring(colour).map(ok),
             CancelScoringRequest => self.cancel_scoring_request(colour).map(ok),
             OfferDraw => self.offer_draw(colour).map(ok),
@@ -792,12 +821,13 @@ impl MatchState {
 
     /// The player to move's clock runs only in play, once the opponent's device shows the
     /// last move, with no undo question open and both connections sound (003 §5.2, §5.5,
-    /// §6.1); it stops in every other state (003 §2.7, §4.4).
+    /// §6.1); it stops in every other state (003 §2.7, §4.4). A Classic player who left runs
+    /// their clock without a device to acknowledge (000 §8.5).
     fn clock_should_run(&self) -> bool {
         matches!(self.phase, Phase::Playing)
-            && self.awaiting_ack.is_none()
+            && (self.awaiting_ack.is_none() || self.absent_in_classic(self.to_move()))
             && self.undo.is_none()
-            && self.faults.iter().all(Option::is_none)
+            && self.faults.iter().flatten().all(|f| !self.fault_suspends(f))
     }
 
     fn sync_clocks(&mut self, t: i64) {

@@ -5,7 +5,7 @@ use super::{colour_index, ended, opponent, Decision, MatchState};
 use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
 use crate::matches::{
     commands::{MatchError, RoomPhase},
-    events::{Colour, Event, Xyz},
+    events::{Colour, Event, TakenMove, Xyz},
     settings::{MatchRules, UndoAllowance},
 };
 
@@ -64,7 +64,7 @@ impl MatchState {
         // opponent's draw offer declined (000 §8.2).
         let mut events = Vec::new();
         if let Some(u) = self.undo {
-            events.push(Event::UndoCancelled { move_number: u.move_number });
+            events.push(Event::UndoCancelled { move_number: u.move_number, by: None });
         }
         if self.draw.pending_by == Some(opponent(colour)) {
             events.push(Event::DrawDeclined { colour, by_move: true });
@@ -140,16 +140,29 @@ impl MatchState {
         if self.undo.is_some() {
             return Err(not(UndoRefusal::AlreadyPending));
         }
-        match self.game.moves().last() {
-            None => return Err(not(UndoRefusal::NoMove)),
-            Some((_, engine::Move::Pass)) => return Err(not(UndoRefusal::PassCannotBeUndone)),
-            Some(_) => {}
-        }
+        let plies = match &self.rules {
+            // 003 §5.1: the most recent stone move, whoever made it; never a pass.
+            MatchRules::Space(_) => match self.game.moves().last() {
+                None => return Err(not(UndoRefusal::NoMove)),
+                Some((_, engine::Move::Pass)) => return Err(not(UndoRefusal::PassCannotBeUndone)),
+                Some(_) => 1,
+            },
+            // 000 §8.2: the requester's own last move, stone or pass, and the reply after it.
+            MatchRules::Classic(_) => self.classic_plies(colour).ok_or(not(UndoRefusal::NoMove))?,
+        };
         let n = self.game.move_number();
         if self.undo_barred == Some(n) {
             return Err(not(UndoRefusal::AlreadyRefused));
         }
-        Ok(vec![Event::UndoRequested { colour, move_number: n }])
+        Ok(vec![Event::UndoRequested { colour, move_number: n, plies }])
+    }
+
+    /// How many moves taking back `colour`'s own last move removes (000 §8.2): 1 when it is
+    /// the last move, 2 when the opponent has replied; `None` without an own move since play
+    /// started or resumed.
+    fn classic_plies(&self, colour: Colour) -> Option<u8> {
+        let recent = self.game.moves_since_resumption();
+        recent.iter().rev().take(2).position(|(c, _)| *c == colour).map(|i| i as u8 + 1)
     }
 
     pub(super) fn answer_undo(&mut self, colour: Colour, accept: bool) -> Result<Vec<Event>, MatchError> {
@@ -160,10 +173,39 @@ impl MatchState {
         if !accept {
             return Ok(vec![Event::UndoRefused { colour, move_number: req.move_number }]);
         }
+        if let MatchRules::Classic(_) = &self.rules {
+            // Any move since the request cancelled it, so the count asked for still holds.
+            let recent = self.game.moves_since_resumption();
+            let moves: Vec<TakenMove> = recent
+                .iter()
+                .rev()
+                .take(req.plies as usize)
+                .map(|&(c, mv)| TakenMove {
+                    colour: c,
+                    at: match mv {
+                        engine::Move::Place(p) => Some(self.xyz(p)),
+                        engine::Move::Pass => None,
+                    },
+                })
+                .collect();
+            if moves.len() != req.plies as usize {
+                return Err(MatchError::Internal);
+            }
+            return Ok(vec![Event::TakenBack { colour, move_number: req.move_number, moves }]);
+        }
         let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
             return Err(MatchError::Internal);
         };
         Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone }])
+    }
+
+    /// The requester withdraws a pending undo request.
+    pub(super) fn cancel_undo(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
+        let req = self
+            .undo
+            .filter(|u| u.colour == colour)
+            .ok_or(MatchError::NoPendingRequest { what: PendingKind::OwnUndo })?;
+        Ok(vec![Event::UndoCancelled { move_number: req.move_number, by: Some(colour) }])
     }
 
     /// 003 §2.7: both players asking on the same position enters scoring; one request

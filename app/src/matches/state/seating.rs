@@ -17,6 +17,10 @@ impl MatchState {
         let person =
             Event::SeatTaken { seat: Seat::First, user_id: creator.user_id, username: creator.username.clone() };
         let (first, second) = match &mode {
+            // An open challenge: its creator waits in the first seat (issue 14 §2).
+            RoomMode::Match if self.rules.access() == crate::matches::settings::RoomAccess::Open => {
+                return self.accept_all(vec![person], now);
+            }
             RoomMode::Match => return Ok(Vec::new()),
             RoomMode::OneDevice { second_player } => (Some(person), Some(guest(second_player))),
             RoomMode::Practice { computer: None } => (Some(person), Some(guest(&creator.username))),
@@ -88,6 +92,47 @@ impl MatchState {
             return Err(MatchError::SeatTaken);
         }
         Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
+    }
+
+    /// Anyone signed in takes the free seat of an open room (issue 14 §2).
+    pub(super) fn take_seat(&mut self, caller: &Requester) -> Result<Vec<Event>, MatchError> {
+        if self.phase() != RoomPhase::Open {
+            return Err(self.wrong_phase(PhaseNeeded::Open));
+        }
+        if self.rules.access() != crate::matches::settings::RoomAccess::Open {
+            return Err(MatchError::ByInvitationOnly);
+        }
+        if self.seat_of(caller.user_id).is_some() {
+            return Err(MatchError::AlreadySeated);
+        }
+        let seat = [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|s| self.seats[s.index()].is_none())
+            .ok_or(MatchError::SeatTaken)?;
+        Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
+    }
+
+    /// A seated person leaves before play; the settings wait for both confirmations again.
+    pub(super) fn leave_seat(&mut self, caller: &Requester) -> Result<Vec<Event>, MatchError> {
+        if self.phase() != RoomPhase::Open {
+            return Err(self.wrong_phase(PhaseNeeded::Open));
+        }
+        let seat = [Seat::First, Seat::Second]
+            .into_iter()
+            .find(|s| matches!(&self.seats[s.index()], Some(Occupant::Person(h)) if h.user_id == caller.user_id))
+            .ok_or(MatchError::NotAPlayer)?;
+        Ok(vec![Event::SeatLeft { seat }])
+    }
+
+    /// The creator (or an administrator) closes a room nobody plays in yet.
+    pub(super) fn cancel_room(&mut self, caller: &Requester) -> Result<Vec<Event>, MatchError> {
+        if caller.user_id != self.created_by && !caller.is_admin() {
+            return Err(MatchError::NotTheCreator);
+        }
+        if self.phase() != RoomPhase::Open {
+            return Err(self.wrong_phase(PhaseNeeded::Open));
+        }
+        Ok(vec![Event::RoomCancelled { by: caller.user_id }])
     }
 
     pub(super) fn confirm(&mut self, seat: Seat) -> Result<Vec<Event>, MatchError> {

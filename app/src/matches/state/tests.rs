@@ -277,6 +277,43 @@ fn classic_disconnection_loses_after_the_grace_period() {
 }
 
 #[test]
+fn a_classic_disconnection_stops_no_clock_and_needs_no_second_ready() {
+    // 000 §8.5: the absent player's clock keeps running; the game is lost at
+    // min(deadline, disconnection + grace), counted when that player must act.
+    let mut s = classic9();
+    s.time = TimeControl::Fischer { main_s: 600, increment_s: 0 };
+    let mut t = T::started(s);
+    t.play(HOST, at(3, 3, 1));
+    // Black leaves while White thinks; White may still play, and Black's clock then runs.
+    let e = t.s.presence(Colour::Black, false, t.now);
+    t.store(&e);
+    t.now += 10_000;
+    t.ok(GUEST, Command::Move { at: at(5, 5, 1) });
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::Black), "unacknowledged: the absent player's clock");
+    t.now += 30_000;
+    let e = t.s.presence(Colour::Black, true, t.now);
+    t.store(&e);
+    assert_eq!(T::kinds(&e), ["reconnected"]);
+    assert_eq!(t.s.phase(), RoomPhase::Playing, "no second Ready in Classic");
+    t.ok(HOST, Command::Acknowledge { move_number: 2 });
+    t.ok(HOST, Command::Move { at: at(7, 7, 1) });
+    assert_eq!(t.s.clocks.main_ms[0], 600_000 - 30_000, "the absence was charged");
+    // White leaves on Black's turn; Black thinks past the grace: White loses when it is
+    // White's turn, at once.
+    t.ok(GUEST, Command::Acknowledge { move_number: 3 });
+    t.ok(GUEST, Command::Move { at: at(6, 6, 1) });
+    t.ok(HOST, Command::Acknowledge { move_number: 4 });
+    let e = t.s.presence(Colour::White, false, t.now);
+    t.store(&e);
+    assert!(t.advance(150_000).is_empty(), "not White's turn");
+    t.ok(HOST, Command::Move { at: at(2, 2, 1) });
+    let e = t.advance(0);
+    assert_eq!(T::kinds(&e), ["reconnection_expired", "time_expired", "ended"]);
+    assert!(matches!(&t.s.ended, Some(Event::Ended { result, .. }) if result.winner() == Some(Colour::Black)));
+    t.assert_replays();
+}
+
+#[test]
 fn reconnecting_in_time_resumes_after_both_players_are_ready() {
     // 003 §6.1–6.2.
     let mut t = T::started(space_box(5));
@@ -399,7 +436,60 @@ fn classic_undo_allowance_is_per_player() {
         t.err(HOST, Command::RequestUndo),
         MatchError::UndoNotAllowed { why: UndoRefusal::AllUsed { allowance: 1 } }
     ));
+    assert!(
+        matches!(t.err(GUEST, Command::RequestUndo), MatchError::UndoNotAllowed { why: UndoRefusal::NoMove }),
+        "White has no move of its own yet"
+    );
+    t.play(GUEST, at(5, 5, 1));
     t.ok(GUEST, Command::RequestUndo); // White has its own allowance
+    t.assert_replays();
+}
+
+#[test]
+fn classic_undo_takes_back_the_requesters_own_move_and_the_reply() {
+    // 000 §8.2: Black (5,5), White (6,6); Black's request, accepted by White, takes back
+    // both moves, gives Black the turn and is charged to Black.
+    let mut t = T::started(classic9());
+    t.play(HOST, at(5, 5, 1));
+    t.play(GUEST, at(6, 6, 1));
+    let e = t.ok(HOST, Command::RequestUndo);
+    assert!(matches!(e[..], [Event::UndoRequested { colour: Colour::Black, plies: 2, .. }]), "{e:?}");
+    t.ok(GUEST, Command::AnswerUndo { accept: true });
+    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (0, Colour::Black, [1, 0]));
+    for p in [at(5, 5, 1), at(6, 6, 1)] {
+        assert_eq!(t.s.game.stone_at(t.s.point(p).unwrap()), None);
+    }
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::Black));
+    // 003 §5.3's repetition limit is Space's: Black may play the same point again.
+    t.play(HOST, at(5, 5, 1));
+    // Its own last move only, when it is the last: one move, White's turn again.
+    t.ok(HOST, Command::RequestUndo);
+    assert_eq!(t.s.undo.map(|u| u.plies), Some(1));
+    t.ok(GUEST, Command::AnswerUndo { accept: true });
+    assert_eq!((t.s.game.move_number(), t.s.to_move()), (0, Colour::Black));
+    // A pass is the requester's own move too.
+    t.play(HOST, at(3, 3, 1));
+    t.pass(GUEST);
+    t.ok(GUEST, Command::RequestUndo);
+    let e = t.ok(HOST, Command::AnswerUndo { accept: true });
+    let [Event::TakenBack { moves, .. }] = &e[..] else { panic!("{e:?}") };
+    assert_eq!(moves, &[crate::matches::events::TakenMove { colour: Colour::White, at: None }]);
+    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (1, Colour::White, [2, 1]));
+    t.assert_replays();
+}
+
+#[test]
+fn an_undo_request_can_be_withdrawn_by_its_requester_only() {
+    let mut t = T::started(classic9());
+    t.play(HOST, at(5, 5, 1));
+    t.ok(HOST, Command::RequestUndo);
+    assert!(matches!(t.err(GUEST, Command::CancelUndo), MatchError::NoPendingRequest { what: PendingKind::OwnUndo }));
+    let e = t.ok(HOST, Command::CancelUndo);
+    assert!(matches!(e[..], [Event::UndoCancelled { by: Some(Colour::Black), .. }]), "{e:?}");
+    assert!(t.s.undo.is_none());
+    assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::White), "the clock of the player to move runs again");
+    assert!(matches!(t.err(HOST, Command::CancelUndo), MatchError::NoPendingRequest { .. }));
+    t.ok(HOST, Command::RequestUndo);
     t.assert_replays();
 }
 

@@ -64,13 +64,18 @@ impl MatchState {
                     t.push((s.started_ms + limit_s as i64 * 1000, Timer::ScoringDeadline));
                 }
             }
-            Phase::Open | Phase::Held { .. } | Phase::AwaitingReview(_) | Phase::Finished { .. } => {}
+            Phase::Open | Phase::Held { .. } | Phase::AwaitingReview(_) | Phase::Finished { .. } | Phase::Cancelled => {
+            }
         }
         if matches!(self.phase, Phase::Playing | Phase::Scoring(_)) {
             // 003 §6.1 five minutes; 000 §8.5 the agreed grace.
             let wait_ms = self.rules.reconnection_wait_s() as i64 * 1000;
             for c in [Colour::Black, Colour::White] {
-                if let Some(f) = self.faults[colour_index(c)] {
+                // 000 §8.5: a Classic player's absence counts when they must act — in play,
+                // on their turn (at once if the grace ended while the opponent thought).
+                let must_act =
+                    !(self.absent_in_classic(c) && self.phase() == RoomPhase::Playing && self.to_move() != c);
+                if let Some(f) = self.faults[colour_index(c)].filter(|_| must_act) {
                     t.push((f.since_ms + wait_ms, Timer::ReconnectionWait(c)));
                 }
             }

@@ -31,6 +31,9 @@ mod hydrate {
     struct Conn {
         socket: Option<WebSocket>,
         last_seq: i64,
+        /// The version the page opened at: events up to it are history (they fill the move
+        /// list) and raise no live notice or sound (issue 14 §7).
+        live_after: i64,
         closed_by_us: bool,
         acked: u32,
         _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
@@ -42,6 +45,7 @@ mod hydrate {
         let conn = Rc::new(RefCell::new(Conn {
             socket: None,
             last_seq: 0,
+            live_after: ctx.view.with_untracked(|v| v.version),
             closed_by_us: false,
             acked: 0,
             _handlers: Vec::new(),
@@ -145,10 +149,15 @@ mod hydrate {
                 }
                 conn.borrow_mut().last_seq = e.seq;
                 // After an undo or a hold a move number can be shown (and acknowledged) again.
-                if matches!(e.event, Event::UndoAccepted { .. } | Event::Held { .. } | Event::PlayResumed) {
+                if matches!(
+                    e.event,
+                    Event::UndoAccepted { .. } | Event::TakenBack { .. } | Event::Held { .. } | Event::PlayResumed
+                ) {
                     conn.borrow_mut().acked = 0;
                 }
-                react(ctx, &e.event);
+                if e.seq > conn.borrow().live_after {
+                    react(ctx, &e.event);
+                }
                 ctx.events.update(|v| v.push(e));
                 ctx.refresh();
             }
@@ -182,6 +191,7 @@ mod hydrate {
         let clears = match e {
             Event::MovePlayed { colour, .. } | Event::Passed { colour, .. } => Some(*colour) != me,
             Event::UndoAccepted { .. }
+            | Event::TakenBack { .. }
             | Event::Held { .. }
             | Event::Resumed { .. }
             | Event::ScoringEntered

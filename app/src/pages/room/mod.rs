@@ -108,7 +108,8 @@ impl RoomCtx {
                     done(true);
                 }
                 Err(e) => {
-                    self.notice.set(Some(Notice::Error(crate::text::app_error(lang.get_untracked(), &e))));
+                    let text = self.view.with_untracked(|v| room_error(lang.get_untracked(), v, &e));
+                    self.notice.set(Some(Notice::Error(text)));
                     done(false);
                 }
             }
@@ -317,6 +318,16 @@ pub fn describe_error(e: &AppError) -> String {
     crate::text::app_error(crate::i18n::use_lang().get(), e)
 }
 
+/// A refusal in the room's own words: an illegal point is named by the room's labels, as the
+/// selection and the move list name it (003 §2.5, §7.1).
+pub fn room_error(lang: crate::i18n::Lang, v: &RoomView, e: &AppError) -> String {
+    if let AppError::Match(crate::matches::commands::MatchError::Illegal { at, reason }) = e {
+        let reason = crate::text::t(lang, &format!("reason.{}", reason.as_str()));
+        return crate::text::t_with(lang, "error.illegal", &[("at", &label(v, *at)), ("reason", &reason)]);
+    }
+    crate::text::app_error(lang, e)
+}
+
 /// One event as a line of the move list and as a spoken announcement.
 pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
     let name = |c: &Colour| colour_text(*c);
@@ -336,6 +347,16 @@ pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
         }
         Event::UndoAccepted { at, undone_colour, .. } => {
             (format!("↶ {} {} ({})", name(undone_colour), label(v, *at), tr!("room.undone")), false)
+        }
+        Event::TakenBack { moves, .. } => {
+            let each: Vec<String> = moves
+                .iter()
+                .map(|m| {
+                    let what = m.at.map_or_else(|| tr!("room.pass"), |at| label(v, at));
+                    format!("{} {what}", name(&m.colour))
+                })
+                .collect();
+            (format!("↶ {} ({})", each.join(", "), tr!("room.taken_back")), false)
         }
         Event::Resigned { colour } => (format!("{} {}", name(colour), tr!("room.resigned")), false),
         Event::Ended { result, .. } => (crate::text::result(crate::i18n::use_lang().get_untracked(), result), false),
@@ -439,6 +460,9 @@ fn Seating(code: Option<String>) -> impl IntoView {
     let code = StoredValue::new(code);
     let open = move || ctx.view.with(|v| v.phase == RoomPhase::Open);
     view! {
+        <Show when=move || ctx.view.with(|v| v.phase == RoomPhase::Cancelled)>
+            <p class="notice" data-testid="room-cancelled" role="status">{move || tr!("lobby.cancelled")}</p>
+        </Show>
         <Show when=open>
             <section class="seating" data-testid="seating">
                 <h2>{move || tr!("room.seating")}</h2>
@@ -462,6 +486,12 @@ fn Seating(code: Option<String>) -> impl IntoView {
                                 {tr!("room.join")}
                             </button>
                         }.into_any(),
+                        // Issue 14 §2: an open room's free seat, for anyone signed in.
+                        (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open) => view! {
+                            <button class="primary" data-testid="take-seat" on:click=move |_| ctx.send(Command::TakeSeat)>
+                                {tr!("lobby.join")}
+                            </button>
+                        }.into_any(),
                         (true, false, None) => view! { <p>{tr!("room.need_invitation")}</p> }.into_any(),
                         (true, true, _) => {
                             let both = ctx.view.with(|v| v.seats.iter().all(Option::is_some));
@@ -474,10 +504,15 @@ fn Seating(code: Option<String>) -> impl IntoView {
                                     {tr!("room.confirm_settings")}
                                 </button>
                                 <span class="hint">{if !both { tr!("room.waiting_opponent") } else if done { tr!("room.waiting_confirm") } else { String::new() }}</span>
+                                " "
+                                <button data-testid="leave-seat" on:click=move |_| ctx.send(Command::LeaveSeat)>{tr!("lobby.leave_seat")}</button>
                             }.into_any()
                         }
                     }
                 }}
+                {move || ctx.view.with(|v| v.you_created).then(|| view! {
+                    <button data-testid="cancel-room" on:click=move |_| ctx.send(Command::CancelRoom)>{move || tr!("lobby.cancel_room")}</button>
+                })}
             </section>
         </Show>
     }

@@ -202,6 +202,16 @@ fn MoveControls() -> impl IntoView {
     let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && v.phase == RoomPhase::Playing);
     let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == RoomPhase::Playing);
     let (x, y, z) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
+    // The typed fields follow the selection however it was made (a tap, a typed point), so
+    // they never show the previous point's values (issue 14 §7).
+    Effect::new(move |_| {
+        if let Some(at) = ctx.selection.get() {
+            let [ax, ay, az] = ctx.view.with_untracked(|v| axis_labels(v, at));
+            x.set(ax);
+            y.set(ay);
+            z.set(az);
+        }
+    });
     let confirming = RwSignal::new(None::<&'static str>);
     let flat = ctx.is_flat();
     let can_one_tap = ctx.view.with_untracked(|v| {
@@ -268,8 +278,11 @@ fn MoveControls() -> impl IntoView {
     view! {
         <Show when=move || ctx.my_colour().is_some()>
             <form class="coord-entry" on:submit=move |e| { e.prevent_default(); select_typed(); }>
-                <label>{format!("X ({})", ranges[0])}<input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
-                <label>{format!("Y ({})", ranges[1])}<input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
+                // A flat board names its columns and rows as Go players do (000 §9).
+                <label>{if flat { tr!("room.column", range = ranges[0].clone()) } else { format!("X ({})", ranges[0]) }}
+                    <input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
+                <label>{if flat { tr!("room.row", range = ranges[1].clone()) } else { format!("Y ({})", ranges[1]) }}
+                    <input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
                 {(!flat).then(|| view! {
                     <label>{format!("Z ({})", ranges[2])}<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
                 })}
@@ -345,16 +358,23 @@ fn Requests() -> impl IntoView {
             let u = v.undo.clone()?;
             let mine = v.your_colour == Some(u.colour);
             let answerable = v.your_colour.is_some() && !mine;
-            Some((u, answerable))
+            Some((u, answerable, mine))
         })
     };
     view! {
-        {move || undo().map(|(u, answerable)| view! {
+        {move || undo().map(|(u, answerable, mine)| view! {
             <div class="request" data-testid="undo-request" role="alert">
-                <p>{tr!("room.undo_asked", who = colour_text(u.colour), n = u.move_number)}</p>
+                <p>{if u.plies == 2 {
+                    tr!("room.undo_asked_two", who = colour_text(u.colour))
+                } else {
+                    tr!("room.undo_asked", who = colour_text(u.colour), n = u.move_number)
+                }}</p>
                 {answerable.then(|| view! {
                     <button class="primary" data-testid="undo-accept" on:click=move |_| ctx.send(Command::AnswerUndo { accept: true })>{tr!("room.accept")}</button>
                     <button data-testid="undo-refuse" on:click=move |_| ctx.send(Command::AnswerUndo { accept: false })>{tr!("room.refuse")}</button>
+                })}
+                {mine.then(|| view! {
+                    <button data-testid="undo-cancel" on:click=move |_| ctx.send(Command::CancelUndo)>{tr!("room.cancel_undo")}</button>
                 })}
             </div>
         })}
@@ -426,4 +446,28 @@ fn Footer() -> impl IntoView {
             })}
         </p>
     }
+}
+
+/// A point's name on each axis as the coordinate fields take it: the room's labels, a Classic
+/// board's column letter and row number, or the coordinates themselves.
+fn axis_labels(v: &crate::matches::view::RoomView, at: Xyz) -> [String; 3] {
+    let b = v.settings.board;
+    if let Some(names) = super::label_set(v) {
+        let name = |a: engine::AxisName, k: i64| names.axis(a).get(k as usize).cloned().unwrap_or_default();
+        return [
+            name(engine::AxisName::X, at.x - b.x.start),
+            name(engine::AxisName::Y, at.y - b.y.start),
+            name(engine::AxisName::Z, at.z - b.z.start),
+        ];
+    }
+    if b.z.start == b.z.end {
+        let vertex = engine::Geometry::from_spec(b)
+            .ok()
+            .and_then(|g| g.index_of(at.x, at.y, at.z).and_then(|p| engine::labels::classic_vertex(&g, p)));
+        if let Some(vertex) = vertex {
+            let split = vertex.find(|c: char| c.is_ascii_digit()).unwrap_or(vertex.len());
+            return [vertex[..split].to_string(), vertex[split..].to_string(), at.z.to_string()];
+        }
+    }
+    [at.x.to_string(), at.y.to_string(), at.z.to_string()]
 }

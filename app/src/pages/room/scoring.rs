@@ -139,8 +139,8 @@ fn Consents() -> impl IntoView {
             <p data-testid="consents">
                 {[Colour::Black, Colour::White].into_iter().map(|c| {
                     let agreed = consents[index(c)] == Some(n);
-                    format!("{}: {} ", colour_text(c), if agreed { tr!("scoring.agreed") } else { tr!("scoring.not_yet") })
-                }).collect::<String>()}
+                    format!("{}: {}", colour_text(c), if agreed { tr!("scoring.agreed") } else { tr!("scoring.not_yet") })
+                }).collect::<Vec<_>>().join(" · ")}
             </p>
             {mine.map(|agreed| view! {
                 <div class="buttons">
@@ -205,7 +205,11 @@ fn ChainDetails() -> impl IntoView {
             let coords: Vec<String> = chain.iter().map(|p| label(v, *p)).collect();
             Some(view! {
                 <div class="chain" data-testid="chain-details">
-                    <p>{tr!("scoring.chain", n = chain.len(), surface = surface, interior = chain.len() - surface)}</p>
+                    <p>{if chain.len() == 1 {
+                        tr!("scoring.chain_one", surface = surface, interior = 1 - surface)
+                    } else {
+                        tr!("scoring.chain", n = chain.len(), surface = surface, interior = chain.len() - surface)
+                    }}</p>
                     <p class="coords">{coords.join(" ")}</p>
                 </div>
             })

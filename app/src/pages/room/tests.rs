@@ -205,7 +205,7 @@ fn the_coordinate_entry_names_the_boards_own_ranges() {
     let xyz = |x, y| Xyz { x, y, z: 1 };
     let (_, playing) = stages(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7)).swap_remove(2);
     let html = render(Lang::EN, &playing, Some(HOST));
-    assert!(html.contains("X (A–J)") && html.contains("Y (1–9)"), "{html}");
+    assert!(html.contains("Column (A–J)") && html.contains("Row (1–9)"), "{html}");
     let mut space = MatchSettings::space_default();
     space.board = engine::BoxSpec { x: engine::Axis { start: -2, end: 2 }, ..space.board };
     let (_, playing) = stages(space, Xyz { x: 0, y: 1, z: 1 }, Xyz { x: 1, y: 5, z: 5 }).swap_remove(2);

@@ -1,0 +1,142 @@
+//! What the room lists show of a room (issue 14 §2): the open challenges, the games anyone
+//! may watch and each player's own games. Kept in the room's row and written in the same
+//! transaction as the events that change it, so that a list is one query and needs no
+//! room loaded in memory.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    commands::RoomPhase,
+    events::{Colour, Seat},
+    settings::{RoomAccess, TimeControl},
+};
+
+/// Who sits in a seat, as a list names them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatLabel {
+    Person {
+        username: String,
+    },
+    /// A person on the host's device (003 §1.2, §11.3).
+    Guest {
+        name: String,
+    },
+    Computer,
+}
+
+/// One room as the lists show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Listing {
+    pub access: RoomAccess,
+    pub phase: RoomPhase,
+    /// First seat (the creator's side) first; `None`: free.
+    pub seats: [Option<SeatLabel>; 2],
+    /// The seat playing Black, once colours are fixed.
+    pub black: Option<Seat>,
+    pub move_number: u32,
+    pub to_move: Option<Colour>,
+    pub time: TimeControl,
+    pub komi_half_points: i32,
+    pub komi_to: Colour,
+    pub handicap: u32,
+    pub scoring: engine::ScoringMethod,
+    pub ko: engine::KoRule,
+    /// The accounts the room waits for now: to confirm, to press Ready, to move or
+    /// acknowledge, to answer a request, to consent to the statement.
+    pub waiting_on: Vec<i64>,
+    /// Every account seated (the host for a guest).
+    pub players: Vec<i64>,
+    pub result: Option<engine::GameResult>,
+}
+
+impl Listing {
+    /// The name in the seat playing `c`, once colours are fixed.
+    pub fn player(&self, c: Colour) -> Option<&SeatLabel> {
+        let black = self.black?;
+        let seat = if c == Colour::Black { black } else { black.other() };
+        self.seats[seat.index()].as_ref()
+    }
+
+    /// The free seat of an open room, if it has one.
+    pub fn free_seat(&self) -> Option<Seat> {
+        [Seat::First, Seat::Second].into_iter().find(|s| self.seats[s.index()].is_none())
+    }
+}
+
+#[cfg(feature = "ssr")]
+mod derive {
+    use super::*;
+    use crate::matches::state::{colour_index, opponent, MatchState, Occupant, Phase};
+
+    impl MatchState {
+        /// This room as the lists show it now.
+        pub fn listing(&self) -> Listing {
+            let settings = self.settings();
+            let label = |o: &Occupant| match o {
+                Occupant::Person(h) => SeatLabel::Person { username: h.username.clone() },
+                Occupant::Guest { name, .. } => SeatLabel::Guest { name: name.clone() },
+                Occupant::Computer => SeatLabel::Computer,
+            };
+            let mut players: Vec<i64> = self.seats.iter().flatten().filter_map(Occupant::account).collect();
+            players.sort_unstable();
+            players.dedup();
+            let playing = matches!(self.phase, Phase::Playing);
+            Listing {
+                access: settings.access,
+                phase: self.phase(),
+                seats: [self.seats[0].as_ref().map(label), self.seats[1].as_ref().map(label)],
+                black: self.black,
+                move_number: self.game.move_number(),
+                to_move: playing.then(|| self.to_move()),
+                time: settings.time,
+                komi_half_points: settings.komi_half_points,
+                komi_to: settings.komi_to,
+                handicap: settings.handicap,
+                scoring: settings.scoring,
+                ko: settings.ko,
+                waiting_on: self.waiting_on(),
+                players,
+                result: self.result(),
+            }
+        }
+
+        /// The accounts whose action the room waits for.
+        fn waiting_on(&self) -> Vec<i64> {
+            let colours = [Colour::Black, Colour::White];
+            let mut who: Vec<i64> = match &self.phase {
+                Phase::Open => [Seat::First, Seat::Second]
+                    .into_iter()
+                    .filter(|s| !self.confirmed[s.index()] && self.seats.iter().all(Option::is_some))
+                    .filter_map(|s| self.seats[s.index()].as_ref().and_then(Occupant::account))
+                    .collect(),
+                Phase::WaitingReady(r) => colours
+                    .into_iter()
+                    .filter(|c| !r.ready[colour_index(*c)])
+                    .filter_map(|c| self.account_of(c))
+                    .collect(),
+                Phase::Playing => {
+                    let c = if let Some((c, _)) = self.awaiting_ack {
+                        c
+                    } else if let Some(u) = self.undo {
+                        opponent(u.colour)
+                    } else if let Some(by) = self.draw.pending_by {
+                        opponent(by)
+                    } else {
+                        self.to_move()
+                    };
+                    self.account_of(c).into_iter().collect()
+                }
+                Phase::Scoring(s) => colours
+                    .into_iter()
+                    .filter(|c| s.consents[colour_index(*c)] != Some(s.statement))
+                    .filter_map(|c| self.account_of(c))
+                    .collect(),
+                Phase::Held { .. } | Phase::AwaitingReview(_) | Phase::Finished { .. } | Phase::Cancelled => Vec::new(),
+            };
+            who.sort_unstable();
+            who.dedup();
+            who
+        }
+    }
+}
