@@ -104,6 +104,14 @@ impl Server {
         tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
         let series = matches.resume_program_matches().await.map_err(StartError::Setup)?;
         tracing::info!(series, "unfinished program matches resumed");
+        // Rooms closed before lists existed get their listing, in the background.
+        let lister = matches.clone();
+        tokio::spawn(async move {
+            let n = lister.list_closed_rooms().await;
+            if n > 0 {
+                tracing::info!(rooms = n, "closed rooms listed");
+            }
+        });
         // 003 §9.7: record retention runs at start, then daily (looked at hourly).
         matches.retention_tick(app::governance::RunTrigger::Start).await;
         let scheduled = matches.clone();

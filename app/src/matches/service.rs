@@ -120,6 +120,29 @@ impl MatchService {
         Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), listed))
     }
 
+    /// Lists every closed room that has no listing yet (closed before lists existed), replayed
+    /// from its log, so that "your games" and profiles count them too; rooms in play got
+    /// theirs from their actors at boot. Returns how many were listed.
+    pub async fn list_closed_rooms(&self) -> usize {
+        let ids = match self.db.unlisted_closed_room_ids().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!(error = %e, "closed rooms not listed");
+                return 0;
+            }
+        };
+        let mut listed = 0;
+        for id in ids {
+            let Ok(Some(log)) = self.db.load_log_checked(id).await else { continue };
+            let now = self.clock.now_ms();
+            match MatchState::replay_checked(&log.events, log.secrets, log.damage, log.last_seq, now) {
+                Ok(state) => listed += usize::from(self.db.set_listing(id, &state.listing()).await.is_ok()),
+                Err(e) => tracing::warn!(room_id = id, error = %e, "closed room not listed"),
+            }
+        }
+        listed
+    }
+
     /// Drops a room's actor (its record is being deleted); a later request loads it again.
     pub(crate) async fn forget(&self, room_id: i64) {
         self.rooms.lock().await.remove(&room_id);

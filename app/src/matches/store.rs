@@ -242,6 +242,17 @@ impl Db {
             .collect()
     }
 
+    /// Closed rooms whose listing was never written (closed before lists existed) and whose
+    /// record is still stored.
+    pub async fn unlisted_closed_room_ids(&self) -> Result<Vec<i64>, AppError> {
+        sqlx::query_scalar(
+            "SELECT id FROM rooms WHERE status = 'finished' AND listing IS NULL AND purged_at_ms IS NULL ORDER BY id",
+        )
+        .fetch_all(self.pool())
+        .await
+        .map_err(internal)
+    }
+
     /// Rooms whose match is not finished (their actors are started at boot).
     pub async fn unfinished_room_ids(&self) -> Result<Vec<i64>, AppError> {
         sqlx::query_scalar("SELECT id FROM rooms WHERE status <> 'finished' ORDER BY id")

@@ -164,4 +164,20 @@ async fn games_under_way_are_listed_for_anyone_and_sorted_for_their_players() {
     let alice = alice.at(&srv.base);
     assert_eq!(ids(&my_games(&alice).await["finished"]), [room]);
     srv.stop().await;
+
+    // A room closed before lists existed has no listing: the next start lists it from its log.
+    let db = app::data::Db::open(dir.path()).await.unwrap();
+    sqlx::query("UPDATE rooms SET listing = NULL WHERE id = ?").bind(room).execute(db.pool()).await.unwrap();
+    db.pool().close().await;
+    let srv = Running::start(dir.path()).await;
+    let alice = alice.at(&srv.base);
+    for _ in 0..200 {
+        if !my_games(&alice).await["finished"][0]["listing"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let finished = my_games(&alice).await["finished"].clone();
+    assert_eq!((ids(&finished), finished[0]["listing"]["result"]["winner"].as_str()), (vec![room], Some("black")));
+    srv.stop().await;
 }
