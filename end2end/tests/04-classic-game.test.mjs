@@ -42,8 +42,11 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     // The spectator sees the stones live.
     await spectator.waitForSelector("[data-testid=stone-2-9-1]");
 
-    // An illegal attempt: refused with coordinate and reason, selection kept (003 §2.5).
+    // An illegal point says why at once, on the tap (000 §9); confirming anyway is refused
+    // with coordinate and reason, selection kept (003 §2.5).
     await tap(bob.page, 1, 9, 1);
+    await bob.page.waitForSelector("[data-testid=notice].error");
+    assert.match(await bob.page.textContent("[data-testid=notice]"), /A1.*(suicide|자충수)/, "explained before confirming");
     await bob.page.click("[data-testid=confirm-move]");
     await bob.page.waitForSelector("[data-testid=notice].error");
     const refusal = await bob.page.textContent("[data-testid=notice]");
@@ -80,8 +83,10 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await play(alice, id, 2, 9, 1);
     await play(bob, id, 7, 7, 1);
 
-    // Both pass: scoring (003 §2.7).
+    // Both pass: scoring (003 §2.7). After Black's pass White is told that passing ends play.
     await pass(alice, id);
+    await bob.page.waitForSelector("[data-testid=pass-guidance]");
+    assert.match(await bob.page.textContent("[data-testid=pass-guidance]"), /pass too|나도 쉬면/);
     await pass(bob, id);
     await until(id, (v) => v.phase === "scoring", "scoring");
     await alice.page.waitForSelector("[data-testid=scoring]");

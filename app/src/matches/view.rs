@@ -153,6 +153,9 @@ pub struct RoomView {
     /// The viewer created this room (and may cancel it before play, issue 14 §2).
     #[serde(default)]
     pub you_created: bool,
+    /// Who passed, when the last move was a pass (000 §9: "pass too to finish").
+    #[serde(default)]
+    pub last_pass_by: Option<Colour>,
 }
 
 #[cfg(feature = "ssr")]
@@ -283,6 +286,10 @@ impl RoomView {
                 .collect(),
             may_read_record: false,
             you_created: false,
+            last_pass_by: match s.game.moves().last() {
+                Some((c, engine::Move::Pass)) => Some(*c),
+                _ => None,
+            },
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),

@@ -201,6 +201,23 @@ mod hydrate {
         if clears {
             ctx.selection.set(None);
         }
+        // 000 §9: a stone, a capture, and the turn coming to this player.
+        if let Event::MovePlayed { colour, captured, .. } = e {
+            let s = if captured.is_empty() {
+                super::super::sound::Sound::Stone
+            } else {
+                super::super::sound::Sound::Capture
+            };
+            super::super::sound::play(ctx, s);
+            if me.is_some_and(|m| m != *colour) {
+                super::super::sound::play(ctx, super::super::sound::Sound::YourTurn);
+            }
+        }
+        if let Event::Passed { colour, .. } = e {
+            if me.is_some_and(|m| m != *colour) {
+                super::super::sound::play(ctx, super::super::sound::Sound::YourTurn);
+            }
+        }
         if let Event::IllegalAttempt { colour, .. } = e {
             if Some(*colour) != me {
                 ctx.notice.set(Some(Notice::Info(

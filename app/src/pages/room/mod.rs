@@ -9,6 +9,7 @@ mod live;
 mod panel;
 mod referee;
 mod scoring;
+mod sound;
 mod space;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
@@ -64,6 +65,8 @@ pub struct RoomCtx {
     /// Stones just captured, shown fading out when animations are on (000 §9).
     pub ghosts: RwSignal<Vec<(Xyz, Colour)>>,
     pub animate: RwSignal<bool>,
+    /// Sounds and the spoken countdown (000 §9): on unless this browser turned them off.
+    pub sound: RwSignal<bool>,
     /// The point last tapped (any view, any phase): the chain an opinion is about.
     pub inspected: RwSignal<Option<Xyz>>,
     /// A view fetch is in flight / another was asked for meanwhile: a burst of events (a
@@ -170,8 +173,18 @@ impl RoomCtx {
             return;
         }
         self.selection.set(Some(at));
-        self.notice.set(None);
-        if self.one_tap.get_untracked() && self.is_flat() {
+        // 000 §9: a point the player may not take says why at once, before any confirmation.
+        let illegal = self.view.with_untracked(|v| {
+            v.hints.as_ref().and_then(|h| h.illegal.iter().find(|(p, _)| *p == at).map(|(_, kind)| *kind))
+        });
+        match illegal {
+            Some(kind) => {
+                let why = tr_dyn(&format!("reason.{}", kind.as_str()));
+                self.notice.set(Some(Notice::Error(tr!("room.illegal_here", at = fmt_xyz(self, at), reason = why))));
+            }
+            None => self.notice.set(None),
+        }
+        if illegal.is_none() && self.one_tap.get_untracked() && self.is_flat() {
             self.confirm();
         }
     }
@@ -419,6 +432,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
         announcement: RwSignal::new(String::new()),
         ghosts: RwSignal::new(Vec::new()),
         animate: RwSignal::new(true),
+        sound: RwSignal::new(sound::remembered()),
         inspected: RwSignal::new(None),
         fetching: StoredValue::new((false, false)),
     };
@@ -432,7 +446,12 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
             <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
         </header>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
-        <main class="room" class:flat=flat class:with-desk=desk>
+        <main class="room" class:flat=flat class:with-desk=desk
+            class:counting=move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).is_some()>
+            // 000 §9: the last seconds of a byo-yomi period in large numbers.
+            {move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).map(|n| view! {
+                <div class="countdown" data-testid="countdown" aria-hidden="true">{n}</div>
+            })}
             {view! { <Seating code=code/> }.into_any()}
             {if flat {
                 view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any()

@@ -26,6 +26,11 @@ fn fmt_ms(ms: f64) -> String {
     }
 }
 
+/// `2` of `3` periods left: "●●○".
+fn period_dots(left: u32, total: u32) -> String {
+    (0..total.max(left)).map(|k| if k < left { '●' } else { '○' }).collect()
+}
+
 /// One side's clock as shown now: server snapshot minus the time since it was taken.
 fn clock_text(ctx: RoomCtx, c: Colour) -> String {
     let now = ctx.now.get();
@@ -35,16 +40,18 @@ fn clock_text(ctx: RoomCtx, c: Colour) -> String {
         let elapsed =
             if k.running == Some(c) { (now - ctx.offset.get() - v.server_time_ms as f64).max(0.0) } else { 0.0 };
         match k.control {
-            TimeControl::Byoyomi { period_s, .. } => {
+            TimeControl::Byoyomi { period_s, periods, .. } => {
                 let left = k.turn_left_ms.filter(|_| k.running == Some(c)).map(|t| t as f64 - elapsed);
                 let main = k.main_ms[i] as f64 - elapsed;
+                // 000 §9: the periods left as dots (● left, ○ used).
+                let dots = period_dots(k.periods_left[i], periods);
                 if main > 0.0 {
-                    format!("{} (+{}×{}s)", fmt_ms(main), k.periods_left[i], period_s)
+                    format!("{} + {dots} {period_s}s", fmt_ms(main))
                 } else {
                     // In byo-yomi: the current period's seconds.
                     let period = period_s as f64 * 1000.0;
                     let in_period = left.map(|l| l % period).filter(|x| *x > 0.0).unwrap_or(period);
-                    format!("{} · {}×{}s", fmt_ms(in_period), k.periods_left[i], period_s)
+                    format!("{} {dots} {period_s}s", fmt_ms(in_period))
                 }
             }
             TimeControl::None { .. } => match k.running {
@@ -90,6 +97,7 @@ pub fn GamePanel() -> impl IntoView {
             {player(Colour::Black)}
             {player(Colour::White)}
             <StatusBanner/>
+            <PassGuidance/>
             <ReadyButton/>
             <MoveControls/>
             <Requests/>
@@ -98,6 +106,27 @@ pub fn GamePanel() -> impl IntoView {
             <Footer/>
             <super::records::RecordViewers/>
         </section>
+    }
+}
+
+/// 000 §9: after the opponent's pass, passing too ends play; with area scoring the neutral
+/// points are filled first (000 §6.3).
+#[component]
+fn PassGuidance() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let text = move || {
+        ctx.view.with(|v| {
+            let me = v.your_colour?;
+            let opponent_passed =
+                v.phase == RoomPhase::Playing && v.to_move == me && v.last_pass_by.is_some_and(|c| c != me);
+            opponent_passed.then(|| match v.settings.scoring {
+                engine::ScoringMethod::Area => tr!("room.opponent_passed_area"),
+                _ => tr!("room.opponent_passed"),
+            })
+        })
+    };
+    view! {
+        {move || text().map(|t| view! { <p class="hint guidance" data-testid="pass-guidance" role="status">{t}</p> })}
     }
 }
 
@@ -302,6 +331,7 @@ fn MoveControls() -> impl IntoView {
                 </button>
                 <label class="one-tap"><input type="checkbox" data-testid="animate" prop:checked=ctx.animate
                     on:change=move |e| ctx.animate.set(event_target_checked(&e))/>{move || tr!("ui.animations")}</label>
+                <super::sound::SoundSwitch/>
                 {can_one_tap.then(|| view! {
                     <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
                         on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
