@@ -66,11 +66,8 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await bob.page.waitForSelector("[data-testid=stone-7-3-1]", { state: "detached" });
 
     // White plays elsewhere. Black asks to take back its own last move after White's reply:
-    // withdrawn once, then asked again — two moves go, and Black is to move (000 §8.2).
+    // two moves go, and Black is to move (000 §8.2).
     await play(bob, id, 7, 7, 1);
-    await alice.page.click("[data-testid=request-undo]");
-    await alice.page.click("[data-testid=undo-cancel]");
-    await until(id, (v) => v.undo === null, "request withdrawn");
     await alice.page.click("[data-testid=request-undo]");
     await bob.page.waitForSelector("[data-testid=undo-accept]");
     assert.match(await bob.page.textContent("[data-testid=undo-request]"), /two moves|두 수/);
@@ -82,6 +79,13 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await alice.page.waitForSelector("[data-testid=stone-7-7-1]", { state: "detached" });
     await play(alice, id, 2, 9, 1);
     await play(bob, id, 7, 7, 1);
+    // A request can be withdrawn; like a refused one it is not asked again for that move.
+    await alice.page.click("[data-testid=request-undo]");
+    await alice.page.click("[data-testid=undo-cancel]");
+    await until(id, (v) => v.undo === null, "request withdrawn");
+    await alice.page.click("[data-testid=request-undo]");
+    await alice.page.waitForSelector("[data-testid=notice].error");
+    assert.equal((await roomView(id)).undo, null, "not asked again for the same move");
 
     // Both pass: scoring (003 §2.7). After Black's pass White is told that passing ends play.
     await pass(alice, id);

@@ -131,7 +131,7 @@ pub async fn player_profile(username: String) -> Result<Profile, AppError> {
     let finished = super::rooms::finished_games(&db, user.id, 10_000).await?;
     let counts = count(&finished, &user.username);
     let recent = finished.into_iter().take(20).collect();
-    let in_play = summaries(db.rooms_of(user.id).await?)?;
+    let in_play = summaries(db.rooms_of(user.id).await?)?.into_iter().map(RoomSummary::redacted).collect();
     let may_see_sanctions = viewer.is_some_and(|v| v.id == user.id || v.role == crate::Role::Admin);
     let sanctions = match may_see_sanctions {
         true => Some(super::play::service()?.sanctions_of(user.id).await?),

@@ -58,6 +58,18 @@ impl TryFrom<crate::data::RoomRow> for RoomSummary {
     }
 }
 
+impl RoomSummary {
+    /// What a list sends: the listing without account ids (whom the room waits for and who
+    /// sits there are the server's to sort by; the names are in the seats).
+    pub fn redacted(mut self) -> RoomSummary {
+        if let Some(l) = &mut self.listing {
+            l.players.clear();
+            l.waiting_on.clear();
+        }
+        self
+    }
+}
+
 /// The lobby: open challenges with a free seat, and the games anyone may watch (003 §8.1).
 /// Public: anonymous visitors see both (taking a seat needs signing in).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,8 +86,10 @@ pub async fn lobby() -> Result<LobbyLists, AppError> {
     let open = summaries(db.open_rooms().await?)?
         .into_iter()
         .filter(|r| r.listing.as_ref().is_some_and(|l| l.free_seat().is_some()))
+        .map(RoomSummary::redacted)
         .collect();
-    Ok(LobbyLists { open, live: summaries(db.live_rooms().await?)? })
+    let live = summaries(db.live_rooms().await?)?.into_iter().map(RoomSummary::redacted).collect();
+    Ok(LobbyLists { open, live })
 }
 
 /// A signed-in player's games: those waiting for them first (their move, an answer, their
@@ -98,9 +112,9 @@ pub async fn my_games() -> Result<MyGameLists, AppError> {
     for r in db.rooms_of(u.id).await? {
         let r = RoomSummary::try_from(r)?;
         if r.listing.as_ref().is_some_and(|l| l.waiting_on.contains(&u.id)) {
-            games.waiting_for_you.push(r);
+            games.waiting_for_you.push(r.redacted());
         } else {
-            games.in_play.push(r);
+            games.in_play.push(r.redacted());
         }
     }
     games.finished = finished_games(&db, u.id, 50).await?;
@@ -116,5 +130,5 @@ pub(crate) async fn finished_games(
 ) -> Result<Vec<RoomSummary>, AppError> {
     let rows = db.finished_rooms_of(user_id, limit).await?;
     let all = rows.into_iter().map(RoomSummary::try_from).collect::<Result<Vec<_>, _>>()?;
-    Ok(all.into_iter().filter(|r| r.status != RoomPhase::Cancelled).collect())
+    Ok(all.into_iter().filter(|r| r.status != RoomPhase::Cancelled).map(RoomSummary::redacted).collect())
 }

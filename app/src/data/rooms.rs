@@ -55,12 +55,14 @@ impl Db {
         .await
     }
 
-    /// Finished games of `user_id`, the most recently ended first, at most `limit`.
+    /// Finished games of `user_id` (cancelled rooms are closed too, but no games), the most
+    /// recently ended first, at most `limit`.
     pub async fn finished_rooms_of(&self, user_id: i64, limit: u32) -> Result<Vec<RoomRow>, AppError> {
         self.listed(
             &format!(
                 "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = ? \
-                 WHERE r.status = 'finished' ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+                 WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
+                 ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
             ),
             Some(user_id),
         )

@@ -136,7 +136,9 @@ impl MatchService {
             let Ok(Some(log)) = self.db.load_log_checked(id).await else { continue };
             let now = self.clock.now_ms();
             match MatchState::replay_checked(&log.events, log.secrets, log.damage, log.last_seq, now) {
-                Ok(state) => listed += usize::from(self.db.set_listing(id, &state.listing()).await.is_ok()),
+                Ok(state) => {
+                    listed += usize::from(self.db.set_listing_if_missing(id, &state.listing()).await.unwrap_or(false))
+                }
                 Err(e) => tracing::warn!(room_id = id, error = %e, "closed room not listed"),
             }
         }

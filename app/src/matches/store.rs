@@ -117,6 +117,23 @@ impl Db {
         tx.commit().await.map_err(internal)
     }
 
+    /// Writes a listing only where none was ever written (the background lister of closed
+    /// rooms, which must not overwrite what a live actor wrote meanwhile).
+    pub async fn set_listing_if_missing(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
+        let mut tx = crate::data::write_tx(self).await?;
+        let missing: Option<i64> = sqlx::query_scalar("SELECT id FROM rooms WHERE id = ? AND listing IS NULL")
+            .bind(room_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(internal)?;
+        if missing.is_none() {
+            return Ok(false);
+        }
+        write_listing(&mut tx, room_id, ListingUpdate { listing, players_changed: true }).await?;
+        tx.commit().await.map_err(internal)?;
+        Ok(true)
+    }
+
     /// The listing last written for a room (`None`: never, or unreadable: written anew).
     pub async fn listing_of(&self, room_id: i64) -> Result<Option<Listing>, AppError> {
         let text: Option<Option<String>> = sqlx::query_scalar("SELECT listing FROM rooms WHERE id = ?")

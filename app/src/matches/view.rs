@@ -286,7 +286,7 @@ impl RoomView {
                 .collect(),
             may_read_record: false,
             you_created: false,
-            last_pass_by: match s.game.moves().last() {
+            last_pass_by: match s.game.moves_since_resumption().last() {
                 Some((c, engine::Move::Pass)) => Some(*c),
                 _ => None,
             },

@@ -92,7 +92,7 @@ fn Lobby() -> impl IntoView {
                                                 };
                                                 view! { <br/><span class="hint">{time}" · "{rules}</span> }
                                             })}
-                                            <br/><span class="hint">{tr!("lobby.waiting", who = r.creator.clone(), since = since(r.created_at_ms))}</span>
+                                            <br/><span class="hint">{tr!("lobby.waiting", who = waiting_name(&r), since = since(r.created_at_ms))}</span>
                                             " "
                                             {if mine {
                                                 view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, Command::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any()
@@ -126,6 +126,17 @@ fn Lobby() -> impl IntoView {
             <p class="error" role="alert" data-testid="lobby-error">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
         })}
     }
+}
+
+/// Who waits in an open challenge: the person seated (the creator may have left the seat).
+fn waiting_name(r: &RoomSummary) -> String {
+    let seated = r.listing.as_ref().and_then(|l| {
+        l.seats.iter().flatten().find_map(|s| match s {
+            SeatLabel::Person { username } => Some(username.clone()),
+            _ => None,
+        })
+    });
+    seated.unwrap_or_else(|| r.creator.clone())
 }
 
 /// "2026-12-02 20:45" (UTC, the same on the server and in the browser).

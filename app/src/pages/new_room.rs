@@ -129,7 +129,7 @@ pub fn NewRoomPage() -> impl IntoView {
                 </label>
                 <Show when=move || who.get() == "match">
                     <label>{move || tr!("lobby.access")}
-                        <select data-testid="access" on:change=move |e| access.set(
+                        <select data-testid="access" prop:value=move || access_name(access.get()) on:change=move |e| access.set(
                             if event_target_value(&e) == "open" { RoomAccess::Open } else { RoomAccess::Invitation })>
                             <option value="invitation" selected>{move || tr!("lobby.access_invitation")}</option>
                             <option value="open">{move || tr!("lobby.access_open")}</option>
@@ -275,6 +275,10 @@ pub fn NewRoomPage() -> impl IntoView {
             })}
         </main>
     }
+}
+
+fn access_name(a: RoomAccess) -> &'static str {
+    a.into()
 }
 
 fn origin() -> String {

@@ -90,7 +90,7 @@ impl MatchState {
             }
             Command::AdminDecide { winner, reasons } => {
                 let reasons = check_reasons("reasons", reasons)?;
-                if matches!(self.phase(), RoomPhase::Open | RoomPhase::Finished) {
+                if matches!(self.phase(), RoomPhase::Open | RoomPhase::Finished | RoomPhase::Cancelled) {
                     return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
                 }
                 Ok(vec![

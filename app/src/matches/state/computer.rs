@@ -42,7 +42,9 @@ impl MatchState {
                 if let Some((c, n)) = self.awaiting_ack {
                     return if c == colour { give(Command::Acknowledge { move_number: n }) } else { None };
                 }
-                if self.faults.iter().any(Option::is_some) {
+                // It waits while play is suspended; a Classic disconnection suspends nothing
+                // (000 §8.5), so it plays on against an absent person.
+                if self.suspension().is_some() {
                     return None;
                 }
                 // Undo by consent (003 §5.1): the computer grants the person's request.

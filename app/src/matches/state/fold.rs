@@ -99,7 +99,9 @@ impl MatchState {
             Event::SettingsConfirmed { seat } => self.confirmed[seat.index()] = true,
             Event::SeatLeft { seat } => {
                 self.seats[seat.index()] = None;
-                self.confirmed = [false, false];
+                // People confirm again; the computer's confirmation, given at creation, stays.
+                let computer = |i: usize| matches!(self.seats[i], Some(Occupant::Computer));
+                self.confirmed = [self.confirmed[0] && computer(0), self.confirmed[1] && computer(1)];
             }
             Event::RoomCancelled { .. } => self.phase = Phase::Cancelled,
             Event::Started { black, .. } => {
@@ -145,7 +147,14 @@ impl MatchState {
                 self.undo = None;
                 self.undo_barred = Some(*move_number);
             }
-            Event::UndoCancelled { .. } => self.undo = None,
+            Event::UndoCancelled { move_number, by } => {
+                self.undo = None;
+                // Withdrawn like refused: not asked again for the same move (003 §5.2), so
+                // asking and withdrawing cannot stop a clock for longer than one answer time.
+                if by.is_some() {
+                    self.undo_barred = Some(*move_number);
+                }
+            }
             Event::ScoringRequested { colour, move_number } => {
                 self.scoring_requests[colour_index(*colour)] = Some(*move_number);
             }
@@ -212,6 +221,11 @@ impl MatchState {
             }
             Event::Reconnected { colour } => {
                 self.faults[colour_index(*colour)] = None;
+                // 000 §8.5: a Classic game went on; the returning device gets the full
+                // acknowledgement time from now for the move it missed.
+                if matches!(self.rules, MatchRules::Classic(_)) {
+                    self.ack_since_ms = t;
+                }
                 // Play resumes from the server's record after both players' Ready (003 §6.2);
                 // a Classic game never stopped (000 §8.5).
                 if matches!(self.phase, Phase::Playing)

@@ -295,6 +295,7 @@ fn a_classic_disconnection_stops_no_clock_and_needs_no_second_ready() {
     t.store(&e);
     assert_eq!(T::kinds(&e), ["reconnected"]);
     assert_eq!(t.s.phase(), RoomPhase::Playing, "no second Ready in Classic");
+    assert!(t.advance(0).is_empty(), "the returning device has its acknowledgement time from now");
     t.ok(HOST, Command::Acknowledge { move_number: 2 });
     t.ok(HOST, Command::Move { at: at(7, 7, 1) });
     assert_eq!(t.s.clocks.main_ms[0], 600_000 - 30_000, "the absence was charged");
@@ -489,6 +490,13 @@ fn an_undo_request_can_be_withdrawn_by_its_requester_only() {
     assert!(t.s.undo.is_none());
     assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::White), "the clock of the player to move runs again");
     assert!(matches!(t.err(HOST, Command::CancelUndo), MatchError::NoPendingRequest { .. }));
+    // Withdrawn like refused: not asked again for the same move (asking and withdrawing
+    // would otherwise hold a clock without end).
+    assert!(matches!(
+        t.err(HOST, Command::RequestUndo),
+        MatchError::UndoNotAllowed { why: UndoRefusal::AlreadyRefused }
+    ));
+    t.play(GUEST, at(6, 6, 1));
     t.ok(HOST, Command::RequestUndo);
     t.assert_replays();
 }

@@ -506,7 +506,8 @@ fn Seating(code: Option<String>) -> impl IntoView {
                             </button>
                         }.into_any(),
                         // Issue 14 §2: an open room's free seat, for anyone signed in.
-                        (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open) => view! {
+                        (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open
+                            && v.seats.iter().any(Option::is_none)) => view! {
                             <button class="primary" data-testid="take-seat" on:click=move |_| ctx.send(Command::TakeSeat)>
                                 {tr!("lobby.join")}
                             </button>
