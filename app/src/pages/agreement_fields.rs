@@ -69,6 +69,24 @@ impl AgreementState {
         s
     }
 
+    /// Subscribes the caller to every field, so that checks and summaries computed from
+    /// [`apply`](Self::apply) follow them.
+    pub fn track(&self) {
+        self.agreements.track();
+        self.retention.track();
+        self.wait_min.track();
+        self.undo_limit.track();
+        self.notes.track();
+        self.assistants.with(|rows| {
+            for r in rows {
+                r.name.track();
+                r.kind.track();
+                r.helps.track();
+                r.extent.track();
+            }
+        });
+    }
+
     /// Writes the fields into `s` (Space: special rules and the scoring wait; both presets:
     /// assistance, retention and the version agreed to).
     pub fn apply(&self, s: &mut MatchSettings) {

@@ -146,7 +146,7 @@ fn since(ms: i64) -> String {
 }
 
 /// "Black alice · White bob · move 12".
-fn players_line(l: &Listing) -> String {
+pub(crate) fn players_line(l: &Listing) -> String {
     let name = |c| match l.player(c) {
         Some(SeatLabel::Person { username }) => username.clone(),
         Some(SeatLabel::Guest { name }) => name.clone(),
@@ -199,6 +199,7 @@ fn MyGames() -> impl IntoView {
                     {group("lobby.waiting_for_you", "games-waiting", g.waiting_for_you)}
                     {group("lobby.in_play", "my-games", g.in_play)}
                     {group("lobby.finished", "games-finished", g.finished)}
+                    <p><a href="/games" data-testid="archive-link">{move || tr!("archive.link")}</a></p>
                 })
             })}
         </Suspense>
@@ -218,8 +219,8 @@ fn Account() -> impl IntoView {
                     Ok(Some(u)) => view! {
                         <div class="account" data-testid="signed-in">
                             <a href="/account" data-testid="account-link">{u.username.clone()}</a>
-                            <a href=format!("/players/{}", u.username) data-testid="profile-link">{move || tr!("profile.link")}</a>
                             <span>" ("{role_label(u.role)}")"</span>
+                            <a href=format!("/players/{}", u.username) data-testid="profile-link">{move || tr!("profile.link")}</a>
                             <ActionForm action=sign_out>
                                 <button type="submit">{move || tr!("home.sign_out")}</button>
                             </ActionForm>

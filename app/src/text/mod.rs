@@ -9,7 +9,10 @@ mod settings;
 
 pub use errors::{app_error, match_error};
 pub use result::result;
-pub use settings::{computer_name, computer_name_short, ko_rule, listing_rules, settings_summary, time_control};
+pub use settings::{
+    computer_name, computer_name_short, ko_rule, listing_rules, problem as settings_problem, settings_summary,
+    time_control,
+};
 
 use crate::i18n::Lang;
 

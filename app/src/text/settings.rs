@@ -242,3 +242,14 @@ fn duration_ms(ms: u32) -> String {
         format!("{:.1} s", f64::from(ms) / 1000.0)
     }
 }
+
+/// One settings problem as people read it: the value, why it is refused, what is allowed and
+/// the clause (the allowed range is the validator's words, shared by the API's errors).
+pub fn problem(lang: Lang, p: &crate::matches::settings::SettingProblem) -> String {
+    use crate::matches::settings::ProblemKind;
+    let key = match p.kind {
+        ProblemKind::OutOfRange => "new.problem.out_of_range",
+        ProblemKind::NotAllowed => "new.problem.not_allowed",
+    };
+    t_with(lang, key, &[("value", &p.value), ("allowed", &p.allowed), ("clause", &p.clause)])
+}
