@@ -2,6 +2,7 @@
 //! They are thin adapters: validation and storage live in `crate::data`.
 
 pub mod account;
+pub mod archive;
 pub mod auth;
 pub mod conduct;
 pub mod governance;
@@ -9,6 +10,7 @@ pub mod learning;
 pub mod play;
 pub mod profiles;
 pub mod referee;
+pub mod replay;
 pub mod rooms;
 pub mod system;
 

@@ -184,6 +184,7 @@ mod tests {
             status: RoomPhase::Finished,
             mode,
             created_at_ms: 0,
+            ended_at_ms: Some(0),
             creator: black.into(),
             listing: Some(listing),
         }

@@ -16,6 +16,9 @@ pub struct RoomSummary {
     /// Marked in lists: one device, practice, against the computer (003 §11.1).
     pub mode: crate::matches::mode::ModeTag,
     pub created_at_ms: i64,
+    /// When the game ended, once it has.
+    #[serde(default)]
+    pub ended_at_ms: Option<i64>,
     /// Who created the room (in an open challenge: who is waiting).
     pub creator: String,
     /// Seats, players, move number, time and rules (issue 14 §2); `None` for a room not
@@ -52,6 +55,7 @@ impl TryFrom<crate::data::RoomRow> for RoomSummary {
             status,
             mode,
             created_at_ms: r.created_at_ms,
+            ended_at_ms: r.ended_at_ms,
             creator: r.creator,
             listing,
         })

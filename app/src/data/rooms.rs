@@ -16,6 +16,8 @@ pub struct RoomRow {
     /// The mode's tag: match, one_device, practice, vs_computer.
     pub mode: String,
     pub created_at_ms: i64,
+    /// When the game ended (`None` while it has not).
+    pub ended_at_ms: Option<i64>,
     pub creator: String,
     /// The listing as JSON (`None`: never written, a room not loaded since lists existed).
     pub listing: Option<String>,
@@ -23,7 +25,7 @@ pub struct RoomRow {
 
 /// The columns `room_row` reads, for every list.
 const LISTED: &str = "SELECT r.id, r.name, r.preset, r.size_x, r.size_y, r.size_z, r.status, r.mode, \
-     r.created_at_ms, u.username AS creator, r.listing FROM rooms r JOIN users u ON u.id = r.created_by";
+     r.created_at_ms, r.ended_at_ms, u.username AS creator, r.listing FROM rooms r JOIN users u ON u.id = r.created_by";
 
 impl Db {
     /// Open challenges: open rooms not started, newest first (the caller keeps those with a
@@ -65,6 +67,19 @@ impl Db {
                  ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
             ),
             Some(user_id),
+        )
+        .await
+    }
+
+    /// Every finished game (not cancelled rooms), newest first, at most `limit`: the
+    /// administrator's archive.
+    pub async fn finished_rooms(&self, limit: u32) -> Result<Vec<RoomRow>, AppError> {
+        self.listed(
+            &format!(
+                "{LISTED} WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
+                 ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+            ),
+            None,
         )
         .await
     }
@@ -116,6 +131,7 @@ fn room_row(r: &sqlx::sqlite::SqliteRow) -> Result<RoomRow, AppError> {
         size: [size("size_x")?, size("size_y")?, size("size_z")?],
         status: r.try_get("status").map_err(internal)?,
         created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
+        ended_at_ms: r.try_get("ended_at_ms").map_err(internal)?,
         creator: r.try_get("creator").map_err(internal)?,
         listing: r.try_get("listing").map_err(internal)?,
     })

@@ -9,6 +9,7 @@ pub mod events;
 pub mod listing;
 pub mod mode;
 pub mod referee;
+pub mod replay;
 pub mod settings;
 pub mod view;
 

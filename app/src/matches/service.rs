@@ -311,13 +311,23 @@ impl MatchService {
         }
     }
 
-    /// The stored record of a room, for those allowed to read it (003 §8.1, §9.7).
-    pub async fn record(&self, room_id: i64, viewer: Requester) -> Result<super::record::RoomRecord, MatchError> {
+    /// The room and its stored log, for those allowed to read the record (003 §8.1, §9.7).
+    pub async fn record_log(
+        &self,
+        room_id: i64,
+        viewer: Requester,
+    ) -> Result<(Box<super::state::MatchState>, Vec<super::events::StoredEvent>), MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         h.tx.send(Request::Record { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
         let state = rx.await.map_err(|_| MatchError::Internal)??;
         let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
+        Ok((state, log))
+    }
+
+    /// The stored record of a room, for those allowed to read it (003 §8.1, §9.7).
+    pub async fn record(&self, room_id: i64, viewer: Requester) -> Result<super::record::RoomRecord, MatchError> {
+        let (state, log) = self.record_log(room_id, viewer).await?;
         let filter = crate::audit::AuditFilter { room: Some(room_id), ..Default::default() };
         let mut audit = self.db.audit_entries(&filter, None).await.map_err(from_app)?;
         audit.retain(|e| e.action.in_room_record());

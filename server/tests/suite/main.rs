@@ -22,3 +22,4 @@ mod procedure;
 mod programs;
 mod records;
 mod referee;
+mod replay;

@@ -360,6 +360,11 @@ impl MatchState {
         Ok(state)
     }
 
+    /// The room's secrets, to rebuild an earlier moment of it from its log (a replay).
+    pub(in crate::matches) fn secrets_for_replay(&self) -> RoomSecrets {
+        self.secrets.clone()
+    }
+
     /// Rebuilds a room from its stored events (the first must be `RoomCreated`).
     pub fn replay(events: &[StoredEvent], secrets: RoomSecrets) -> Result<MatchState, ReplayError> {
         match Self::replay_prefix(events, secrets)? {

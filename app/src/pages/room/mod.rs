@@ -16,6 +16,8 @@ mod tests;
 
 /// Who may read the stored record, and the players' approvals (003 §8.1).
 mod records;
+mod replay;
+pub use replay::ReplayPage;
 
 use crate::matches::commands::RoomPhase;
 use leptos::{prelude::*, task::spawn_local};

@@ -1,0 +1,23 @@
+//! The replay of a stored record (issue 14 §3), for those who may read it (003 §8.1): its
+//! steps, and the room as it stood after any one of them.
+
+use leptos::prelude::*;
+
+use crate::{
+    matches::{replay::ReplayStep, view::RoomView},
+    AppError,
+};
+
+/// The steps of a room's record, oldest first.
+#[server(endpoint = "replay_steps", input = server_fn::codec::Json)]
+pub async fn replay_steps(room_id: i64) -> Result<Vec<ReplayStep>, AppError> {
+    let (_, log) = super::play::service()?.record_log(room_id, super::play::signed_in().await?).await?;
+    Ok(crate::matches::replay::steps(&log))
+}
+
+/// The room after event `seq` of its record, with the clocks as they read then.
+#[server(endpoint = "replay_frame", input = server_fn::codec::Json)]
+pub async fn replay_frame(room_id: i64, seq: i64) -> Result<RoomView, AppError> {
+    let (state, log) = super::play::service()?.record_log(room_id, super::play::signed_in().await?).await?;
+    state.replayed_to(room_id, &log, seq)
+}
