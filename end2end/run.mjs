@@ -1,6 +1,6 @@
 // Starts the real release server on a fresh SQLite data directory, runs the browser tests
 // against it with node's test runner, and stops it. Screenshots go to end2end/artifacts/.
-// E2E_ONLY=04 runs only the test files whose names contain it.
+// E2E_ONLY=04 runs only the test files whose names contain it (E2E_ONLY=04,15: either).
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join, dirname } from "node:path";
@@ -15,8 +15,8 @@ let server;
 try {
   server = await startServer();
   if (!server.setupUrl) throw new Error("no setup link printed");
-  const only = process.env.E2E_ONLY || "";
-  const files = readdirSync(join(here, "tests")).filter((f) => f.endsWith(".test.mjs") && f.includes(only)).sort()
+  const only = (process.env.E2E_ONLY || "").split(",");
+  const files = readdirSync(join(here, "tests")).filter((f) => f.endsWith(".test.mjs") && only.some((o) => f.includes(o))).sort()
     .map((f) => join(here, "tests", f));
   const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], {
     stdio: "inherit",

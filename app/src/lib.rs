@@ -83,8 +83,11 @@ pub fn App() -> impl IntoView {
                 <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view=pages::SignUpPage/>
                 <Route path=(StaticSegment("rooms"), StaticSegment("new")) view=pages::NewRoomPage/>
+                <Route path=StaticSegment("games") view=pages::ArchivePage/>
+                <Route path=(StaticSegment("games"), StaticSegment("sgf")) view=pages::SgfViewPage/>
                 <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
                 <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id"), StaticSegment("replay")) view=pages::ReplayPage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
                 <Route path=(StaticSegment("players"), ParamSegment("name")) view=pages::ProfilePage ssr=SsrMode::Async/>
                 <Route path=StaticSegment("account") view=pages::AccountPage/>
@@ -94,6 +97,7 @@ pub fn App() -> impl IntoView {
                 <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view=pages::AccountsAdminPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("log")) view=pages::AuditLogPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("rules")) view=pages::GovernancePage/>
+                <Route path=StaticSegment("rules") view=pages::RulesPage/>
                 <Route path=(StaticSegment("rules"), StaticSegment("common")) view=pages::CommonRulesPage/>
                 <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
             </Routes>

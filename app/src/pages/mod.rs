@@ -3,6 +3,8 @@
 mod account;
 mod admin;
 mod agreement_fields;
+mod archive;
+mod board_picture;
 mod common_rules;
 pub(crate) mod header;
 mod home;
@@ -10,19 +12,24 @@ mod new_room;
 mod notifications;
 mod profile;
 mod room;
+mod rules_page;
 mod setup;
+mod sgf_view;
 mod signup;
 
 pub use account::{AccountPage, ResetPage};
 pub use admin::{AccountsAdminPage, AdminPage, AdminRoomPage, AuditLogPage, GovernancePage, LearningPage};
+pub use archive::ArchivePage;
 pub use common_rules::CommonRulesPage;
 pub use header::{Badges, HeaderBadges};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;
 pub use notifications::NotificationsPage;
 pub use profile::ProfilePage;
-pub use room::RoomPage;
+pub use room::{ReplayPage, RoomPage};
+pub use rules_page::RulesPage;
 pub use setup::SetupPage;
+pub use sgf_view::SgfViewPage;
 pub use signup::SignUpPage;
 
 use leptos::prelude::*;
