@@ -95,13 +95,13 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await until(id, (v) => v.phase === "scoring", "scoring");
     await alice.page.waitForSelector("[data-testid=scoring]");
 
-    // Black marks White's two lone stones dead; each change issues a new statement number.
+    // Black marks White's lone stones dead. 000 §5.5: a mark takes the whole group — both
+    // stones, joined through empty points — in one change, with a new statement number.
     await alice.page.click("[data-testid=mark-dead]");
     await tap(alice.page, 5, 5, 1);
-    await until(id, (v) => v.scoring && v.scoring.marks.length === 1, "first mark");
-    await tap(alice.page, 7, 7, 1);
-    const marked = await until(id, (v) => v.scoring && v.scoring.marks.length === 2, "second mark");
-    assert.equal(marked.scoring.statement, 3, "statements 1 (entering), 2, 3");
+    const marked = await until(id, (v) => v.scoring && v.scoring.marks.length === 2, "the group marked");
+    assert.equal(marked.scoring.statement, 2, "statements 1 (entering), 2");
+    assert.deepEqual(marked.scoring.score.dead_stones.map((p) => [p.x, p.y]).sort(), [[5, 5], [7, 7]]);
     const n = marked.scoring.statement;
     await alice.page.waitForSelector(`text=${n}`);
     await alice.page.screenshot({ path: `${ARTIFACTS}/classic-4-scoring.png` });

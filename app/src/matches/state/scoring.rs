@@ -118,23 +118,90 @@ impl MatchState {
         s.into_iter().map(|q| self.xyz(q)).collect()
     }
 
+    /// 000 §5.5 step 2: a Classic group — the same-colour stones joined through empty
+    /// points and the opponent's stones marked dead — as one stone of each of its chains,
+    /// `p`'s chain first.
+    fn classic_group(&self, p: engine::Point, marks: &[Mark]) -> Vec<engine::Point> {
+        let board = self.game.board();
+        let g = self.game.geometry();
+        let Some(colour) = self.game.stone_at(p) else { return vec![p] };
+        let dead_opponent = |q: engine::Point| {
+            self.game.stone_at(q).is_some_and(|c| c != colour)
+                && self.mark_on(q, marks).is_some_and(|m| m.kind == MarkKind::Dead)
+        };
+        let mut seen = vec![false; g.len()];
+        let mut heads = Vec::new();
+        let mut todo = vec![p];
+        seen[p.index()] = true;
+        while let Some(q) = todo.pop() {
+            match self.game.stone_at(q) {
+                Some(c) if c == colour => {
+                    if let Some(h) = board.chain_head(q) {
+                        if !heads.iter().any(|(head, _)| *head == h) {
+                            heads.push((h, q));
+                        }
+                    }
+                }
+                None => {}
+                Some(_) if dead_opponent(q) => {}
+                Some(_) => continue,
+            }
+            for &n in g.neighbours(q) {
+                if !seen[n.index()] {
+                    seen[n.index()] = true;
+                    todo.push(n);
+                }
+            }
+        }
+        let first = board.chain_head(p);
+        heads.sort_by_key(|(h, _)| Some(*h) != first);
+        heads.into_iter().map(|(h, q)| if Some(h) == first { p } else { q }).collect()
+    }
+
+    /// Classic marks (000 §5.5 step 2): a stone mark toggles its whole group, one mark per
+    /// chain so that counting and statements stay per chain; the same mark again removes it.
+    fn classic_mark(
+        &self,
+        colour: Colour,
+        p: engine::Point,
+        kind: MarkKind,
+        marks: &[Mark],
+    ) -> (Vec<Mark>, Vec<Event>) {
+        let group =
+            if matches!(kind, MarkKind::Dead | MarkKind::Unresolved) { self.classic_group(p, marks) } else { vec![p] };
+        let mut now = marks.to_vec();
+        let mut events = Vec::new();
+        let existing: Vec<Mark> = group.iter().filter_map(|q| self.mark_on(*q, marks)).collect();
+        for m in &existing {
+            now.retain(|x| x != m);
+            events.push(Event::MarkWithdrawn { colour, mark: m.clone() });
+        }
+        // The tapped chain's mark decides: the same kind again only removes.
+        let same_again = self.mark_on(p, marks).is_some_and(|m| m.kind == kind);
+        if !same_again {
+            for q in group {
+                let new = Mark { at: self.xyz(q), kind, by: Some(colour) };
+                now.push(new.clone());
+                events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(q) });
+            }
+        }
+        (now, events)
+    }
+
     pub(super) fn mark(&mut self, colour: Colour, at: Xyz, kind: MarkKind) -> Result<Vec<Event>, MatchError> {
         let marks = self.require_scoring()?.marks.clone();
         let p = self.check_mark(at, kind)?;
+        if matches!(self.rules, MatchRules::Classic(_)) {
+            let (now, mut events) = self.classic_mark(colour, p, kind, &marks);
+            events.push(self.statement_event(now));
+            return Ok(events);
+        }
         let existing = self.mark_on(p, &marks);
         let mut events = Vec::new();
         let mut now_marks = marks.clone();
         match (existing, &self.rules) {
-            // Classic toggles (000 §5.5 step 2): the same mark again removes it.
-            (Some(m), MatchRules::Classic(_)) => {
-                now_marks.retain(|x| *x != m);
-                events.push(Event::MarkWithdrawn { colour, mark: m.clone() });
-                if m.kind != kind {
-                    let new = Mark { at, kind, by: Some(colour) };
-                    now_marks.push(new.clone());
-                    events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(p) });
-                }
-            }
+            // Classic marks are handled above (whole groups).
+            (Some(_), MatchRules::Classic(_)) => return Err(MatchError::Internal),
             // 003 §3.5: a mark in force stays until its author withdraws it.
             (Some(m), MatchRules::Space(_)) if m.kind == kind => return Err(MatchError::AlreadyDone),
             (Some(m), MatchRules::Space(_)) => {

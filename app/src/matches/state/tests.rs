@@ -651,6 +651,38 @@ fn classic_scoring_toggles_marks_resumes_play_and_auto_agrees_at_the_deadline() 
 }
 
 #[test]
+fn a_classic_mark_covers_the_whole_group_through_empty_points() {
+    // 000 §5.5 step 2: Black walls off column 5, White column 6; two white stones left inside
+    // Black's side, apart, form one group through the empty points between them.
+    let mut t = T::started(classic9());
+    for y in 1..=9 {
+        t.play(HOST, at(5, y, 1));
+        t.play(GUEST, at(6, y, 1));
+    }
+    t.pass(HOST);
+    t.play(GUEST, at(2, 2, 1));
+    t.pass(HOST);
+    t.play(GUEST, at(3, 4, 1));
+    t.pass(HOST);
+    t.pass(GUEST);
+    let e = t.ok(HOST, Command::Mark { at: at(2, 2, 1), kind: MarkKind::Dead });
+    assert_eq!(T::kinds(&e), ["mark_added", "mark_added", "statement_issued"]);
+    let dead = |t: &T| {
+        let mut d = t.s.scoring().unwrap().score.dead_stones.clone();
+        d.sort_by_key(|p| (p.x, p.y, p.z));
+        d
+    };
+    assert_eq!(dead(&t), vec![at(2, 2, 1), at(3, 4, 1)]);
+    // White's wall is another group: not reached through Black's wall.
+    assert!(!dead(&t).contains(&at(6, 1, 1)));
+    // Tapping the other stone of the group with the same mark removes the whole group's marks.
+    let e = t.ok(GUEST, Command::Mark { at: at(3, 4, 1), kind: MarkKind::Dead });
+    assert_eq!(T::kinds(&e), ["mark_withdrawn", "mark_withdrawn", "statement_issued"]);
+    assert!(t.s.scoring().unwrap().marks.is_empty());
+    t.assert_replays();
+}
+
+#[test]
 fn korean_ko_resumed_play_ends_in_scoring_again_not_a_repetition_draw() {
     // 000 §5.5 step 5 with koRule=korean (000 §5.3): the arrangement recurs after each
     // resume only through passes, which is not a triple repetition; every two passes

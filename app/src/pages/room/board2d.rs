@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::{label, RoomCtx};
 use crate::{
     board_view::region::{Span, Window},
-    matches::events::{Colour, MarkKind, Xyz},
+    matches::events::{Colour, Event, MarkKind, Xyz},
     tr,
 };
 
@@ -26,8 +26,68 @@ pub fn FlatBoard() -> impl IntoView {
         })
     });
     let z = Signal::derive(move || ctx.view.with(|v| v.settings.board.z.start));
-    view! { <LayerSvg window=window z=z classic=true testid="board"/> }
+    // 000 §9: on a phone a finger hides the point it chooses on a 13×13 or 19×19 board; a
+    // magnifier above the finger shows the intersections under it while it touches.
+    let loupe = RwSignal::new(None::<Loupe>);
+    let lines = move || ctx.view.with(|v| v.settings.board.x.end - v.settings.board.x.start + 1);
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let follow = move |e: leptos::ev::PointerEvent| {
+        if e.pointer_type() != "touch" || lines() < 13 {
+            return;
+        }
+        #[cfg(feature = "hydrate")]
+        {
+            let Some(div) = wrap.get() else { return };
+            let Some(svg) = div.first_element_child() else { return };
+            let r = svg.get_bounding_client_rect();
+            let d = div.get_bounding_client_rect();
+            if r.width() <= 0.0 {
+                return;
+            }
+            let units = (lines() + 1) as f64 * CELL;
+            let scale = units / r.width();
+            let (ux, uy) = ((e.client_x() as f64 - r.left()) * scale, (e.client_y() as f64 - r.top()) * scale);
+            // Centred on the nearest intersection: the one a tap there would choose.
+            let snap = |u: f64| (u / CELL).round().clamp(1.0, lines() as f64) * CELL;
+            loupe.set(Some(Loupe {
+                x: snap(ux),
+                y: snap(uy),
+                left: e.client_x() as f64 - d.left(),
+                top: e.client_y() as f64 - d.top(),
+            }));
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (e, wrap);
+    };
+    view! {
+        <div class="flat-wrap" node_ref=wrap
+            on:pointerdown=follow on:pointermove=follow
+            on:pointerup=move |_| loupe.set(None) on:pointercancel=move |_| loupe.set(None)
+            on:pointerleave=move |_| loupe.set(None)>
+            <LayerSvg window=window z=z classic=true testid="board"/>
+            {move || loupe.get().map(|l| view! {
+                <svg class="loupe" data-testid="loupe" aria-hidden="true"
+                    viewBox=format!("{} {} {} {}", l.x - LOUPE_R, l.y - LOUPE_R, 2.0 * LOUPE_R, 2.0 * LOUPE_R)
+                    style=format!("left: {:.0}px; top: {:.0}px", l.left, l.top)>
+                    <use href="#flat-board-content"/>
+                    <circle class="loupe-aim" cx=l.x cy=l.y r="21"/>
+                </svg>
+            })}
+        </div>
+    }
 }
+
+/// The magnifier's centre (board units, on an intersection) and the finger (px in the wrap).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Loupe {
+    x: f64,
+    y: f64,
+    left: f64,
+    top: f64,
+}
+
+/// Half the width of what the magnifier shows, in board units (1.75 intersections).
+const LOUPE_R: f64 = 70.0;
 
 /// One layer inside `window`, drawn as a board.
 #[component]
@@ -234,6 +294,34 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 .unwrap_or_default()
         })
     };
+    // 000 §9: in scoring, the group the opponent marked or unmarked last is ringed, so that a
+    // player sees what changed before agreeing again.
+    let changed = move || {
+        let me = ctx.my_colour()?;
+        let stones = ctx.view.with(|v| {
+            if v.phase != crate::matches::commands::RoomPhase::Scoring {
+                return None;
+            }
+            ctx.events.with(|es| {
+                es.iter().rev().find_map(|e| match &e.event {
+                    Event::MarkAdded { colour, stones, .. } => Some((*colour, stones.clone())),
+                    Event::MarkWithdrawn { colour, mark } => Some((*colour, super::chain_of(v, mark.at))),
+                    _ => None,
+                })
+            })
+        })?;
+        let (by, stones) = stones;
+        let w = window.get();
+        (by != me).then(|| {
+            stones
+                .into_iter()
+                .filter(|p| p.z == z.get() && w.contains(p.x, p.y))
+                .map(|p| view! {
+                    <circle class="changed" cx=px(p.x) cy=py(p.y) r="23" data-testid=format!("changed-{}-{}-{}", p.x, p.y, p.z)/>
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     // Transparent hit targets on every intersection, drawn last so they get the pointer.
     let hits = move || {
         let w = window.get();
@@ -256,6 +344,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
     view! {
         <svg class="layer-board" class:classic=classic viewBox=view_box data-testid=testid role="group"
              aria-label=move || tr!("room.board_label")>
+            <g id=classic.then_some("flat-board-content")>
             <rect class="wood" x="0" y="0" width="100%" height="100%"/>
             {grid}
             {stars}
@@ -267,7 +356,9 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {cited}
             {ghosts}
             {preview}
+            {changed}
             {hits}
+            </g>
         </svg>
     }
 }

@@ -32,7 +32,7 @@ fn period_dots(left: u32, total: u32) -> String {
 }
 
 /// One side's clock as shown now: server snapshot minus the time since it was taken.
-fn clock_text(ctx: RoomCtx, c: Colour) -> String {
+pub(super) fn clock_text(ctx: RoomCtx, c: Colour) -> String {
     let now = ctx.now.get();
     ctx.view.with(|v| {
         let k = &v.clocks;
@@ -469,8 +469,10 @@ fn Footer() -> impl IntoView {
     view! {
         <p class="footer-line">
             <span data-testid="watchers">{move || tr!("room.watchers", n = ctx.view.with(|v| v.watchers))}</span>
+            " · "<a href="/rules" target="_blank" data-testid="rules-link">{move || tr!("rules.link")}</a>
             // 003 §8.1: for everyone who may download, and nobody else.
             {move || ctx.view.with(|v| v.may_read_record).then(|| view! {
+                " · "<a href=format!("/rooms/{id}/replay") data-testid="replay-link">{tr!("replay.open")}</a>
                 " · "<a href=format!("/api/v1/rooms/{id}/record") download="" data-testid="record-json">{tr!("room.record_json")}</a>
                 {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="" data-testid="record-sgf">"SGF"</a> })}
             })}
@@ -480,7 +482,7 @@ fn Footer() -> impl IntoView {
 
 /// A point's name on each axis as the coordinate fields take it: the room's labels, a Classic
 /// board's column letter and row number, or the coordinates themselves.
-fn axis_labels(v: &crate::matches::view::RoomView, at: Xyz) -> [String; 3] {
+pub(super) fn axis_labels(v: &crate::matches::view::RoomView, at: Xyz) -> [String; 3] {
     let b = v.settings.board;
     if let Some(names) = super::label_set(v) {
         let name = |a: engine::AxisName, k: i64| names.axis(a).get(k as usize).cloned().unwrap_or_default();
