@@ -147,6 +147,17 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     });
     assert.equal(await attr("region-canvas", "data-distance"), zoomed, "direction match copies the direction only");
     await bob.page.screenshot({ path: `${ARTIFACTS}/space-3c-region-3d.png` });
+    // 003 §7.1–7.2: the whole view names its reference point and ticks along each axis,
+    // placed on screen by the renderer (not left at their off-screen start).
+    const whole = ".canvas-wrap:has([data-testid=board-canvas])";
+    assert.equal(await bob.page.innerText(`${whole} [data-testid=tick-origin]`), "1,1,1");
+    for (const axis of ["x", "y", "z"]) {
+      assert.ok(await bob.page.locator(`${whole} [data-testid=tick-${axis}]`).count() >= 2, axis);
+    }
+    await bob.page.waitForFunction((sel) => {
+      const t = document.querySelector(`${sel} [data-testid=tick-origin]`);
+      return t && parseFloat(t.style.left) > 0 && parseFloat(t.style.top) > 0;
+    }, whole);
 
     // Region-selection mode (003 §7.3): a drag over the whole view marks a rectangle; its
     // reference is a stone's point (one is drawn largest), whose layer becomes the active

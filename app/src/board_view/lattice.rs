@@ -106,6 +106,18 @@ pub fn axes(dims: [u16; 3]) -> [Segment; 3] {
     ]
 }
 
+/// Radius of the sphere around the box centre that holds everything a view draws: the box,
+/// the axis arrows past its reference corner, a stone's radius and room for the letters and
+/// tick labels (003 §7.5–7.6). The camera fits this, not the box alone, so that a small
+/// region (3×2×2) shows its stones, arrows and letters whole instead of cropping them.
+pub fn view_radius(dims: [u16; 3]) -> f32 {
+    const MARGIN: f32 = 0.36 + 0.6;
+    let h = |n: u16| (n.max(1) as f32 - 1.0) / 2.0;
+    let corner = (h(dims[0]).powi(2) + h(dims[1]).powi(2) + h(dims[2]).powi(2)).sqrt();
+    let tips = axes(dims).map(|a| (a.to[0].powi(2) + a.to[1].powi(2) + a.to[2].powi(2)).sqrt());
+    tips.into_iter().fold(corner, f32::max) + MARGIN
+}
+
 /// Radius of the sphere that encloses the box (for camera distance limits).
 pub fn bounding_radius(dims: [u16; 3]) -> f32 {
     let h = |n: u16| (n as f32 - 1.0) / 2.0;
@@ -143,6 +155,21 @@ pub fn pick(dims: [u16; 3], origin: [f32; 3], dir: [f32; 3], radius: f32) -> Opt
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_view_fits_arrows_and_stones_for_every_box_size() {
+        // 003 §7.5–7.6: what is drawn stays inside the fitted sphere, small boxes included.
+        for dims in [[1, 1, 1], [3, 2, 2], [7, 5, 3], [19, 19, 19], [25, 25, 25], [25, 1, 1]] {
+            let r = view_radius(dims);
+            for a in axes(dims) {
+                let tip = (a.to[0].powi(2) + a.to[1].powi(2) + a.to[2].powi(2)).sqrt();
+                assert!(tip + 0.36 < r, "{dims:?}: arrow tip {tip} outside {r}");
+            }
+            assert!(bounding_radius(dims) < r, "{dims:?}");
+        }
+        // Small regions are no longer fitted to the box alone: 3×2×2 was 1.22.
+        assert!(view_radius([3, 2, 2]) > 3.0);
+    }
+
     use super::*;
 
     #[test]

@@ -34,6 +34,37 @@ pub struct BoardScene {
     pub ghosts: Vec<([i64; 3], Colour)>,
     /// The safe spaces the latest ruling cited (003 §3.2, §8.5): a green bead on each point.
     pub cited: Vec<[i64; 3]>,
+    /// Coordinate names along the axes and at the reference point (003 §7.1–7.2).
+    pub ticks: Ticks,
+}
+
+/// Names written along the three axes from the reference point (003 §7.1–7.2), in the
+/// room's labels: per axis the 0-based offsets named and their names, and the reference
+/// point's own name. Drawn as HTML over the canvas, so they stay upright at any rotation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Ticks {
+    pub axes: [Vec<(u16, String)>; 3],
+    pub origin: String,
+}
+
+impl Ticks {
+    /// The offsets to name along an axis of `n` points: every one up to 7, else about six
+    /// evenly spaced, always the first and the last.
+    pub fn offsets(n: u16) -> Vec<u16> {
+        if n <= 7 {
+            return (0..n).collect();
+        }
+        let step = (n - 1).div_ceil(6);
+        let mut out: Vec<u16> = (0..n).step_by(step as usize).collect();
+        if out.last() != Some(&(n - 1)) {
+            // Keep the last; drop a neighbour that would crowd it.
+            if out.last().is_some_and(|l| n - 1 - l < step / 2 + 1) {
+                out.pop();
+            }
+            out.push(n - 1);
+        }
+        out
+    }
 }
 
 impl BoardScene {
@@ -51,6 +82,7 @@ impl BoardScene {
             grid: true,
             ghosts: Vec::new(),
             cited: Vec::new(),
+            ticks: Ticks::default(),
         }
     }
     pub fn dims(&self) -> [u16; 3] {
@@ -160,6 +192,8 @@ pub fn BoardCanvas(
     #[cfg(not(feature = "hydrate"))]
     let _ = (on_pick, on_region, spin, turn, antialias);
     let [nx, ny, nz] = dims;
+    // Re-drawn only when the names change, not with every stone.
+    let ticks = Memo::new(move |_| scene.with(|s| s.ticks.clone()));
     view! {
         <div class="canvas-wrap">
             <canvas
@@ -177,7 +211,45 @@ pub fn BoardCanvas(
             <span class="axis-label x" aria-hidden="true">"X"</span>
             <span class="axis-label y" aria-hidden="true">"Y"</span>
             <span class="axis-label z" aria-hidden="true">"Z"</span>
+            // Coordinate names along the axes and the reference point's, placed by the renderer.
+            {move || ticks.with(|t| {
+                let origin = (!t.origin.is_empty()).then(|| view! {
+                    <span class="tick origin" data-axis="o" data-i="0" data-n="0" data-testid="tick-origin">{t.origin.clone()}</span>
+                });
+                let first = usize::from(!t.origin.is_empty());
+                let along = ["x", "y", "z"]
+                    .into_iter()
+                    .zip(t.axes.iter())
+                    .flat_map(|(axis, list)| list.iter().map(move |(i, name)| (axis, *i, name.clone())))
+                    .enumerate()
+                    .map(|(n, (axis, i, name))| view! {
+                        <span class="tick" data-axis=axis data-i=i.to_string() data-n=(n + first).to_string()
+                            data-testid=format!("tick-{axis}") aria-hidden="true">{name}</span>
+                    })
+                    .collect_view();
+                view! { {origin}{along} }
+            })}
             <div class="drag-rect" aria-hidden="true"></div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ticks;
+
+    #[test]
+    fn ticks_name_short_axes_fully_and_long_ones_evenly_with_both_ends() {
+        assert_eq!(Ticks::offsets(1), vec![0]);
+        assert_eq!(Ticks::offsets(7), (0..7).collect::<Vec<_>>());
+        assert_eq!(Ticks::offsets(19), vec![0, 3, 6, 9, 12, 15, 18]);
+        let t = Ticks::offsets(25);
+        assert_eq!((t[0], *t.last().unwrap()), (0, 24));
+        assert!(t.len() <= 8);
+        for n in 1..=25 {
+            let t = Ticks::offsets(n);
+            assert_eq!((t[0], *t.last().unwrap()), (0, n - 1), "{n}");
+            assert!(t.windows(2).all(|w| w[0] < w[1]), "{n}");
+        }
     }
 }

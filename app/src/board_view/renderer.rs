@@ -24,7 +24,7 @@ use web_sys::{HtmlCanvasElement, PointerEvent, WebGl2RenderingContext, WheelEven
 
 use super::{
     gesture::{self, Gesture, Input, Intent},
-    lattice::{axes, bounding_radius, pick, points_on, segments, world_pos, LineKind, Segment},
+    lattice::{axes, pick, points_on, segments, view_radius, world_pos, LineKind, Segment},
     orbit::Orbit,
     BoardScene,
 };
@@ -41,6 +41,10 @@ const BLACK_STONE: Srgba = Srgba::new_opaque(24, 24, 28);
 const WHITE_STONE: Srgba = Srgba::new_opaque(236, 236, 230);
 const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
 const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
+/// The preview's halo: the yellow of the confirm button (003 §2.4).
+const PREVIEW_HALO: Srgba = Srgba::new_opaque(250, 204, 21);
+/// The dead-stone candidate's cube (003 §3.4).
+const DEAD_MARK: Srgba = Srgba::new_opaque(249, 115, 22);
 /// Stone radius in point spacings.
 const STONE_R: f32 = 0.36;
 
@@ -53,7 +57,12 @@ struct Scene {
     /// One set of sprites per colour and shade (active layer or dimmed).
     stones: Vec<Gm<Sprites, StoneMaterial>>,
     markers: Option<Gm<InstancedMesh, ColorMaterial>>,
-    preview: Option<Gm<Mesh, PhysicalMaterial>>,
+    /// The selecting player's translucent stone and the halo that keeps it visible.
+    preview: Vec<Gm<Mesh, PhysicalMaterial>>,
+    /// Dead-stone candidates (003 §3.4): an outline shell around each, in its own colour's
+    /// opposite, and a cube marker — a shape no other marker has.
+    dead_shells: Vec<Gm<Mesh, PhysicalMaterial>>,
+    dead_marks: Option<Gm<InstancedMesh, ColorMaterial>>,
     /// Captured stones fading out, and when the fade began (ms since the epoch).
     ghosts: Vec<Gm<Mesh, PhysicalMaterial>>,
     ghosts_since: f64,
@@ -124,7 +133,9 @@ impl Handle {
             arrows,
             stones: Vec::new(),
             markers: None,
-            preview: None,
+            preview: Vec::new(),
+            dead_shells: Vec::new(),
+            dead_marks: None,
             ghosts: Vec::new(),
             ghosts_since: 0.0,
             layer_frame: None,
@@ -137,7 +148,7 @@ impl Handle {
             gesture: Gesture::new(scene.region_select),
             shown_rect: None,
             spin,
-            orbit: Orbit::for_radius(bounding_radius(dims)),
+            orbit: Orbit::for_radius(view_radius(dims)),
             dirty: true,
             frames: 0,
             alive: true,
@@ -211,7 +222,7 @@ impl Handle {
         if let Ok(mut s) = self.scene.try_borrow_mut() {
             if s.scene != *scene {
                 if s.scene.board != scene.board {
-                    let (old, new) = (bounding_radius(s.scene.dims()), bounding_radius(scene.dims()));
+                    let (old, new) = (view_radius(s.scene.dims()), view_radius(scene.dims()));
                     s.arrows = build_arrows(&s.context, scene.dims());
                     let mut orbit = Orbit::for_radius(new);
                     orbit.yaw = s.orbit.yaw;
@@ -299,16 +310,12 @@ impl Scene {
             })
             .collect();
         let sphere = CpuMesh::sphere(12);
-        // Markers: a small red bead on the last move, a larger pale one on each dead stone.
+        // Markers: a small red bead on the last move, a green one on each cited safe space.
         let mut marks = Vec::new();
         let mut mark_colors = Vec::new();
         if let Some(p) = sc.last {
             marks.push(Mat4::from_translation(at(p) + vec3(0.0, 0.0, STONE_R)) * Mat4::from_scale(0.12));
             mark_colors.push(LAST);
-        }
-        for p in &sc.dead {
-            marks.push(Mat4::from_translation(at(*p) + vec3(0.0, STONE_R, 0.0)) * Mat4::from_scale(0.14));
-            mark_colors.push(Srgba::new_opaque(248, 113, 113));
         }
         // Cited safe spaces are empty points: a green bead where a stone would sit.
         for p in &sc.cited {
@@ -320,15 +327,51 @@ impl Scene {
             let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };
             Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
         });
-        self.preview = sc.preview.map(|(p, c)| {
-            let mut mesh = sphere.clone();
-            let _ = mesh.transform(Mat4::from_translation(at(p)) * Mat4::from_scale(STONE_R));
-            let base = if c == Colour::Black { BLACK_STONE } else { WHITE_STONE };
-            let material = PhysicalMaterial::new_transparent(
-                &self.context,
-                &CpuMaterial { albedo: Srgba::new(base.r, base.g, base.b, 110), roughness: 0.5, ..Default::default() },
-            );
-            Gm::new(Mesh::new(&self.context, &mesh), material)
+        // 003 §2.4: the preview must read clearly for both colours on the dark background. A
+        // translucent black stone alone is nearly invisible (contrast ≈ 1.08:1), so every
+        // preview is a lighter-edged stone inside a yellow halo (the confirm button's colour).
+        self.preview = sc
+            .preview
+            .map(|(p, c)| {
+                let (stone, alpha) =
+                    if c == Colour::Black { (Srgba::new_opaque(58, 58, 66), 200) } else { (WHITE_STONE, 150) };
+                vec![
+                    translucent(
+                        &self.context,
+                        &sphere,
+                        at(p),
+                        STONE_R * 1.35,
+                        Srgba::new(PREVIEW_HALO.r, PREVIEW_HALO.g, PREVIEW_HALO.b, 90),
+                    ),
+                    translucent(&self.context, &sphere, at(p), STONE_R, Srgba::new(stone.r, stone.g, stone.b, alpha)),
+                ]
+            })
+            .unwrap_or_default();
+        // 003 §3.4: a dead-stone candidate keeps its own colour, with an outline (a shell of
+        // the opposite shade around it) and a candidate marker (an orange cube on top) —
+        // unlike the last move's red bead in shape as well as colour.
+        let colour_at = |p: &[i64; 3]| sc.stones.iter().find(|(q, _)| q == p).map(|(_, c)| *c);
+        self.dead_shells = sc
+            .dead
+            .iter()
+            .map(|p| {
+                let shell = match colour_at(p) {
+                    Some(Colour::Black) => Srgba::new(236, 236, 230, 80),
+                    _ => Srgba::new(24, 24, 28, 90),
+                };
+                translucent(&self.context, &sphere, at(*p), STONE_R * 1.3, shell)
+            })
+            .collect();
+        self.dead_marks = (!sc.dead.is_empty()).then(|| {
+            let transformations = sc
+                .dead
+                .iter()
+                .map(|p| Mat4::from_translation(at(*p) + vec3(0.0, STONE_R + 0.08, 0.0)) * Mat4::from_scale(0.09))
+                .collect();
+            let colors = Some(vec![DEAD_MARK; sc.dead.len()]);
+            let instances = Instances { transformations, colors, ..Default::default() };
+            let material = ColorMaterial { color: Srgba::WHITE, ..Default::default() };
+            Gm::new(InstancedMesh::new(&self.context, &instances, &CpuMesh::cube()), material)
         });
         self.ghosts = sc
             .ghosts
@@ -393,6 +436,25 @@ impl Scene {
             let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() else { continue };
             let tip = Vec3::from(seg.to);
             let p = camera.pixel_at_position(tip);
+            let (left, top) = (p.x / dpr, (self.canvas.height() as f32 - p.y) / dpr);
+            let style = el.style();
+            let _ = style.set_property("left", &format!("{left:.0}px"));
+            let _ = style.set_property("top", &format!("{top:.0}px"));
+        }
+        // Tick names beside the edges through the reference point, a little outside the box
+        // (away from its centre along the other two axes), and the reference point's name.
+        // Numbered `data-n` 0, 1, 2…, so they are found one by one without a NodeList.
+        for n in 0.. {
+            let Ok(Some(el)) = wrap.query_selector(&format!(".tick[data-n='{n}']")) else { break };
+            let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() else { continue };
+            let i: u16 = el.get_attribute("data-i").and_then(|v| v.parse().ok()).unwrap_or(0);
+            let (o, out) = match el.get_attribute("data-axis").as_deref() {
+                Some("x") => ([i.min(dims[0] - 1), 0, 0], vec3(0.0, 0.55, -0.55)),
+                Some("y") => ([0, i.min(dims[1] - 1), 0], vec3(-0.55, 0.0, -0.55)),
+                Some("z") => ([0, 0, i.min(dims[2] - 1)], vec3(-0.55, 0.55, 0.0)),
+                _ => ([0, 0, 0], vec3(-0.7, 0.7, -0.7)),
+            };
+            let p = camera.pixel_at_position(Vec3::from(world_pos(dims, o[0], o[1], o[2])) + out);
             let (left, top) = (p.x / dpr, (self.canvas.height() as f32 - p.y) / dpr);
             let style = el.style();
             let _ = style.set_property("left", &format!("{left:.0}px"));
@@ -540,6 +602,8 @@ impl Scene {
             .render(&camera, self.layer_frame.iter(), &[])
             .render(&camera, self.stones.iter(), &[])
             .render(&camera, self.markers.iter(), &[])
+            .render(&camera, self.dead_marks.iter(), &[])
+            .render(&camera, self.dead_shells.iter(), &lights)
             .render(&camera, self.preview.iter(), &lights)
             .render(&camera, self.ghosts.iter(), &lights);
         self.place_axis_labels(&camera);
@@ -652,6 +716,21 @@ void main() {
 
 /// How long a captured stone takes to fade (the page clears them after 800 ms).
 const GHOST_MS: f64 = 750.0;
+
+/// A translucent sphere of `radius` at `centre`.
+fn translucent(
+    context: &Context,
+    sphere: &CpuMesh,
+    centre: Vec3,
+    radius: f32,
+    albedo: Srgba,
+) -> Gm<Mesh, PhysicalMaterial> {
+    let mut mesh = sphere.clone();
+    let _ = mesh.transform(Mat4::from_translation(centre) * Mat4::from_scale(radius));
+    let material =
+        PhysicalMaterial::new_transparent(context, &CpuMaterial { albedo, roughness: 0.5, ..Default::default() });
+    Gm::new(Mesh::new(context, &mesh), material)
+}
 
 fn ghost_material(context: &Context, c: Colour, left: f32) -> PhysicalMaterial {
     let base = if c == Colour::Black { BLACK_STONE } else { WHITE_STONE };

@@ -166,6 +166,7 @@ pub fn SpaceViews() -> impl IntoView {
             grid: true,
             ghosts: ctx.ghosts.get().iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
             cited: super::referee::cited_points(v).into_iter().map(|p| [p.x, p.y, p.z]).collect(),
+            ticks: ticks_of(v, v.settings.board),
         })
     });
     // 003 §7.5: the region view shows only the points and stones inside its box; its
@@ -174,12 +175,14 @@ pub fn SpaceViews() -> impl IntoView {
         let r = region.get();
         let whole = scene.get();
         let inside = |p: &[i64; 3]| r.contains(*p);
+        let board = engine::BoxSpec {
+            x: engine::Axis::new(r.plane.x.lo, r.plane.x.hi),
+            y: engine::Axis::new(r.plane.y.lo, r.plane.y.hi),
+            z: engine::Axis::new(r.z.lo, r.z.hi),
+        };
         BoardScene {
-            board: engine::BoxSpec {
-                x: engine::Axis::new(r.plane.x.lo, r.plane.x.hi),
-                y: engine::Axis::new(r.plane.y.lo, r.plane.y.hi),
-                z: engine::Axis::new(r.z.lo, r.z.hi),
-            },
+            board,
+            ticks: ctx.view.with(|v| ticks_of(v, board)),
             stones: whole.stones.into_iter().filter(|(p, _)| inside(p)).collect(),
             last: whole.last.filter(inside),
             preview: whole.preview.filter(|(p, _)| inside(p)),
@@ -301,4 +304,27 @@ fn ManualBounds(manual: RwSignal<Option<RegionBox>>, full: Signal<RegionBox>) ->
             " Z "{field('z', true)}"–"{field('z', false)}
         </div>
     }
+}
+
+/// The names along the axes of `b` (the whole box or the region) and of its reference point,
+/// in the room's labels (003 §7.1–7.2).
+fn ticks_of(v: &crate::matches::view::RoomView, b: engine::BoxSpec) -> crate::board_view::Ticks {
+    let origin = Xyz { x: b.x.start, y: b.y.start, z: b.z.start };
+    let axes = [b.x, b.y, b.z].map(|a| u16::try_from(a.end - a.start + 1).unwrap_or(1));
+    let along = |axis: usize| {
+        crate::board_view::Ticks::offsets(axes[axis])
+            .into_iter()
+            .map(|i| {
+                let mut p = origin;
+                match axis {
+                    0 => p.x += i64::from(i),
+                    1 => p.y += i64::from(i),
+                    _ => p.z += i64::from(i),
+                }
+                let [x, y, z] = super::panel::axis_labels(v, p);
+                (i, [x, y, z][axis].clone())
+            })
+            .collect()
+    };
+    crate::board_view::Ticks { axes: [along(0), along(1), along(2)], origin: super::label(v, origin) }
 }
