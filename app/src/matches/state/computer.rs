@@ -100,14 +100,22 @@ impl MatchState {
     /// The Mark commands proposing `dead` (points of stones the computer takes for dead), one
     /// per chain, or only the consent when it proposes none.
     pub fn dead_proposal(&self, dead: &[engine::Point]) -> Vec<Command> {
+        let board = self.game.board();
+        let marks = self.scoring().map(|s| s.marks.clone()).unwrap_or_default();
         let mut seen: Vec<engine::Point> = Vec::new();
         let mut cmds = Vec::new();
         for &p in dead {
-            let Some(head) = self.game.board().chain_head(p) else { continue };
+            let Some(head) = board.chain_head(p) else { continue };
             if seen.contains(&head) {
                 continue;
             }
-            seen.push(head);
+            // A Classic mark takes the whole 000 §5.5 group: a second mark in the same group
+            // would toggle the first off.
+            let covered = match self.rules {
+                crate::matches::settings::MatchRules::Classic(_) => self.classic_group(p, &marks),
+                crate::matches::settings::MatchRules::Space(_) => vec![p],
+            };
+            seen.extend(covered.into_iter().filter_map(|q| board.chain_head(q)));
             cmds.push(Command::Mark { at: self.xyz(p), kind: MarkKind::Dead });
         }
         cmds

@@ -121,7 +121,7 @@ impl MatchState {
     /// 000 §5.5 step 2: a Classic group — the same-colour stones joined through empty
     /// points and the opponent's stones marked dead — as one stone of each of its chains,
     /// `p`'s chain first.
-    fn classic_group(&self, p: engine::Point, marks: &[Mark]) -> Vec<engine::Point> {
+    pub(super) fn classic_group(&self, p: engine::Point, marks: &[Mark]) -> Vec<engine::Point> {
         let board = self.game.board();
         let g = self.game.geometry();
         let Some(colour) = self.game.stone_at(p) else { return vec![p] };

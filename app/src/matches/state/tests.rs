@@ -665,6 +665,9 @@ fn a_classic_mark_covers_the_whole_group_through_empty_points() {
     t.play(GUEST, at(3, 4, 1));
     t.pass(HOST);
     t.pass(GUEST);
+    // The computer, proposing both stones, marks the group once (a second mark would undo it).
+    let both = [t.s.point(at(2, 2, 1)).unwrap(), t.s.point(at(3, 4, 1)).unwrap()];
+    assert_eq!(t.s.dead_proposal(&both).len(), 1);
     let e = t.ok(HOST, Command::Mark { at: at(2, 2, 1), kind: MarkKind::Dead });
     assert_eq!(T::kinds(&e), ["mark_added", "mark_added", "statement_issued"]);
     let dead = |t: &T| {
