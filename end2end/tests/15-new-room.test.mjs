@@ -64,7 +64,7 @@ test("a Classic 19×19 room with handicap 3, Fischer time and Korean ko, made on
 
     const summary = await page.locator("[data-testid=summary-preview]").innerText();
     assert.match(summary, /19×19/);
-    assert.match(summary, /Handicap: 3|3점/i);
+    assert.match(summary, /Handicap 3|3점|치석 3/i);
     assert.match(summary, /Fischer/i);
     assert.match(summary, /Korean|한국/);
     await page.screenshot({ path: `${ARTIFACTS}/new-room-classic-handicap.png`, fullPage: true });
@@ -118,6 +118,10 @@ test("a Space room on a 7×5×3 box below zero with different hours per side", a
     await page.selectOption("[data-testid=komi-to]", "black");
     await page.check("[data-testid=capture-bonus]");
     await page.selectOption("[data-testid=colours]", "host_black");
+    // 003 §7.1: a kind of label per axis.
+    await page.selectOption("[data-testid=labels]", "per_axis");
+    await page.selectOption("[data-testid=labels-kind-x]", "english");
+    await page.selectOption("[data-testid=labels-kind-y]", "korean");
     await page.waitForSelector("[data-testid=form-problems]", { state: "detached" });
     const summary = await page.locator("[data-testid=summary-preview]").innerText();
     assert.match(summary, /7×5×3/);
@@ -131,6 +135,7 @@ test("a Space room on a 7×5×3 box below zero with different hours per side", a
     assert.equal(s.komi_half_points, 5);
     assert.equal(s.komi_to, "black");
     assert.equal(s.capture_bonus, true);
+    assert.deepEqual(s.labels, { kind: "builtin", x: "english", y: "korean", z: "numeric" });
     await sit(alice, links[0]);
     await sit(bob, links[1]);
     await agreeAndReady(id, alice, bob);

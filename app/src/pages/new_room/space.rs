@@ -15,11 +15,12 @@ use crate::{
     tr,
 };
 
-/// The coordinate labels chosen (003 §7.1): one built-in kind for the three axes, or a custom
-/// list per axis.
+/// The coordinate labels chosen (003 §7.1): one built-in kind for the three axes, a kind per
+/// axis, or a custom list per axis.
 #[derive(Clone, Copy)]
 pub struct LabelChoice {
     pub kind: RwSignal<String>,
+    pub per_axis: [RwSignal<LabelKind>; 3],
     pub custom: [RwSignal<String>; 3],
 }
 
@@ -27,6 +28,7 @@ impl LabelChoice {
     pub fn new() -> LabelChoice {
         LabelChoice {
             kind: RwSignal::new("numeric".into()),
+            per_axis: std::array::from_fn(|_| RwSignal::new(LabelKind::Numeric)),
             custom: std::array::from_fn(|_| RwSignal::new(String::new())),
         }
     }
@@ -37,6 +39,10 @@ impl LabelChoice {
         match self.kind.get().as_str() {
             "english" => kind(LabelKind::English),
             "korean" => kind(LabelKind::Korean),
+            "per_axis" => {
+                let [x, y, z] = self.per_axis.map(|k| k.get());
+                CoordLabels::Builtin { x, y, z }
+            }
             "custom" => {
                 let list = |i: usize| self.custom[i].get().split_whitespace().map(String::from).collect();
                 CoordLabels::Custom { x: list(0), y: list(1), z: list(2) }
@@ -176,10 +182,27 @@ pub fn SpaceFields(draft: Draft, problems: Memo<Vec<SettingProblem>>, labels: La
                     <option value="numeric" selected>{move || tr!("new.labels_numeric")}</option>
                     <option value="english">{move || tr!("new.labels_english")}</option>
                     <option value="korean">{move || tr!("new.labels_korean")}</option>
+                    <option value="per_axis">{move || tr!("new.labels_per_axis")}</option>
                     <option value="custom">{move || tr!("new.labels_custom")}</option>
                 </select>
                 <FieldProblems problems=problems path="labels"/>
             </label>
+            <Show when=move || labels.kind.get() == "per_axis">
+                {["X", "Y", "Z"].into_iter().zip(labels.per_axis).map(|(axis, k)| view! {
+                    <label>{axis}
+                        <select data-testid=format!("labels-kind-{}", axis.to_lowercase())
+                            on:change=move |e| k.set(match event_target_value(&e).as_str() {
+                                "english" => LabelKind::English,
+                                "korean" => LabelKind::Korean,
+                                _ => LabelKind::Numeric,
+                            })>
+                            <option value="numeric">{move || tr!("new.labels_numeric")}</option>
+                            <option value="english">{move || tr!("new.labels_english")}</option>
+                            <option value="korean">{move || tr!("new.labels_korean")}</option>
+                        </select>
+                    </label>
+                }).collect_view()}
+            </Show>
             <Show when=move || labels.kind.get() == "custom">
                 <p class="hint">{move || tr!("new.labels_custom_hint")}</p>
                 {["X", "Y", "Z"].into_iter().zip(labels.custom).map(|(axis, v)| view! {
