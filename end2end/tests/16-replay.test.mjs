@@ -39,7 +39,7 @@ test("a finished game found in the archive and replayed to move 10", async () =>
     const row = alice.page.locator("[data-testid=archive-game]", { hasText: "Replay me" });
     await row.waitFor();
     assert.match(await row.innerText(), /replay_alice[\s\S]*replay_bob/);
-    assert.match(await row.innerText(), /9x9x1/);
+    assert.match(await row.innerText(), /9×9/);
     await alice.page.selectOption("[data-testid=archive-outcome]", "won");
     await alice.page.click("[data-testid=archive-apply]");
     await alice.page.waitForSelector("[data-testid=archive-empty]");

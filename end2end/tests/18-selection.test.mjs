@@ -93,6 +93,7 @@ test("a magnifier follows the finger on a 19×19 board on a phone (000 §9)", as
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${BASE}/rooms/${id}`);
     await waitHydrated(page);
+    await page.locator("[data-testid=board]").scrollIntoViewIfNeeded();
     const board = await page.locator("[data-testid=board]").boundingBox();
     // The point D4 (x 4, y 16) sits at 4 and 16 of 20 cells across the board's width.
     const at = (x, y) => ({ clientX: board.x + (board.width * x) / 20, clientY: board.y + (board.height * y) / 20 });

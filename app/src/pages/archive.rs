@@ -103,7 +103,7 @@ pub fn ArchivePage() -> impl IntoView {
                             view! {
                                 <li data-testid="archive-game">
                                     <a href=format!("/rooms/{}/replay", r.id) data-testid="archive-replay"><strong>{r.name.clone()}</strong></a>
-                                    " · "{preset}" · "{r.board.clone()}
+                                    " · "{preset}" · "{board_text(&r)}
                                     {result.map(|t| view! { " · "<span data-testid="archive-result">{t}</span> })}
                                     <br/><span class="hint">{players}{when.map(|w| format!(" · {w}"))}</span>
                                     {rules.map(|t| view! { <br/><span class="hint">{t}</span> })}
@@ -115,5 +115,14 @@ pub fn ArchivePage() -> impl IntoView {
                 }.into_any(),
             })}
         </main>
+    }
+}
+
+/// "19×19" for a flat board, "7×5×3" for a box.
+fn board_text(r: &RoomSummary) -> String {
+    let b = r.board.replace('x', "×");
+    match (r.preset, b.strip_suffix("×1")) {
+        (Preset::Classic, Some(flat)) => flat.to_string(),
+        _ => b,
     }
 }

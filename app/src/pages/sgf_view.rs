@@ -174,10 +174,10 @@ pub fn SgfViewPage() -> impl IntoView {
                     " · "{move || frame().map(|f| tr!("sgf.captures", black = f.captures[0], white = f.captures[1])).unwrap_or_default()}
                 </p>
                 <div class="replay-controls" role="group" aria-label=move || tr!("replay.controls")>
-                    <button data-testid="sgf-first" on:click=move |_| at.set(0) aria-label=move || tr!("replay.first")>"⏮"</button>
+                    <button data-testid="sgf-first" on:click=move |_| at.set(0) aria-label=move || tr!("replay.first")>"|◀"</button>
                     <button data-testid="sgf-back" on:click=move |_| step_by(-1) aria-label=move || tr!("replay.back")>"◀"</button>
                     <button data-testid="sgf-forward" on:click=move |_| step_by(1) aria-label=move || tr!("replay.forward")>"▶"</button>
-                    <button data-testid="sgf-last" on:click=move |_| at.set(count() - 1) aria-label=move || tr!("replay.last")>"⏭"</button>
+                    <button data-testid="sgf-last" on:click=move |_| at.set(count() - 1) aria-label=move || tr!("replay.last")>"▶|"</button>
                 </div>
                 <p class="hint">{move || tr!("replay.keys")}</p>
             </Show>

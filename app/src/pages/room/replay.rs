@@ -155,13 +155,13 @@ fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
                 </p>
                 <div class="replay-controls" role="group" aria-label=move || tr!("replay.controls")>
                     <button data-testid="replay-first" on:click=move |_| show(0) disabled={move || at.get() == 0}
-                        aria-label=move || tr!("replay.first")>"⏮"</button>
+                        aria-label=move || tr!("replay.first")>"|◀"</button>
                     <button data-testid="replay-back" on:click=move |_| step_by(-1) disabled={move || at.get() == 0}
                         aria-label=move || tr!("replay.back")>"◀"</button>
                     <button data-testid="replay-forward" on:click=move |_| step_by(1) disabled={move || at.get() >= last}
                         aria-label=move || tr!("replay.forward")>"▶"</button>
                     <button data-testid="replay-last" on:click=move |_| show(last) disabled={move || at.get() >= last}
-                        aria-label=move || tr!("replay.last")>"⏭"</button>
+                        aria-label=move || tr!("replay.last")>"▶|"</button>
                 </div>
                 <p class="hint">{move || tr!("replay.keys")}</p>
                 {move || failed.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}

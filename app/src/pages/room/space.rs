@@ -312,8 +312,10 @@ fn ticks_of(v: &crate::matches::view::RoomView, b: engine::BoxSpec) -> crate::bo
     let origin = Xyz { x: b.x.start, y: b.y.start, z: b.z.start };
     let axes = [b.x, b.y, b.z].map(|a| u16::try_from(a.end - a.start + 1).unwrap_or(1));
     let along = |axis: usize| {
+        // The first point of each axis is the reference point, named once at the corner.
         crate::board_view::Ticks::offsets(axes[axis])
             .into_iter()
+            .filter(|i| *i > 0)
             .map(|i| {
                 let mut p = origin;
                 match axis {
