@@ -89,6 +89,25 @@ struct Loupe {
 /// Half the width of what the magnifier shows, in board units (1.75 intersections).
 const LOUPE_R: f64 = 70.0;
 
+// The board's colours also as presentation attributes: the magnifier shows the board through
+// `<use>`, whose copy the page's `.layer-board …` rules do not reach (the CSS, which matches
+// the board itself, says the same and adds the edges, hover and high contrast).
+const INK: &str = "#3b2a12";
+
+fn stone_fill(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "#16161a",
+        Colour::White => "#f4f2ea",
+    }
+}
+
+fn stone_edge(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "#000",
+        Colour::White => "#6b6659",
+    }
+}
+
 /// One layer inside `window`, drawn as a board.
 #[component]
 pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &'static str) -> impl IntoView {
@@ -114,13 +133,13 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             // Lines at the board's edge are drawn bolder; inner lines stay visible (003 §7.5).
             let edge = x == b.x.start || x == b.x.end;
             lines.push(view! {
-                <line x1=px(x) y1=py(w.y.lo) x2=px(x) y2=py(w.y.hi) class:edge=edge class="grid"/>
+                <line x1=px(x) y1=py(w.y.lo) x2=px(x) y2=py(w.y.hi) class:edge=edge class="grid" stroke=INK stroke-width="1.2"/>
             });
         }
         for y in w.y.lo..=w.y.hi {
             let edge = y == b.y.start || y == b.y.end;
             lines.push(view! {
-                <line x1=px(w.x.lo) y1=py(y) x2=px(w.x.hi) y2=py(y) class:edge=edge class="grid"/>
+                <line x1=px(w.x.lo) y1=py(y) x2=px(w.x.hi) y2=py(y) class:edge=edge class="grid" stroke=INK stroke-width="1.2"/>
             });
         }
         lines.collect_view()
@@ -133,7 +152,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         engine::labels::star_points(&g)
             .into_iter()
             .filter_map(|p| g.coords_of(p))
-            .map(|c| view! { <circle class="star" cx=px(c.x) cy=py(c.y) r="4"/> })
+            .map(|c| view! { <circle class="star" cx=px(c.x) cy=py(c.y) r="4" fill=INK/> })
             .collect::<Vec<_>>()
     };
     let labels = move || {
@@ -152,7 +171,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             } else {
                 named(engine::AxisName::X, x - b.x.start).unwrap_or_else(|| x.to_string())
             };
-            out.push(view! { <text class="coord" x=px(x) y=CELL * 0.45 text-anchor="middle">{text}</text> });
+            out.push(view! { <text class="coord" x=px(x) y=CELL * 0.45 text-anchor="middle" fill=INK>{text}</text> });
         }
         for y in w.y.lo..=w.y.hi {
             let text = if classic && names.is_none() {
@@ -160,7 +179,9 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             } else {
                 named(engine::AxisName::Y, y - b.y.start).unwrap_or_else(|| y.to_string())
             };
-            out.push(view! { <text class="coord" x=CELL * 0.45 y=py(y) + 5.0 text-anchor="middle">{text}</text> });
+            out.push(
+                view! { <text class="coord" x=CELL * 0.45 y=py(y) + 5.0 text-anchor="middle" fill=INK>{text}</text> },
+            );
         }
         out
     };
@@ -219,7 +240,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                     view! {
                         <g class="stone-g" class:candidate=marked.is_some() class:atari=in_atari
                            data-testid=format!("stone-{}-{}-{}", p.x, p.y, p.z)>
-                            <circle class=cls cx=cx cy=cy r="18"/>
+                            <circle class=cls cx=cx cy=cy r="18" fill=stone_fill(*c) stroke=stone_edge(*c)/>
                             <text class="marker" class:on-black=*c == Colour::Black x=cx y=cy + 6.0 text-anchor="middle">{marker}</text>
                         </g>
                     }
@@ -277,7 +298,9 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         }
         let colour = ctx.view.with(|v| v.your_colour.unwrap_or(v.to_move));
         let cls = if colour == Colour::Black { "stone black preview" } else { "stone white preview" };
-        Some(view! { <circle class=cls cx=px(sel.x) cy=py(sel.y) r="18" data-testid="preview"/> })
+        Some(view! {
+            <circle class=cls cx=px(sel.x) cy=py(sel.y) r="18" fill=stone_fill(colour) opacity="0.45" data-testid="preview"/>
+        })
     };
     let illegal = move || {
         ctx.view.with(|v| {
@@ -332,7 +355,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 let at = Xyz { x, y, z: zz };
                 let name = ctx.view.with_untracked(|v| label(v, at));
                 out.push(view! {
-                    <circle class="hit" cx=px(x) cy=py(y) r="19"
+                    <circle class="hit" cx=px(x) cy=py(y) r="19" fill="transparent"
                         data-testid=format!("pt-{x}-{y}-{zz}")
                         aria-label=name
                         on:click=move |_| ctx.tap(at)/>
@@ -345,7 +368,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         <svg class="layer-board" class:classic=classic viewBox=view_box data-testid=testid role="group"
              aria-label=move || tr!("room.board_label")>
             <g id=classic.then_some("flat-board-content")>
-            <rect class="wood" x="0" y="0" width="100%" height="100%"/>
+            <rect class="wood" x="0" y="0" width="100%" height="100%" fill="#d9b26f"/>
             {grid}
             {stars}
             {labels}
