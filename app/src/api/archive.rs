@@ -116,47 +116,17 @@ pub async fn archive(filter: ArchiveFilter) -> Result<Vec<RoomSummary>, AppError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::{
-        commands::RoomPhase,
-        events::Seat,
-        listing::{Listing, SeatLabel},
-        mode::ModeTag,
-        settings::{RoomAccess, TimeControl},
+    use crate::{
+        api::profiles::tests::finished,
+        matches::{listing::SeatLabel, mode::ModeTag},
     };
     use engine::{Color, GameResult};
 
     fn game(preset: Preset, board: &str, ended: i64, white: &str, result: GameResult) -> RoomSummary {
-        RoomSummary {
-            id: 1,
-            name: "g".into(),
-            preset,
-            board: board.into(),
-            status: RoomPhase::Finished,
-            mode: ModeTag::Match,
-            created_at_ms: 0,
-            ended_at_ms: Some(ended),
-            creator: "ann".into(),
-            listing: Some(Listing {
-                access: RoomAccess::Invitation,
-                phase: RoomPhase::Finished,
-                seats: [
-                    Some(SeatLabel::Person { username: "ann".into() }),
-                    Some(SeatLabel::Person { username: white.into() }),
-                ],
-                black: Some(Seat::First),
-                move_number: 20,
-                to_move: None,
-                time: TimeControl::Fischer { main_s: 60, increment_s: 0 },
-                komi_half_points: 13,
-                komi_to: Color::White,
-                handicap: 0,
-                scoring: engine::ScoringMethod::Territory,
-                ko: engine::KoRule::PositionalSuperko,
-                waiting_on: Vec::new(),
-                players: Vec::new(),
-                result: Some(result),
-            }),
-        }
+        let mut r = finished(1, preset, ModeTag::Match, "ann", SeatLabel::Person { username: white.into() }, result);
+        r.board = board.into();
+        r.ended_at_ms = Some(ended);
+        r
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub async fn player_profile(username: String) -> Result<Profile, AppError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::matches::{
         commands::RoomPhase,
@@ -151,7 +151,8 @@ mod tests {
     };
     use engine::{Color, GameResult};
 
-    fn finished(
+    /// A finished 9×9 room, `black` (an account) in the first seat against `white`.
+    pub(crate) fn finished(
         id: i64,
         preset: Preset,
         mode: ModeTag,
