@@ -82,6 +82,18 @@ test("a finished game found in the archive and replayed to move 10", async () =>
     await alice.page.screenshot({ path: `${ARTIFACTS}/replay-move-10.png`, fullPage: true });
     await alice.page.keyboard.press("ArrowLeft");
     await alice.page.waitForFunction(() => document.querySelector("[data-testid=replay-step]").textContent.includes("9. "));
+    // The replay and the archive in Korean on a phone, for people to look at.
+    await alice.context.addCookies([{ name: "sb_lang", value: "ko", url: BASE }]);
+    await alice.page.setViewportSize({ width: 390, height: 844 });
+    await alice.page.goto(`${BASE}/rooms/${id}/replay`);
+    await waitHydrated(alice.page);
+    await alice.page.waitForSelector("[data-testid=replay-result]");
+    assert.match(await alice.page.innerText("[data-testid=replay-step]"), /대국 종료/);
+    await alice.page.screenshot({ path: `${ARTIFACTS}/replay-ko-phone.png`, fullPage: true });
+    await alice.page.goto(BASE + "/games");
+    await waitHydrated(alice.page);
+    await row.waitFor();
+    await alice.page.screenshot({ path: `${ARTIFACTS}/archive-ko-phone.png`, fullPage: true });
 
     // The opponent may replay it too; someone else may not (003 §8.1), nor an anonymous visitor.
     await bob.page.goto(`${BASE}/rooms/${id}/replay`);

@@ -68,7 +68,7 @@ pub fn RulesPage() -> impl IntoView {
                 rows=&["a X . . .", "X . . . .", ". . . . .", ". . . . ."]/>
             {section("rules.ko.title", "rules-ko")}
             {para("rules.ko.text")}
-            <FlatDiagram testid="diagram-ko" caption="rules.ko.text"
+            <FlatDiagram testid="diagram-ko" caption="rules.ko.caption"
                 rows=&[". X O . .", "X O a O .", ". X O . .", ". . . . ."]/>
             {para("rules.ko.classic")}
             {para("rules.ko.space")}

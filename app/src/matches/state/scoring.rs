@@ -199,15 +199,14 @@ impl MatchState {
         let existing = self.mark_on(p, &marks);
         let mut events = Vec::new();
         let mut now_marks = marks.clone();
-        match (existing, &self.rules) {
-            // Classic marks are handled above (whole groups).
-            (Some(_), MatchRules::Classic(_)) => return Err(MatchError::Internal),
-            // 003 §3.5: a mark in force stays until its author withdraws it.
-            (Some(m), MatchRules::Space(_)) if m.kind == kind => return Err(MatchError::AlreadyDone),
-            (Some(m), MatchRules::Space(_)) => {
+        // Space (Classic returned above): 003 §3.5, a mark in force stays until its author
+        // withdraws it.
+        match existing {
+            Some(m) if m.kind == kind => return Err(MatchError::AlreadyDone),
+            Some(m) => {
                 return Err(MatchError::BadMark { at, why: MarkProblem::MarkedOtherwise { kind: m.kind, by: m.by } });
             }
-            (None, _) => {
+            None => {
                 let new = Mark { at, kind, by: Some(colour) };
                 now_marks.push(new.clone());
                 events.push(Event::MarkAdded { colour, mark: new, stones: self.stones_of(p) });

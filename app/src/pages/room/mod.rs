@@ -77,6 +77,33 @@ pub struct RoomCtx {
 }
 
 impl RoomCtx {
+    /// A room's context showing `view`: nothing selected, the layer of the last move (else
+    /// the middle one), the clocks read at the view's time, sound off until the page says.
+    pub fn new(view: RoomView, me: Option<UserView>) -> RoomCtx {
+        let b = view.settings.board;
+        let layer = view.last_move.map(|m| m.z).unwrap_or((b.z.start + b.z.end) / 2);
+        RoomCtx {
+            id: view.room_id,
+            now: RwSignal::new(view.server_time_ms as f64),
+            view: RwSignal::new(view),
+            events: RwSignal::new(Vec::new()),
+            me: RwSignal::new(me),
+            selection: RwSignal::new(None),
+            layer: RwSignal::new(layer),
+            busy: RwSignal::new(false),
+            notice: RwSignal::new(None),
+            offset: RwSignal::new(0.0),
+            mark_kind: RwSignal::new(MarkKind::Dead),
+            one_tap: RwSignal::new(false),
+            announcement: RwSignal::new(String::new()),
+            ghosts: RwSignal::new(Vec::new()),
+            animate: RwSignal::new(true),
+            sound: RwSignal::new(false),
+            inspected: RwSignal::new(None),
+            fetching: StoredValue::new((false, false)),
+        }
+    }
+
     pub fn my_colour(&self) -> Option<Colour> {
         self.view.with(|v| v.your_colour)
     }
@@ -415,29 +442,8 @@ pub fn room_page(desk: bool) -> impl IntoView {
 
 #[component]
 fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(optional)] desk: bool) -> impl IntoView {
-    let first_layer =
-        initial.last_move.map(|m| m.z).unwrap_or((initial.settings.board.z.start + initial.settings.board.z.end) / 2);
-    let server_now = initial.server_time_ms as f64;
-    let ctx = RoomCtx {
-        id: initial.room_id,
-        view: RwSignal::new(initial),
-        events: RwSignal::new(Vec::new()),
-        me: RwSignal::new(me),
-        selection: RwSignal::new(None),
-        layer: RwSignal::new(first_layer),
-        busy: RwSignal::new(false),
-        notice: RwSignal::new(None),
-        now: RwSignal::new(server_now),
-        offset: RwSignal::new(0.0),
-        mark_kind: RwSignal::new(MarkKind::Dead),
-        one_tap: RwSignal::new(false),
-        announcement: RwSignal::new(String::new()),
-        ghosts: RwSignal::new(Vec::new()),
-        animate: RwSignal::new(true),
-        sound: RwSignal::new(sound::remembered()),
-        inspected: RwSignal::new(None),
-        fetching: StoredValue::new((false, false)),
-    };
+    let ctx = RoomCtx::new(initial, me);
+    ctx.sound.set(sound::remembered());
     provide_context(ctx);
     live::start(ctx);
     let flat = ctx.is_flat();

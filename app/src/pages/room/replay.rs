@@ -12,7 +12,7 @@ use super::{board2d, colour_text, describe_error, label, space, RoomCtx};
 use crate::{
     api::replay::{replay_frame, replay_steps},
     matches::{
-        events::{Colour, MarkKind},
+        events::Colour,
         replay::{ReplayStep, StepKind},
         view::RoomView,
     },
@@ -49,29 +49,9 @@ pub fn ReplayPage() -> impl IntoView {
 
 #[component]
 fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
-    let server_now = first.server_time_ms as f64;
-    let layer = first.last_move.map(|m| m.z).unwrap_or((first.settings.board.z.start + first.settings.board.z.end) / 2);
-    let ctx = RoomCtx {
-        id,
-        view: RwSignal::new(first.clone()),
-        events: RwSignal::new(Vec::new()),
-        me: RwSignal::new(None),
-        selection: RwSignal::new(None),
-        layer: RwSignal::new(layer),
-        busy: RwSignal::new(false),
-        notice: RwSignal::new(None),
-        // The clocks stand still at each step: "now" is the step's own time.
-        now: RwSignal::new(server_now),
-        offset: RwSignal::new(0.0),
-        mark_kind: RwSignal::new(MarkKind::Dead),
-        one_tap: RwSignal::new(false),
-        announcement: RwSignal::new(String::new()),
-        ghosts: RwSignal::new(Vec::new()),
-        animate: RwSignal::new(false),
-        sound: RwSignal::new(false),
-        inspected: RwSignal::new(None),
-        fetching: StoredValue::new((false, false)),
-    };
+    // The clocks stand still at each step: "now" is the step's own time (set with each frame).
+    let ctx = RoomCtx::new(first.clone(), None);
+    ctx.animate.set(false);
     provide_context(ctx);
     let steps = StoredValue::new(steps);
     let count = steps.with_value(Vec::len);
