@@ -227,8 +227,12 @@ async fn practice_against_the_computer_and_a_restart_pauses_it() {
     let (status, body) = admin.cmd(room, mv(3, 3)).await;
     assert_eq!(status, 409, "no move while paused: {body}");
     admin.ok(room, Command::Ready).await;
-    assert_eq!(admin.view(room).await["phase"], "playing");
-    admin.ok(room, mv(3, 3)).await;
+    let v = admin.view(room).await;
+    assert_eq!(v["phase"], "playing");
+    // The computer's seed is drawn per room, so its answer may be anywhere: play a free point.
+    let taken = |x: i64, y: i64| v["stones"].as_array().unwrap().iter().any(|s| s[0]["x"] == x && s[0]["y"] == y);
+    let (x, y) = [(3, 3), (7, 7), (3, 7)].into_iter().find(|&(x, y)| !taken(x, y)).unwrap();
+    admin.ok(room, mv(x, y)).await;
     let v = until_view(&admin, room, |v| v["move_number"] == 4).await;
     assert_eq!(v["to_move"], "black");
     let _ = base;
