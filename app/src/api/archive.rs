@@ -1,5 +1,6 @@
 //! The archive of finished games (issue 14 §3): the games whose stored record the viewer may
-//! read (003 §8.1) — their own, and for an administrator every one — with result, date,
+//! read (003 §8.1) — their own, those both players approved them to read, and for an
+//! administrator every one — with result, date,
 //! board and rules, filtered by preset, board size, outcome, a player's name and dates.
 
 use leptos::prelude::*;
@@ -108,7 +109,7 @@ pub async fn archive(filter: ArchiveFilter) -> Result<Vec<RoomSummary>, AppError
             .map(RoomSummary::redacted)
             .collect()
     } else {
-        super::rooms::finished_games(&db, user.id, ARCHIVE_SCAN).await?
+        super::rooms::readable_games(&db, user.id, ARCHIVE_SCAN).await?
     };
     Ok(rooms.into_iter().filter(|r| filter.admits(r, &user.username)).take(ARCHIVE_LIMIT).collect())
 }

@@ -175,6 +175,7 @@ pub(crate) mod tests {
             ko: engine::KoRule::PositionalSuperko,
             waiting_on: Vec::new(),
             players: Vec::new(),
+            readers: Vec::new(),
             result: Some(result),
         };
         RoomSummary {

@@ -69,6 +69,7 @@ impl RoomSummary {
         if let Some(l) = &mut self.listing {
             l.players.clear();
             l.waiting_on.clear();
+            l.readers.clear();
         }
         self
     }
@@ -133,6 +134,20 @@ pub(crate) async fn finished_games(
     limit: u32,
 ) -> Result<Vec<RoomSummary>, AppError> {
     let rows = db.finished_rooms_of(user_id, limit).await?;
+    summaries_of_games(rows)
+}
+
+/// The finished games `user_id` may read (003 §8.1): their own and those both players
+/// approved them to read, newest first, at most `limit` (the archive).
+pub(crate) async fn readable_games(
+    db: &crate::data::Db,
+    user_id: i64,
+    limit: u32,
+) -> Result<Vec<RoomSummary>, AppError> {
+    summaries_of_games(db.finished_rooms_readable_by(user_id, limit).await?)
+}
+
+fn summaries_of_games(rows: Vec<crate::data::RoomRow>) -> Result<Vec<RoomSummary>, AppError> {
     let all = rows.into_iter().map(RoomSummary::try_from).collect::<Result<Vec<_>, _>>()?;
     Ok(all.into_iter().filter(|r| r.status != RoomPhase::Cancelled).map(RoomSummary::redacted).collect())
 }

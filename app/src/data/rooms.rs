@@ -71,6 +71,19 @@ impl Db {
         .await
     }
 
+    /// The finished games `user_id` played or was approved to read by both players (003
+    /// §8.1; the listing's `readers`), newest first, at most `limit`: a player's archive.
+    pub async fn finished_rooms_readable_by(&self, user_id: i64, limit: u32) -> Result<Vec<RoomRow>, AppError> {
+        let sql = format!(
+            "{LISTED} WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
+             AND (EXISTS (SELECT 1 FROM room_players p WHERE p.room_id = r.id AND p.user_id = ?) \
+               OR EXISTS (SELECT 1 FROM json_each(r.listing, '$.readers') j WHERE j.value = ?)) \
+             ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+        );
+        let rows = sqlx::query(&sql).bind(user_id).bind(user_id).fetch_all(self.pool()).await.map_err(internal)?;
+        rows.iter().map(room_row).collect()
+    }
+
     /// Every finished game (not cancelled rooms), newest first, at most `limit`: the
     /// administrator's archive.
     pub async fn finished_rooms(&self, limit: u32) -> Result<Vec<RoomRow>, AppError> {

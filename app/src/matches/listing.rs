@@ -47,6 +47,10 @@ pub struct Listing {
     pub waiting_on: Vec<i64>,
     /// Every account seated (the host for a guest).
     pub players: Vec<i64>,
+    /// Accounts both players approved to read the stored record (003 §8.1): the archive
+    /// lists the game for them too. Absent in listings written before it existed.
+    #[serde(default)]
+    pub readers: Vec<i64>,
     pub result: Option<engine::GameResult>,
 }
 
@@ -81,6 +85,10 @@ mod derive {
             let mut players: Vec<i64> = self.seats.iter().flatten().filter_map(Occupant::account).collect();
             players.sort_unstable();
             players.dedup();
+            let mut readers: Vec<i64> =
+                self.record_viewers.iter().filter(|v| v.approved == [true, true]).map(|v| v.user_id).collect();
+            readers.sort_unstable();
+            readers.dedup();
             let playing = matches!(self.phase, Phase::Playing);
             Listing {
                 access: settings.access,
@@ -97,6 +105,7 @@ mod derive {
                 ko: settings.ko,
                 waiting_on: self.waiting_on(),
                 players,
+                readers,
                 result: self.result(),
             }
         }

@@ -1,7 +1,8 @@
 //! Finished games and replay over the real server (issue 14 §3): a record's steps name moves,
 //! illegal attempts and undos as such; the room rebuilt after any step has that step's
 //! stones, captures and clocks; only those who may read the record replay it (003 §8.1); the
-//! archive lists a player's finished games by the filters asked, an administrator's all.
+//! archive lists a player's finished games by the filters asked, and those both players
+//! approved them to read; an administrator's all.
 
 use app::matches::{commands::Command, settings::ColourAssignment};
 use serde_json::{json, Value};
@@ -76,6 +77,14 @@ async fn a_record_replays_step_by_step_for_those_who_may_read_it() {
     assert!(archive(&alice, json!({"outcome": "won"})).await.is_empty());
     assert_eq!(archive(&bob, json!({"outcome": "won", "player": "ALI"})).await, [room]);
     assert!(archive(&carol, json!({})).await.is_empty());
+    // Once both players approve carol as a reader (003 §8.1), the game is in her archive
+    // and she may replay it; one approval is not enough.
+    alice.ok(room, json!({"type": "approve_record_viewer", "username": "carol"})).await;
+    assert!(archive(&carol, json!({})).await.is_empty(), "one player's approval");
+    bob.ok(room, json!({"type": "approve_record_viewer", "username": "carol"})).await;
+    assert_eq!(archive(&carol, json!({})).await, [room]);
+    let (status, _) = carol.post("/api/replay_steps", json!({"room_id": room})).await;
+    assert_eq!(status, 200);
     let admin = admin(&srv, "referee").await;
     assert_eq!(archive(&admin, json!({})).await, [room]);
     let (status, e) = alice.post("/api/archive", json!({"filter": {"size": 26}})).await;
