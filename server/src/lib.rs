@@ -68,6 +68,26 @@ pub struct Server {
     pub setup_url: Option<String>,
     listener: TcpListener,
     router: axum::Router,
+    /// The daily retention schedule, run while the server serves.
+    schedule: Schedule,
+}
+
+/// What runs beside the routes while the server serves (stopped with it, so a stopped
+/// server in a test does not go on deleting behind its successor).
+struct Schedule {
+    matches: MatchService,
+    clock: Arc<dyn app::clock::Clock>,
+}
+
+impl Schedule {
+    /// 003 §9.7: retention daily, looked at hourly on the server's clock, so a test moves
+    /// it a day on (the run itself checks that a day has passed since the last one).
+    async fn run(self) {
+        loop {
+            self.clock.sleep_until(self.clock.now_ms() + 3_600_000).await;
+            self.matches.retention_tick(app::governance::RunTrigger::Daily).await;
+        }
+    }
 }
 
 impl Server {
@@ -114,23 +134,18 @@ impl Server {
         });
         // 003 §9.7: record retention runs at start, then daily (looked at hourly).
         matches.retention_tick(app::governance::RunTrigger::Start).await;
-        let scheduled = matches.clone();
-        tokio::spawn(async move {
-            let mut hourly = tokio::time::interval(std::time::Duration::from_secs(3600));
-            hourly.tick().await;
-            loop {
-                hourly.tick().await;
-                scheduled.retention_tick(app::governance::RunTrigger::Daily).await;
-            }
-        });
+        let schedule = Schedule { matches: matches.clone(), clock: clock.clone() };
         let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
-        Ok(Server { addr, setup_url, listener, router })
+        Ok(Server { addr, setup_url, listener, router, schedule })
     }
 
     /// Serves until the future `shutdown` completes.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+        let schedule = tokio::spawn(self.schedule.run());
+        let served = axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
-            .await
+            .await;
+        schedule.abort();
+        served
     }
 }

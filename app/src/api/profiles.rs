@@ -177,6 +177,7 @@ pub(crate) mod tests {
             players: Vec::new(),
             readers: Vec::new(),
             result: Some(result),
+            under_review: false,
         };
         RoomSummary {
             id,

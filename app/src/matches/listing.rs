@@ -52,6 +52,10 @@ pub struct Listing {
     #[serde(default)]
     pub readers: Vec<i64>,
     pub result: Option<engine::GameResult>,
+    /// The result is not settled: an objection, a correction or an appeal of a sanction
+    /// that set it is under review (003 §4.7, §5.7, §6.6). Lists say so beside it.
+    #[serde(default)]
+    pub under_review: bool,
 }
 
 impl Listing {
@@ -107,6 +111,7 @@ mod derive {
                 players,
                 readers,
                 result: self.result(),
+                under_review: self.referee.under_review(),
             }
         }
 

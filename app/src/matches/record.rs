@@ -24,6 +24,9 @@ pub struct RoomRecord {
     pub phase: super::commands::RoomPhase,
     /// How the game ended, once finished.
     pub result: Option<engine::GameResult>,
+    /// The result is not settled yet: an objection, a correction or an appeal of a
+    /// sanction that set it is under review (003 §4.7, §5.7, §6.6).
+    pub under_review: bool,
     /// The result and the agreed settings in words, in every catalogue language (the
     /// events themselves hold codes and numbers only).
     pub text: std::collections::BTreeMap<&'static str, RecordText>,
@@ -72,10 +75,11 @@ impl RoomRecord {
             white,
             phase: s.phase(),
             result: s.result(),
+            under_review: s.referee.under_review(),
             text: crate::i18n::Lang::all()
                 .into_iter()
                 .map(|lang| {
-                    let result = s.result().map(|r| crate::text::result(lang, &r));
+                    let result = s.result().map(|r| crate::text::listed_result(lang, &r, s.referee.under_review()));
                     (lang.code(), RecordText { result, settings: crate::text::settings_summary(lang, &settings) })
                 })
                 .collect(),

@@ -95,7 +95,7 @@ pub fn ArchivePage() -> impl IntoView {
                     <ul class="rooms archive-list" data-testid="archive-list">
                         {list.into_iter().map(|r| {
                             let lang = crate::i18n::use_lang().get_untracked();
-                            let result = r.listing.as_ref().and_then(|l| l.result.as_ref()).map(|res| crate::text::result(lang, res));
+                            let result = r.listing.as_ref().and_then(|l| l.result.as_ref().map(|res| crate::text::listed_result(lang, res, l.under_review)));
                             let players = r.listing.as_ref().map(super::home::players_line);
                             let rules = r.listing.as_ref().map(|l| crate::text::listing_rules(lang, l));
                             let when = r.ended_at_ms.map(fmt_time);

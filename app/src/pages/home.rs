@@ -180,7 +180,7 @@ fn MyGames() -> impl IntoView {
             <ul class="rooms" data-testid=testid>
                 {list.into_iter().map(|r| {
                     let detail = r.listing.as_ref().map(|l| match &l.result {
-                        Some(res) => crate::text::result(crate::i18n::use_lang().get_untracked(), res),
+                        Some(res) => crate::text::listed_result(crate::i18n::use_lang().get_untracked(), res, l.under_review),
                         None if l.phase == RoomPhase::Open => super::room::phase_text(r.status),
                         None => players_line(l),
                     });

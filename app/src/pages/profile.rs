@@ -51,7 +51,7 @@ fn game_list(list: Vec<RoomSummary>, testid: &'static str) -> impl IntoView {
         <ul class="rooms" data-testid=testid>
             {list.into_iter().map(|r| {
                 let lang = crate::i18n::use_lang().get_untracked();
-                let detail = r.listing.as_ref().and_then(|l| l.result.as_ref()).map(|res| crate::text::result(lang, res));
+                let detail = r.listing.as_ref().and_then(|l| l.result.as_ref().map(|res| crate::text::listed_result(lang, res, l.under_review)));
                 let (date, _) = crate::pages::header::date_time(r.created_at_ms);
                 view! {
                     <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{date}

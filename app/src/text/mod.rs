@@ -8,7 +8,7 @@ mod result;
 mod settings;
 
 pub use errors::{app_error, match_error};
-pub use result::result;
+pub use result::{listed_result, result};
 pub use settings::{
     computer_name, computer_name_short, ko_rule, listing_rules, problem as settings_problem, settings_summary,
     time_control,

@@ -22,6 +22,16 @@ fn margin(lang: Lang, h: u32, method: ScoringMethod) -> String {
     t_with(lang, key, &[("n", &n)])
 }
 
+/// A result as a list shows it: the sentence, marked while it is under review (003 §6.6).
+pub fn listed_result(lang: Lang, r: &GameResult, under_review: bool) -> String {
+    let sentence = result(lang, r);
+    if under_review {
+        format!("{sentence} ({})", t(lang, "referee.under_review"))
+    } else {
+        sentence
+    }
+}
+
 /// The whole result in one sentence.
 pub fn result(lang: Lang, r: &GameResult) -> String {
     let who = |c| colour(lang, c);

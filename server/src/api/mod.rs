@@ -610,6 +610,7 @@ async fn stream(
     let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let follow = s.matches.follow(id, who.clone(), after).await?;
+    let restrictions = Restrictions::of(&follow.view, who.as_ref().map(|v| v.user_id));
     let live = follow.live;
     let (gap, snapshot) = match follow.gap {
         Some(gap) if gap.len() <= MAX_GAP_EVENTS => (gap, None),
@@ -625,22 +626,53 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, gap, snapshot, live, user_id).await;
+        pump(socket, gap, snapshot, live, restrictions).await;
         matches.presence(id, user_id, false).await;
     }))
 }
 
-/// The sanction number when `event` restricts `viewer`'s viewing of the room (003 §6.5).
-fn restricts(event: &app::matches::events::Event, viewer: Option<i64>) -> Option<u32> {
-    use app::matches::conduct::{Penalty, Subject};
-    match event {
-        app::matches::events::Event::Sanctioned {
-            number,
-            subject: Subject::Spectator { user_id, .. },
-            penalty: Penalty::ViewingRestricted,
-            ..
-        } if Some(*user_id) == viewer => Some(*number),
-        _ => None,
+/// The viewing restrictions of one viewer in one room (003 §6.5), followed event by event
+/// so an open stream closes the moment one applies: when it is imposed, and when an appeal
+/// that suspended it is decided against the viewer (003 §6.6).
+struct Restrictions {
+    viewer: Option<i64>,
+    /// Every restriction naming the viewer, whatever its status.
+    numbers: Vec<u32>,
+}
+
+impl Restrictions {
+    fn of(view: &app::matches::view::RoomView, viewer: Option<i64>) -> Restrictions {
+        let numbers = view
+            .referee
+            .sanctions
+            .iter()
+            .filter(|s| Self::names(&s.subject, s.penalty, viewer))
+            .map(|s| s.number)
+            .collect();
+        Restrictions { viewer, numbers }
+    }
+
+    fn names(
+        subject: &app::matches::conduct::Subject,
+        penalty: app::matches::conduct::Penalty,
+        viewer: Option<i64>,
+    ) -> bool {
+        use app::matches::conduct::{Penalty, Subject};
+        matches!(subject, Subject::Spectator { user_id, .. } if Some(*user_id) == viewer)
+            && penalty == Penalty::ViewingRestricted
+    }
+
+    /// The sanction number when `event` makes a restriction of the viewer apply.
+    fn applied_by(&mut self, event: &app::matches::events::Event) -> Option<u32> {
+        use app::matches::events::Event;
+        match event {
+            Event::Sanctioned { number, subject, penalty, .. } if Self::names(subject, *penalty, self.viewer) => {
+                self.numbers.push(*number);
+                Some(*number)
+            }
+            Event::AppealDecided { number, upheld: true, .. } if self.numbers.contains(number) => Some(*number),
+            _ => None,
+        }
     }
 }
 
@@ -649,7 +681,7 @@ async fn pump(
     gap: Vec<StoredEvent>,
     snapshot: Option<app::matches::view::RoomView>,
     mut live: tokio::sync::broadcast::Receiver<StoredEvent>,
-    viewer: Option<i64>,
+    mut restrictions: Restrictions,
 ) {
     let mut last = 0i64;
     let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
@@ -680,7 +712,7 @@ async fn pump(
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
                     last = e.seq;
-                    if let Some(sanction) = restricts(&e.event, viewer) {
+                    if let Some(sanction) = restrictions.applied_by(&e.event) {
                         let error = AppError::from(MatchError::ViewingRestricted { sanction }).body();
                         if let Ok(m) = send(&StreamMessage::Refused { error }) { let _ = socket.send(m).await; }
                         return;

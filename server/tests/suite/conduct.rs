@@ -289,6 +289,8 @@ async fn a_restricted_spectator_is_refused_on_the_stream_and_the_views_of_that_m
     assert_eq!((e["error"].as_str(), e["detail"]["sanction"].as_u64()), (Some("viewing_restricted"), Some(1)));
     let (status, e) = dave.post("/api/match_view", json!({"room_id": room})).await;
     assert_eq!((status, e["error"].as_str()), (403, Some("viewing_restricted")), "{e}");
+    let (status, e) = dave.get(&format!("/api/v1/rooms/{room}/record")).await;
+    assert_eq!(status, 403, "{e}");
     // Other matches, and everyone else, are unaffected.
     assert_eq!(dave.view(other).await["room_id"], other);
     assert!(dave.try_stream(other, 0).await.is_ok());
@@ -296,12 +298,17 @@ async fn a_restricted_spectator_is_refused_on_the_stream_and_the_views_of_that_m
     // Under appeal the restriction is suspended.
     dave.ok(room, json!({"type": "appeal", "sanction": 1, "evidence": "I only watched"})).await;
     assert_eq!(dave.view(room).await["room_id"], room);
+    let mut ws = dave.stream(room, 0).await;
+    read_until(&mut ws, |m| m["type"] == "snapshot" || m["type"] == "event").await;
+    // Upheld, it applies again at once: the stream opened during the review closes too.
     referee
         .ok(
             room,
             json!({"type": "admin_decide_appeal", "sanction": 1, "uphold": true, "reasons": "advice seen in the log"}),
         )
         .await;
+    let got = read_until(&mut ws, |m| m["type"] == "refused").await;
+    assert_eq!(got.last().unwrap()["error"]["detail"]["sanction"], 1);
     assert_eq!(dave.get(&format!("/api/v1/rooms/{room}")).await.0, 403);
     drop(srv);
 }
@@ -321,6 +328,17 @@ async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_befor
     // Lifting a void that ended play needs the result that applies.
     alice.ok(room, json!({"type": "appeal", "sanction": 1, "evidence": "I played alone"})).await;
     assert_eq!(view(&base, room).await["under_review"], true, "the result is under review during the appeal");
+    // Everywhere the result shows: the lists and the record say so too.
+    let (status, list) = alice.post("/api/archive", json!({"filter": {}})).await;
+    assert_eq!(status, 200, "{list}");
+    let row = list.as_array().unwrap().iter().find(|r| r["id"] == room).unwrap().clone();
+    assert_eq!(
+        (row["listing"]["result"]["reason"].as_str(), row["listing"]["under_review"].as_bool()),
+        (Some("void"), Some(true))
+    );
+    let rec = alice.get_json(&format!("/api/v1/rooms/{room}/record")).await;
+    assert_eq!(rec["under_review"], true);
+    assert!(rec["text"]["en"]["result"].as_str().unwrap().ends_with("(under review)"), "{}", rec["text"]);
     let (status, e) = referee
         .cmd(room, json!({"type": "admin_decide_appeal", "sanction": 1, "uphold": false, "reasons": "cleared"}))
         .await;
@@ -334,6 +352,7 @@ async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_befor
         .await;
     let v = view(&base, room).await;
     assert_eq!((v["result"]["reason"].as_str(), v["under_review"].as_bool()), (Some("administrator"), Some(false)));
+    assert_eq!(alice.get_json(&format!("/api/v1/rooms/{room}/record")).await["under_review"], false);
 
     // A loss after the end replaces the result; lifted, the result before is back.
     let room2 = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
@@ -367,4 +386,102 @@ async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_befor
         "the result before: {v}"
     );
     drop(srv);
+}
+
+#[tokio::test]
+async fn only_an_administrator_may_rule_on_conduct_rules_retention_accounts_and_the_log() {
+    // Every administrator action of conduct, governance, accounts and the log, tried by an
+    // anonymous visitor (401), a signed-in stranger, a spectator following the room and each
+    // player (403 admin_only); an administrator passes the authorization (the action may
+    // still be refused for what it names, never as forbidden).
+    let Table { _dir, srv, base, alice, bob, .. } = Table::new().await;
+    let referee = admin(&srv, "referee").await;
+    let stranger = Player::sign_up(&base, "stranger").await;
+    let spectator = Player::sign_up(&base, "spectator").await;
+    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let _watching = spectator.stream(room, 0).await;
+    let anonymous = Player::new(&base);
+    let (_, accounts) = server_fn(&referee, "admin_accounts", &[]).await;
+    let alice_id =
+        accounts.as_array().unwrap().iter().find(|a| a["username"] == "alice").unwrap()["id"].as_i64().unwrap();
+    let r = "reasons";
+    let json_fns = [
+        (
+            "admin_sanction",
+            json!({"room_id": room, "target": {"kind": "player", "colour": "black"},
+            "penalty": "warning", "category": "abusive_behaviour", "reasons": r}),
+        ),
+        (
+            "admin_add_precedent",
+            json!({"precedent": {"clause": "003 §3.6", "text": "t", "reasons": r, "ruling": null}}),
+        ),
+        (
+            "admin_change_account",
+            json!({"user_id": alice_id, "change": {"kind": "disabled", "disabled": true}, "reasons": r}),
+        ),
+        ("admin_reset_link", json!({"user_id": alice_id, "reasons": r})),
+        ("admin_log", json!({"filter": {}})),
+    ];
+    let user = alice_id.to_string();
+    let form_fns: [(&str, Vec<(&str, &str)>); 7] = [
+        ("admin_report_cases", vec![]),
+        ("admin_dismiss_report", vec![("case", "1"), ("reasons", r)]),
+        ("admin_account_sanctions", vec![("user_id", &user)]),
+        ("admin_accounts", vec![]),
+        ("admin_set_site_defaults", vec![("retention_days", "30"), ("scoring_wait_min", "60"), ("reasons", r)]),
+        ("admin_retention", vec![]),
+        ("admin_run_retention", vec![("reasons", r)]),
+    ];
+    let others = [("stranger", &stranger), ("spectator", &spectator), ("black", &alice), ("white", &bob)];
+    for (name, body) in &json_fns {
+        let path = format!("/api/{name}");
+        assert_eq!(anonymous.post(&path, body).await.0, 401, "anonymous: {name}");
+        for (who, p) in others {
+            let (status, e) = p.post(&path, body).await;
+            assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")), "{who}: {name} {e}");
+        }
+    }
+    for (name, fields) in &form_fns {
+        assert_eq!(server_fn(&anonymous, name, fields).await.0, 401, "anonymous: {name}");
+        for (who, p) in others {
+            let (status, e) = server_fn(p, name, fields).await;
+            assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")), "{who}: {name} {e}");
+        }
+    }
+    // The room's conduct commands: a sanction to appeal first, so the administrator's try is
+    // judged on what it names.
+    let (status, _) = sanction(&referee, json_fns[0].1.clone()).await;
+    assert_eq!(status, 200);
+    for c in [
+        json!({"type": "admin_open_appeal", "sanction": 1, "reasons": r}),
+        json!({"type": "admin_decide_appeal", "sanction": 1, "uphold": true, "reasons": r}),
+        json!({"type": "admin_hold", "reasons": r}),
+    ] {
+        assert_eq!(anonymous.cmd(room, &c).await.0, 401, "anonymous: {c}");
+        for (who, p) in others {
+            let (status, e) = p.cmd(room, &c).await;
+            assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")), "{who}: {c}");
+        }
+        let (status, e) = referee.cmd(room, &c).await;
+        assert!(status != 401 && status != 403, "administrator: {c} → {status} {e}");
+    }
+    // The log's routes, and the administrator's own answers.
+    for path in ["/api/v1/admin/audit", "/api/v1/admin/audit.csv"] {
+        assert_eq!(anonymous.get(path).await.0, 401, "{path}");
+        for (_, p) in others {
+            assert_eq!(p.get(path).await.0, 403, "{path}");
+        }
+        assert_eq!(referee.get(path).await.0, 200, "{path}");
+    }
+    for (name, fields) in &form_fns[..1] {
+        assert_eq!(server_fn(&referee, name, fields).await.0, 200, "administrator: {name}");
+    }
+    // Reports: players and signed-in spectators only.
+    let (status, _) = report(&anonymous, room, json!({"kind": "match"}), "other", 1).await;
+    assert_eq!(status, 401);
+    let (status, e) = report(&stranger, room, json!({"kind": "match"}), "other", 1).await;
+    assert_eq!(status, 403, "a stranger who never watched: {e}");
+    let (status, e) = report(&spectator, room, json!({"kind": "match"}), "other", 1).await;
+    assert_eq!(status, 200, "a spectator following the room: {e}");
+    srv.stop().await;
 }

@@ -208,44 +208,36 @@ async fn retention_deletes_old_records_but_never_disputed_ones_and_keeps_the_lea
     let (status, e) = server_fn(&alice, "admin_retention", &[]).await;
     assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")));
 
-    // 31 days later: the dry run lists what would go and what stays, deleting nothing.
+    // 31 days later the daily run (on the server's clock) deletes what is due and keeps
+    // what is disputed, each with why.
     clock.advance_ms(31 * DAY_MS);
-    let (_, st) = server_fn(&referee, "admin_retention", &[]).await;
+    let run = ran(&referee, "daily", clock.now_ms()).await;
     let rooms =
         |r: &Value| -> Vec<i64> { r.as_array().unwrap().iter().map(|i| i["room_id"].as_i64().unwrap()).collect() };
-    assert_eq!(rooms(&st["dry_run"]["deleted"]), vec![plain, learned, learned_too], "{st}");
-    assert_eq!(rooms(&st["dry_run"]["kept"]), vec![reported, referred], "{st}");
-    let holds = |id: i64| {
-        st["dry_run"]["kept"].as_array().unwrap().iter().find(|i| i["room_id"] == id).unwrap()["holds"].clone()
-    };
+    assert_eq!(rooms(&run["deleted"]), vec![plain, learned, learned_too], "{run}");
+    assert_eq!(rooms(&run["kept"]), vec![reported, referred], "{run}");
+    let holds = |id: i64| run["kept"].as_array().unwrap().iter().find(|i| i["room_id"] == id).unwrap()["holds"].clone();
     assert_eq!(holds(reported), json!([{"kind": "open_report"}]));
     assert_eq!(holds(referred)[0], json!({"kind": "open_item", "item": "correction_request"}));
-    assert_eq!(st["dry_run"]["deleted"][1]["archived"], true, "a counted game goes to the learning archive");
-    assert_eq!(st["dry_run"]["deleted"][0]["archived"], false, "a resignation teaches nothing");
-    assert_eq!(alice.view(plain).await["room_id"], plain, "a dry run deletes nothing");
-
-    // A run deletes them, recorded and logged with reasons.
-    let (status, e) = server_fn(&alice, "admin_run_retention", &[("reasons", "monthly")]).await;
-    assert_eq!(status, 403, "{e}");
-    let (status, run) = server_fn(&referee, "admin_run_retention", &[("reasons", "the monthly clean-up")]).await;
-    assert_eq!(status, 200, "{run}");
-    assert_eq!(rooms(&run["deleted"]), vec![plain, learned, learned_too]);
-    assert!(audit_actions(&referee).await.contains(&"retention_run".to_string()));
+    assert_eq!(run["deleted"][1]["archived"], true, "a counted game goes to the learning archive");
+    assert_eq!(run["deleted"][0]["archived"], false, "a resignation teaches nothing");
     for room in [plain, learned] {
         let (status, body) = alice.get(&format!("/api/v1/rooms/{room}")).await;
         assert_eq!(status, 410, "{body}");
         let body: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(
             (body["error"].as_str(), body["detail"]["at_ms"].as_i64()),
-            (Some("record_deleted"), Some(clock.now_ms()))
+            (Some("record_deleted"), run["at_ms"].as_i64())
         );
         let (status, _) = carol.get(&format!("/api/v1/rooms/{room}/record")).await;
         assert_eq!(status, 410);
     }
-    // Kept: the disputed ones, the one kept for ever, the game in play.
+    // Kept: the disputed ones, the one kept for ever, the game that was in play.
     for room in [reported, referred, forever, in_play] {
         assert_eq!(alice.view(room).await["room_id"], room);
     }
+    // The game left in play ran out of time on the way: its month starts now.
+    assert_eq!(alice.view(in_play).await["result"]["reason"], "time");
     // The learning archive kept the counted games: training still finds both.
     let req = json!({"epochs": 1, "seed": 3, "confirm_pause": true, "reasons": "training after the clean-up"});
     let (status, body) = referee.post("/api/v1/admin/training", &req).await;
@@ -254,8 +246,8 @@ async fn retention_deletes_old_records_but_never_disputed_ones_and_keeps_the_lea
         body["eligible"].as_array().unwrap().iter().map(|g| g["room_id"].as_i64().unwrap()).collect();
     assert_eq!(eligible, vec![learned, learned_too]);
 
-    // Once the report is decided and the referral answered, the next run takes them too;
-    // the runs are listed with their triggers.
+    // Once the report is decided, the dry run lists the game, deleting nothing; a run by an
+    // administrator (with reasons, logged) takes it.
     let (_, cases) = server_fn(&referee, "admin_report_cases", &[]).await;
     let case = cases[0]["id"].as_i64().unwrap().to_string();
     let (status, _) =
@@ -263,6 +255,59 @@ async fn retention_deletes_old_records_but_never_disputed_ones_and_keeps_the_lea
     assert_eq!(status, 200);
     let (_, st) = server_fn(&referee, "admin_retention", &[]).await;
     assert_eq!(rooms(&st["dry_run"]["deleted"]), vec![reported], "{st}");
-    assert_eq!(st["runs"][0]["trigger"], "administrator", "{st}");
-    let _ = srv.stop().await;
+    assert_eq!(alice.view(reported).await["room_id"], reported, "a dry run deletes nothing");
+    let (status, e) = server_fn(&alice, "admin_run_retention", &[("reasons", "monthly")]).await;
+    assert_eq!(status, 403, "{e}");
+    let (status, run) = server_fn(&referee, "admin_run_retention", &[("reasons", "the monthly clean-up")]).await;
+    assert_eq!(status, 200, "{run}");
+    assert_eq!((rooms(&run["deleted"]), run["trigger"].as_str()), (vec![reported], Some("administrator")));
+    assert!(audit_actions(&referee).await.contains(&"retention_run".to_string()));
+    assert_eq!(alice.get(&format!("/api/v1/rooms/{reported}")).await.0, 410);
+
+    // A stopped server runs it at start, before serving (003 §9.7).
+    let later = {
+        let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+        alice.ok(room, Command::Resign).await;
+        room
+    };
+    srv.stop().await;
+    clock.advance_ms(31 * DAY_MS);
+    let srv = Running::start_with_clock(_dir.path(), std::sync::Arc::new(clock.clone())).await;
+    let (alice, referee) = (alice.at(&srv.base), referee.at(&srv.base));
+    assert_eq!(alice.get(&format!("/api/v1/rooms/{later}")).await.0, 410, "deleted at start");
+    let (_, st) = server_fn(&referee, "admin_retention", &[]).await;
+    let deleted = rooms(&st["runs"][0]["deleted"]);
+    assert_eq!((st["runs"][0]["trigger"].as_str(), deleted), (Some("start"), vec![in_play, later]));
+
+    // A sanction's appeal window keeps the record past its retention (003 §6.6): warned 25
+    // days after the end, the game is still kept on day 31, with the window's end.
+    let bob = bob.at(&srv.base);
+    let warned = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    alice.ok(warned, Command::Resign).await;
+    clock.advance_ms(25 * DAY_MS);
+    ran(&referee, "daily", clock.now_ms()).await;
+    let warning = json!({"room_id": warned, "target": {"kind": "player", "colour": "white"}, "penalty": "warning",
+        "category": "abusive_behaviour", "reasons": "insults after the game"});
+    let (status, e) = referee.post("/api/admin_sanction", warning).await;
+    assert_eq!(status, 200, "{e}");
+    let until = clock.now_ms() + 7 * DAY_MS;
+    clock.advance_ms(6 * DAY_MS);
+    let run = ran(&referee, "daily", clock.now_ms()).await;
+    assert_eq!(rooms(&run["kept"]), vec![referred, warned], "{run}");
+    assert_eq!(run["kept"][1]["holds"], json!([{"kind": "appeal_window", "until_ms": until}]));
+    assert_eq!(alice.view(warned).await["room_id"], warned);
+    srv.stop().await;
+}
+
+/// The newest retention run, once one by `trigger` at `at_ms` is listed (the schedule runs
+/// beside the test, so it is waited for).
+async fn ran(admin: &Player, trigger: &str, at_ms: i64) -> Value {
+    for _ in 0..200 {
+        let (_, st) = server_fn(admin, "admin_retention", &[]).await;
+        if st["runs"][0]["trigger"] == trigger && st["runs"][0]["at_ms"] == at_ms {
+            return st["runs"][0].clone();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no {trigger} retention run");
 }
