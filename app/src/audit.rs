@@ -39,6 +39,8 @@ pub enum AuditAction {
     // The desk and learning (003 §1.6, §12.4–12.6).
     QueueItemClaimed,
     ModelImported,
+    /// A training run started: its settings, the games it uses and the rooms it paused.
+    TrainingStarted,
     ModelTrained,
     ProgramMatchStarted,
     // Governance (003 §1.5, §9.7, §10.1).
@@ -58,6 +60,7 @@ impl AuditAction {
                 | AuditAction::PrecedentAdded
                 | AuditAction::SiteDefaultsChanged
                 | AuditAction::RetentionRun
+                | AuditAction::TrainingStarted
         )
     }
 }

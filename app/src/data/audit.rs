@@ -44,18 +44,38 @@ pub(super) async fn append(
     Ok(())
 }
 
-/// A room action (`Event::audited`), logged beside its event; `after` is the event.
+/// A room action (`Event::audited`) as logged: the action, its reasons, where the room stood
+/// before it (`None`: not known to the caller) and the event as the after.
+pub(crate) type RoomAction<'a> = (AuditAction, &'a str, Option<&'a serde_json::Value>, &'a serde_json::Value);
+
+/// A room action, logged beside its event.
 pub(crate) async fn append_room_action(
     conn: &mut sqlx::SqliteConnection,
     now: i64,
     actor: i64,
-    action: AuditAction,
     room_id: i64,
-    reasons: &str,
-    after: &serde_json::Value,
+    (action, reasons, before, after): RoomAction<'_>,
 ) -> Result<(), AppError> {
     let e = Logged { actor, action, target_user: None, room_id: Some(room_id), reasons };
-    append(conn, now, &e, None, Some(after)).await
+    append(conn, now, &e, before, Some(after)).await
+}
+
+impl Db {
+    /// Logs an administrator's action that changes nothing stored but the log (what it
+    /// started is in `after`).
+    pub async fn log_action(
+        &self,
+        now: i64,
+        actor: i64,
+        action: AuditAction,
+        reasons: &str,
+        after: &serde_json::Value,
+    ) -> Result<(), AppError> {
+        let mut tx = super::write_tx(self).await?;
+        let e = Logged { actor, action, target_user: None, room_id: None, reasons };
+        append(&mut tx, now, &e, None, Some(after)).await?;
+        tx.commit().await.map_err(internal)
+    }
 }
 
 fn json_column(r: &sqlx::sqlite::SqliteRow, column: &str) -> Result<Option<serde_json::Value>, AppError> {

@@ -52,7 +52,7 @@ impl Db {
         weights: &Weights,
         provenance: &str,
         now: i64,
-        by: Option<i64>,
+        by: Option<(i64, &str)>,
     ) -> Result<ModelRow, AppError> {
         let mut tx = super::write_tx(self).await?;
         let version: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
@@ -70,7 +70,7 @@ impl Db {
         .bind(fingerprint(weights))
         .bind(provenance)
         .bind(now)
-        .bind(by)
+        .bind(by.map(|(id, _)| id))
         .fetch_one(&mut *tx)
         .await
         .map_err(internal)?;
@@ -80,8 +80,8 @@ impl Db {
             ModelSource::Trained => Some(crate::audit::AuditAction::ModelTrained),
             ModelSource::Builtin => None,
         };
-        if let (Some(actor), Some(action)) = (by, action) {
-            let logged = super::audit::Logged { actor, action, target_user: None, room_id: None, reasons: "" };
+        if let (Some((actor, reasons)), Some(action)) = (by, action) {
+            let logged = super::audit::Logged { actor, action, target_user: None, room_id: None, reasons };
             let after = serde_json::json!({ "model_id": id, "version": version, "fingerprint": fingerprint(weights) });
             super::audit::append(&mut tx, now, &logged, None, Some(&after)).await?;
         }

@@ -155,6 +155,8 @@ impl MatchService {
             "trained_from": p.trained_from,
             "note": format!("imported: {} version {} ({})", p.model_id, p.version, p.created_at),
         });
+        // The file's own account of itself stands as the import's reasons in the log.
+        let reasons = format!("{} version {} ({})", p.model_id, p.version, p.created_at);
         let row = self
             .db()
             .insert_model(
@@ -162,7 +164,7 @@ impl MatchService {
                 &file.weights,
                 &stored.to_string(),
                 self.clock().now_ms(),
-                Some(who.user_id),
+                Some((who.user_id, &reasons)),
             )
             .await?;
         Ok(summary(&row))
@@ -266,6 +268,19 @@ impl MatchService {
             }
         }
         self.training().update(|s| s.paused_rooms = paused.clone());
+        let started = serde_json::json!({
+            "epochs": req.epochs, "seed": req.seed, "start_model": start.id,
+            "games": eligible.len(), "paused_rooms": paused,
+        });
+        self.db()
+            .log_action(
+                self.clock().now_ms(),
+                who.user_id,
+                crate::audit::AuditAction::TrainingStarted,
+                &reasons,
+                &started,
+            )
+            .await?;
         let this = self.clone();
         let who = who.clone();
         tokio::spawn(async move {
@@ -273,7 +288,13 @@ impl MatchService {
             let stored = match outcome {
                 Ok((weights, provenance)) => this
                     .db()
-                    .insert_model(ModelSource::Trained, &weights, &provenance, this.clock().now_ms(), Some(who.user_id))
+                    .insert_model(
+                        ModelSource::Trained,
+                        &weights,
+                        &provenance,
+                        this.clock().now_ms(),
+                        Some((who.user_id, &reasons)),
+                    )
                     .await
                     .map(|row| summary(&row)),
                 Err(e) => Err(e),

@@ -216,8 +216,9 @@ impl Actor {
             }
             Request::Sanction { caller, cmd, spectator, reply } => {
                 let now = self.clock.now_ms();
+                let before = self.state.standing();
                 let decision = self.state.sanction(&caller, &cmd, spectator.as_ref(), now);
-                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+                let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
             Request::Conduct { reply } => {
                 let s = &self.state;
@@ -228,8 +229,9 @@ impl Actor {
             }
             Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();
+                let before = self.state.standing();
                 let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
-                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+                let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
             Request::Desk { reply } => {
                 let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
@@ -273,8 +275,9 @@ impl Actor {
             }
             Request::Command { caller, cmd, reply } => {
                 let now = self.clock.now_ms();
+                let before = self.state.standing();
                 let decision = self.state.handle(&caller, &cmd, now);
-                let _ = reply.send(self.decided(caller.user_id, decision, now).await);
+                let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
         }
     }
@@ -294,12 +297,18 @@ impl Actor {
     }
 
     /// Stores a handled command's events (already applied) and makes the caller's answer.
-    async fn decided(&mut self, caller: i64, decision: Decision, now: i64) -> Result<CommandReply, MatchError> {
+    async fn decided(
+        &mut self,
+        caller: i64,
+        decision: Decision,
+        now: i64,
+        before: super::state::Standing,
+    ) -> Result<CommandReply, MatchError> {
         let version = self.state.version;
         if decision.events.is_empty() {
             return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
         }
-        match self.commit(decision.events, Some(caller), now).await {
+        match self.commit_as(decision.events, Some(caller), now, Some(&before)).await {
             Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
             // Not stored, so not acknowledged.
             Err(()) => Err(MatchError::Internal),
@@ -309,6 +318,18 @@ impl Actor {
     /// Stores events already applied to the state, then publishes them. On a failed write
     /// the in-memory change is dropped by rebuilding from the log.
     async fn commit(&mut self, events: Vec<Event>, actor: Option<i64>, now: i64) -> Result<Vec<StoredEvent>, ()> {
+        self.commit_as(events, actor, now, None).await
+    }
+
+    /// `commit`, with where the room stood before a command (an administrator's action is
+    /// logged with it).
+    async fn commit_as(
+        &mut self,
+        events: Vec<Event>,
+        actor: Option<i64>,
+        now: i64,
+        before: Option<&super::state::Standing>,
+    ) -> Result<Vec<StoredEvent>, ()> {
         if events.is_empty() {
             return Ok(Vec::new());
         }
@@ -318,7 +339,9 @@ impl Actor {
             listing: &listing,
             players_changed: self.listed.as_ref().is_none_or(|l| l.players != listing.players),
         });
-        match self.db.append_events(self.room_id, version, now, actor, events, update).await {
+        let before = before.and_then(|b| serde_json::to_value(b).ok());
+        let cause = super::store::Cause { actor, before: before.as_ref() };
+        match self.db.append_events(self.room_id, version, now, cause, events, update).await {
             Ok(stored) => {
                 self.listed = Some(listing);
                 if let Some(last) = stored.last() {

@@ -80,16 +80,23 @@ impl Desk {
                 let s = state.referee.sanctions.iter().find(|s| s.number == number)?;
                 state.sanction_subject_account(s)
             };
+            // The notice carries the reasons itself (003 §6.6: notified with the reasons).
             let conduct = match &e.event {
-                Event::Sanctioned { number, .. } => Some((NoticeKind::Sanctioned, subject(*number))),
-                Event::AppealExceptionOpened { number, .. } => Some((NoticeKind::AppealOpened, subject(*number))),
-                Event::AppealDecided { number, .. } => Some((NoticeKind::AppealDecided, subject(*number))),
+                Event::Sanctioned { number, reasons, .. } => {
+                    Some((NoticeKind::Sanctioned, subject(*number), Some(reasons)))
+                }
+                Event::AppealFiled { number, .. } => Some((NoticeKind::AppealReceived, subject(*number), None)),
+                Event::AppealExceptionOpened { number, reasons } => {
+                    Some((NoticeKind::AppealOpened, subject(*number), Some(reasons)))
+                }
+                Event::AppealDecided { number, reasons, .. } => {
+                    Some((NoticeKind::AppealDecided, subject(*number), Some(reasons)))
+                }
                 _ => None,
             };
-            if let Some((kind, to)) = conduct {
-                if let Err(err) =
-                    self.db.notify(&to.into_iter().collect::<Vec<_>>(), Some(room_id), kind, None, now).await
-                {
+            if let Some((kind, to, reasons)) = conduct {
+                let to: Vec<i64> = to.into_iter().collect();
+                if let Err(err) = self.db.notify(&to, Some(room_id), kind, reasons.map(String::as_str), now).await {
                     tracing::error!(room_id, error = %err, "notification not stored");
                 }
                 continue;

@@ -306,6 +306,8 @@ pub enum NoticeKind {
     Sanctioned,
     /// The administrator opened one more appeal of your sanction.
     AppealOpened,
+    /// Your appeal was received: the sanction is suspended while it is reviewed.
+    AppealReceived,
     /// The decision on your appeal.
     AppealDecided,
     /// The report you filed was decided.

@@ -108,7 +108,14 @@ impl MatchService {
             if !held.is_empty() {
                 let stored = self
                     .db
-                    .append_events(room_id, state.version, self.clock.now_ms(), None, held, None)
+                    .append_events(
+                        room_id,
+                        state.version,
+                        self.clock.now_ms(),
+                        super::store::Cause::by(None),
+                        held,
+                        None,
+                    )
                     .await
                     .map_err(from_app)?;
                 if let Some(last) = stored.last() {
@@ -216,8 +223,17 @@ impl MatchService {
             self.db.set_listing(room_id, &listing).await?;
         } else {
             let update = super::store::ListingUpdate { listing: &listing, players_changed: true };
-            let stored =
-                self.db.append_events(room_id, state.version, now, Some(creator.user_id), seated, Some(update)).await?;
+            let stored = self
+                .db
+                .append_events(
+                    room_id,
+                    state.version,
+                    now,
+                    super::store::Cause::by(Some(creator.user_id)),
+                    seated,
+                    Some(update),
+                )
+                .await?;
             if let Some(last) = stored.last() {
                 state.version = last.seq;
             }

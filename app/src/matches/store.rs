@@ -13,6 +13,20 @@ use super::{
 use crate::data::{internal, Db};
 use crate::AppError;
 
+/// Who caused appended events (`None`: the server itself) and, for an administrator's
+/// action, where the room stood before it (kept in their log).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cause<'a> {
+    pub actor: Option<i64>,
+    pub before: Option<&'a serde_json::Value>,
+}
+
+impl Cause<'_> {
+    pub fn by(actor: Option<i64>) -> Cause<'static> {
+        Cause { actor, before: None }
+    }
+}
+
 impl Db {
     /// Creates the room row and its first event (`RoomCreated`) in one transaction.
     pub async fn insert_room(
@@ -51,13 +65,14 @@ impl Db {
     }
 
     /// Appends events after `version` atomically, with the room's new listing when they
-    /// changed it; fails (nothing written) if another writer got there first.
+    /// changed it and, for an administrator's action, where the room stood `before` it (for
+    /// their log); fails (nothing written) if another writer got there first.
     pub async fn append_events(
         &self,
         room_id: i64,
         version: i64,
         at_ms: i64,
-        actor: Option<i64>,
+        Cause { actor, before }: Cause<'_>,
         events: Vec<Event>,
         listing: Option<ListingUpdate<'_>>,
     ) -> Result<Vec<StoredEvent>, AppError> {
@@ -76,7 +91,8 @@ impl Db {
             // An administrator's action goes into their log with its event, atomically.
             if let (Some(actor), Some((action, reasons))) = (actor, e.audited()) {
                 let after = serde_json::to_value(&e).map_err(|_| AppError::Internal)?;
-                crate::data::audit::append_room_action(&mut tx, at_ms, actor, action, room_id, reasons, &after).await?;
+                let logged = (action, reasons, before, &after);
+                crate::data::audit::append_room_action(&mut tx, at_ms, actor, room_id, logged).await?;
             }
             stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
         }

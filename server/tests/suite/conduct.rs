@@ -203,6 +203,13 @@ async fn report_hold_warning_appeal_review_decision_and_a_second_appeal_on_an_ex
     assert_eq!(list[0]["sanction"]["status"], "upheld");
     assert_eq!(list[0]["sanction"]["appeals"][0]["reasons"], "the server's log shows bob's words");
     assert!(notices(&bob).await.contains(&"appeal_decided".to_string()));
+    // Every step is in the appellant's notifications, the reasons with them.
+    let told = bob.get_json("/api/v1/notifications").await;
+    let detail =
+        |kind: &str| told["items"].as_array().unwrap().iter().find(|n| n["kind"] == kind).unwrap()["detail"].clone();
+    assert_eq!(detail("appeal_decided"), "the server's log shows bob's words");
+    assert_eq!(detail("appeal_received"), Value::Null);
+    assert!(detail("sanctioned").as_str().is_some_and(|r| !r.is_empty()), "{told}");
 
     // A second appeal is refused, and so is a late one, until the administrator opens an
     // exception on new evidence (recorded with reasons).
@@ -366,6 +373,13 @@ async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_befor
         (v["result"]["reason"].as_str(), v["result"]["winner"].as_str()),
         (Some("administrator"), Some("white")),
         "{v}"
+    );
+    // The administrators' log keeps the result it replaced.
+    let log = referee.get_json(&format!("/api/v1/admin/audit?room={room2}&action=sanctioned")).await;
+    assert_eq!(log[0]["before"]["result"], json!({"reason": "resign", "winner": "black"}), "{log}");
+    assert_eq!(
+        (log[0]["before"]["phase"].as_str(), log[0]["after"]["penalty"].as_str()),
+        (Some("finished"), Some("loss"))
     );
     // Late: more than seven days after the notice.
     clock.advance_ms(7 * DAY_MS + 1);

@@ -65,6 +65,10 @@ async fn models_export_and_import_with_checked_fields() {
     assert_eq!(status, 201, "{body}");
     assert_eq!((body["version"].as_u64(), body["source"].as_str()), (Some(2), Some("imported")));
     assert_eq!(body["fingerprint"], fp.as_str());
+    let log = admin.get_json("/api/v1/admin/audit?action=model_imported").await;
+    let named =
+        format!("{} version {}", file["provenance"]["model_id"].as_str().unwrap(), file["provenance"]["version"]);
+    assert!(log[0]["reasons"].as_str().unwrap().starts_with(&named), "the file names itself in the log: {log}");
     // Each bad field is named.
     let refused = |f: &dyn Fn(&mut Value)| {
         let mut bad = file.clone();
@@ -153,5 +157,20 @@ async fn training_needs_two_eligible_games_pauses_play_and_makes_a_new_model() {
     assert!(kinds.ends_with(&["held", "resumed"]), "{kinds:?}");
     let v = until_view(&t.alice, in_play, |v| v["phase"] == "waiting_ready").await;
     assert_eq!(v["move_number"], 1);
+    // The administrators' log: the run's start (settings, games, paused rooms) and the model
+    // it made, both with the reasons given.
+    let log = admin.get_json("/api/v1/admin/audit").await;
+    let entry = |action: &str| log.as_array().unwrap().iter().find(|e| e["action"] == action).cloned().unwrap();
+    let started = entry("training_started");
+    assert_eq!(
+        (started["reasons"].as_str(), started["after"]["paused_rooms"].clone()),
+        (Some("training the computer"), json!([in_play]))
+    );
+    assert_eq!((started["after"]["epochs"].as_u64(), started["after"]["games"].as_u64()), (Some(3), Some(2)));
+    let trained = entry("model_trained");
+    assert_eq!(
+        (trained["reasons"].as_str(), trained["after"]["version"].as_i64()),
+        (Some("training the computer"), Some(2))
+    );
     let _ = t.srv.stop().await;
 }

@@ -319,6 +319,15 @@ pub(crate) fn opponent(c: Colour) -> Colour {
     }
 }
 
+/// A room's phase, move and result: the "before" of an administrator's action in the log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standing {
+    pub phase: RoomPhase,
+    pub move_number: u32,
+    pub result: Option<engine::GameResult>,
+    pub under_review: bool,
+}
+
 pub use crate::data::sha256_hex;
 
 fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
@@ -587,6 +596,17 @@ impl MatchState {
 
     pub fn is_started(&self) -> bool {
         !matches!(self.phase, Phase::Open)
+    }
+
+    /// What an administrator's action may change, as the administrators' log keeps it from
+    /// before the action (the action's event is the after).
+    pub fn standing(&self) -> Standing {
+        Standing {
+            phase: self.phase(),
+            move_number: self.game.move_number(),
+            result: self.result(),
+            under_review: self.referee.under_review(),
+        }
     }
 
     /// Where the room stands, by its wire name.

@@ -130,13 +130,23 @@ fn Filters(q: Query) -> impl IntoView {
     }
 }
 
-/// A role change as `before → after` in words; the other actions say it by their name.
+/// A role change as `before → after` in words, a room action with the result it found;
+/// the other actions say it by their name (the exports hold every before and after).
 fn change_text(e: &AuditEntry) -> String {
     let role = |v: &Option<serde_json::Value>| {
         v.as_ref().and_then(|v| v.get("role")).and_then(|r| serde_json::from_value::<Role>(r.clone()).ok())
     };
-    match (role(&e.before), role(&e.after)) {
-        (Some(b), Some(a)) => format!("{} → {}", super::accounts::role_text(b), super::accounts::role_text(a)),
+    let result_before = e
+        .before
+        .as_ref()
+        .and_then(|v| v.get("result"))
+        .and_then(|r| serde_json::from_value::<engine::GameResult>(r.clone()).ok());
+    let lang = crate::i18n::use_lang().get();
+    match (role(&e.before), role(&e.after), result_before) {
+        (Some(b), Some(a), _) => format!("{} → {}", super::accounts::role_text(b), super::accounts::role_text(a)),
+        (_, _, Some(r)) => {
+            crate::text::t_with(lang, "log.result_before", &[("result", &crate::text::result(lang, &r))])
+        }
         _ => String::new(),
     }
 }
