@@ -139,6 +139,7 @@ pub(crate) async fn finished_games(
 
 /// The finished games `user_id` may read (003 §8.1): their own and those both players
 /// approved them to read, newest first, at most `limit` (the archive).
+#[cfg(feature = "ssr")]
 pub(crate) async fn readable_games(
     db: &crate::data::Db,
     user_id: i64,
@@ -147,6 +148,7 @@ pub(crate) async fn readable_games(
     summaries_of_games(db.finished_rooms_readable_by(user_id, limit).await?)
 }
 
+#[cfg(feature = "ssr")]
 fn summaries_of_games(rows: Vec<crate::data::RoomRow>) -> Result<Vec<RoomSummary>, AppError> {
     let all = rows.into_iter().map(RoomSummary::try_from).collect::<Result<Vec<_>, _>>()?;
     Ok(all.into_iter().filter(|r| r.status != RoomPhase::Cancelled).map(RoomSummary::redacted).collect())
