@@ -137,6 +137,15 @@ test("an SGF record pasted in is stepped through; a broken one names the move", 
     await page.fill("[data-testid=sgf-text]", "(;GM[1]FF[4]SZ[9];B[ee];W[ee])");
     await page.click("[data-testid=sgf-show]");
     assert.match(await page.innerText("[data-testid=sgf-error]"), /move 2/);
+    // A file opened from the device is read the same way, at once.
+    await page.setInputFiles("[data-testid=sgf-file]", {
+      name: "club.sgf", mimeType: "application/x-go-sgf",
+      buffer: Buffer.from("(;GM[1]FF[4]SZ[13]PB[Park]PW[Kim];B[gg];W[dd];B[jj])"),
+    });
+    await page.waitForFunction(() => /Park/.test(document.querySelector("[data-testid=sgf-info]")?.innerText ?? ""));
+    assert.match(await page.innerText("[data-testid=sgf-info]"), /Park[\s\S]*Kim[\s\S]*13×13/);
+    assert.equal(await page.locator("[data-testid=sgf-board] .stone").count(), 3);
+    assert.equal(await page.locator("[data-testid=sgf-error]").count(), 0);
   } finally {
     await reader.close();
   }

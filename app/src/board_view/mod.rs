@@ -7,6 +7,7 @@
 pub mod gesture;
 pub mod lattice;
 pub mod orbit;
+pub mod preview;
 pub mod region;
 #[cfg(feature = "hydrate")]
 mod renderer;

@@ -30,7 +30,7 @@ use super::{
 };
 use crate::matches::events::Colour;
 
-const BACKGROUND: (f32, f32, f32) = (0.043, 0.063, 0.125);
+const BACKGROUND: [u8; 3] = super::preview::BACKGROUND;
 const SURFACE: Srgba = Srgba::new_opaque(112, 140, 196);
 /// Interior lines are dimmer so the box reads as a volume rather than a wall of lines.
 const INTERIOR: Srgba = Srgba::new_opaque(46, 60, 96);
@@ -41,8 +41,6 @@ const BLACK_STONE: Srgba = Srgba::new_opaque(24, 24, 28);
 const WHITE_STONE: Srgba = Srgba::new_opaque(236, 236, 230);
 const LAYER: Srgba = Srgba::new_opaque(250, 204, 21);
 const LAST: Srgba = Srgba::new_opaque(239, 68, 68);
-/// The preview's halo: the yellow of the confirm button (003 §2.4).
-const PREVIEW_HALO: Srgba = Srgba::new_opaque(250, 204, 21);
 /// The dead-stone candidate's cube (003 §3.4).
 const DEAD_MARK: Srgba = Srgba::new_opaque(249, 115, 22);
 /// Stone radius in point spacings.
@@ -328,22 +326,18 @@ impl Scene {
             Gm::new(InstancedMesh::new(&self.context, &instances, &sphere), material)
         });
         // 003 §2.4: the preview must read clearly for both colours on the dark background. A
-        // translucent black stone alone is nearly invisible (contrast ≈ 1.08:1), so every
-        // preview is a lighter-edged stone inside a yellow halo (the confirm button's colour).
+        // translucent black stone alone is nearly invisible (contrast ≈ 1.01:1), so every
+        // preview is a lighter stone inside a yellow halo (colours and their measured
+        // contrast: `preview.rs`).
         self.preview = sc
             .preview
             .map(|(p, c)| {
-                let (stone, alpha) =
-                    if c == Colour::Black { (Srgba::new_opaque(58, 58, 66), 200) } else { (WHITE_STONE, 150) };
+                use super::preview::{BLACK, HALO, HALO_ALPHA, WHITE};
+                let ([r, g, b], alpha) = if c == Colour::Black { BLACK } else { WHITE };
+                let [hr, hg, hb] = HALO;
                 vec![
-                    translucent(
-                        &self.context,
-                        &sphere,
-                        at(p),
-                        STONE_R * 1.35,
-                        Srgba::new(PREVIEW_HALO.r, PREVIEW_HALO.g, PREVIEW_HALO.b, 90),
-                    ),
-                    translucent(&self.context, &sphere, at(p), STONE_R, Srgba::new(stone.r, stone.g, stone.b, alpha)),
+                    translucent(&self.context, &sphere, at(p), STONE_R * 1.35, Srgba::new(hr, hg, hb, HALO_ALPHA)),
+                    translucent(&self.context, &sphere, at(p), STONE_R, Srgba::new(r, g, b, alpha)),
                 ]
             })
             .unwrap_or_default();
@@ -591,7 +585,7 @@ impl Scene {
     fn draw(&mut self) {
         let (w, h) = (self.canvas.width(), self.canvas.height());
         let camera = self.camera();
-        let (r, g, b) = BACKGROUND;
+        let [r, g, b] = BACKGROUND.map(|c| f32::from(c) / 255.0);
         let lights: [&dyn three_d::Light; 2] = [&self.ambient, &self.sun];
         let target = RenderTarget::screen(&self.context, w, h);
         target

@@ -33,10 +33,13 @@ fn colour(c: engine::Color) -> Colour {
     }
 }
 
-/// The record's positions, from the start to the last move, or the reader's refusal.
+/// The record's positions, from the start to the last move (one replay), or the reader's
+/// refusal.
 fn load(text: &str) -> Result<Loaded, engine::sgf::SgfError> {
-    use engine::sgf::replay::import_sgf;
-    let full = import_sgf(text, engine::Rules::classic(), None)?;
+    let record = engine::sgf::parse_sgf(text)?;
+    let mut positions = Vec::with_capacity(record.moves.len() + 1);
+    let full =
+        engine::sgf::replay::game_from_sgf_stepwise(&record, engine::Rules::classic(), |g| positions.push(g.clone()))?;
     let geom = full.game.geometry().clone();
     if !geom.is_flat() {
         return Err(engine::sgf::SgfError::Unexportable("not a flat board".into()));
@@ -44,12 +47,7 @@ fn load(text: &str) -> Result<Loaded, engine::sgf::SgfError> {
     let moves = full.game.moves();
     let (w, h) = (geom.width(), geom.height());
     let mut frames = Vec::with_capacity(moves.len() + 1);
-    for n in 0..=moves.len() {
-        let g = if n == moves.len() {
-            full.game.clone()
-        } else {
-            import_sgf(text, engine::Rules::classic(), Some(n))?.game
-        };
+    for (n, g) in positions.iter().enumerate() {
         let last = n.checked_sub(1).and_then(|i| match moves[i].1 {
             engine::Move::Place(p) => Some(p),
             engine::Move::Pass => None,
@@ -82,6 +80,27 @@ fn load(text: &str) -> Result<Loaded, engine::sgf::SgfError> {
     Ok(Loaded { frames, info: full.info, size: (w, h) })
 }
 
+/// Reads the file chosen in `e`'s file input as text, then `done` with it (browser only: on
+/// the server nothing is ever chosen). A file over the engine's limit is refused unread.
+#[cfg(feature = "hydrate")]
+fn read_chosen(e: leptos::ev::Event, done: impl FnOnce(Result<String, engine::sgf::SgfError>) + 'static) {
+    use wasm_bindgen::JsCast;
+    let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+    let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+    let bytes = file.size() as usize;
+    if bytes > MAX_TEXT {
+        return done(Err(engine::sgf::SgfError::TooLarge { bytes, limit: MAX_TEXT }));
+    }
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+        // An unreadable file reads as empty text, which the reader refuses with its reason.
+        done(Ok(text.unwrap_or_default()));
+    });
+}
+
+#[cfg(not(feature = "hydrate"))]
+fn read_chosen(_: leptos::ev::Event, _: impl FnOnce(Result<String, engine::sgf::SgfError>) + 'static) {}
+
 fn step_text(f: &Frame) -> String {
     let who = |c: Colour| super::room::colour_text(c);
     match &f.step {
@@ -96,7 +115,7 @@ pub fn SgfViewPage() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let loaded = RwSignal::new(None::<Result<Loaded, engine::sgf::SgfError>>);
     let at = RwSignal::new(0usize);
-    let show = move |_| {
+    let show = move || {
         let t = text.get_untracked();
         let r = if t.len() > MAX_TEXT {
             Err(engine::sgf::SgfError::TooLarge { bytes: t.len(), limit: MAX_TEXT })
@@ -142,7 +161,16 @@ pub fn SgfViewPage() -> impl IntoView {
             <label class="sr-only" for="sgf-text">{move || tr!("sgf.paste")}</label>
             <textarea id="sgf-text" data-testid="sgf-text" rows="6" placeholder="(;GM[1]FF[4]SZ[19];B[pd];W[dp])"
                 prop:value=text on:input=move |e| text.set(event_target_value(&e))></textarea>
-            <p><button class="primary" data-testid="sgf-show" on:click=show>{move || tr!("sgf.show")}</button></p>
+            <p class="sgf-actions">
+                <button class="primary" data-testid="sgf-show" on:click=move |_| show()>{move || tr!("sgf.show")}</button>
+                <label class="file-pick">{move || tr!("sgf.open_file")}
+                    <input type="file" accept=".sgf,application/x-go-sgf,text/plain" data-testid="sgf-file"
+                        on:change=move |e| read_chosen(e, move |r| match r {
+                            Ok(t) => { text.set(t); show(); }
+                            Err(e) => loaded.set(Some(Err(e))),
+                        })/>
+                </label>
+            </p>
             {move || loaded.with(|l| match l {
                 Some(Err(e)) => {
                     let at = e.move_number().map(|n| tr!("sgf.at_move", n = n)).unwrap_or_default();

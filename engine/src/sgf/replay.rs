@@ -122,6 +122,21 @@ fn describe(geom: &Geometry, p: Point) -> String {
 /// the first `limit` moves. Every refused move is an
 /// [`SgfError::IllegalMove`] naming the 1-based move number.
 pub fn game_from_sgf(g: &SgfGame, base: Rules, limit: Option<usize>) -> Result<ImportedGame, SgfError> {
+    replay_sgf(g, base, limit, |_| {})
+}
+
+/// Like [`game_from_sgf`] (no limit), calling `each` with the position before the first
+/// move and after every move: a viewer steps through the record from one replay.
+pub fn game_from_sgf_stepwise(g: &SgfGame, base: Rules, each: impl FnMut(&Game)) -> Result<ImportedGame, SgfError> {
+    replay_sgf(g, base, None, each)
+}
+
+fn replay_sgf(
+    g: &SgfGame,
+    base: Rules,
+    limit: Option<usize>,
+    mut each: impl FnMut(&Game),
+) -> Result<ImportedGame, SgfError> {
     let geom = Geometry::flat(g.width as i64, g.height as i64).map_err(|e| SgfError::UnsupportedSize {
         width: g.width,
         height: g.height,
@@ -202,8 +217,10 @@ pub fn game_from_sgf(g: &SgfGame, base: Rules, limit: Option<usize>) -> Result<I
         }
     }
     let n = limit.map_or(g.moves.len(), |l| l.min(g.moves.len()));
+    each(&game);
     for (i, m) in g.moves[..n].iter().enumerate() {
         play_recorded(&mut game, i + 1, m)?;
+        each(&game);
     }
     Ok(ImportedGame {
         game,
@@ -367,6 +384,21 @@ mod tests {
         // Suicide in the corner.
         let e = import_sgf("(;SZ[9];B[ba];W[];B[ab];W[aa])", classic(), None).unwrap_err();
         assert!(matches!(&e, SgfError::IllegalMove { move_number: 4, reason, .. } if reason == "suicide"), "{e:?}");
+    }
+
+    #[test]
+    fn stepwise_sees_every_position_the_limits_make() {
+        let text = "(;SZ[9]AB[aa];B[ee];W[cc];B[];W[gg])";
+        let g = parse_sgf(text).unwrap();
+        let mut seen = Vec::new();
+        let full = game_from_sgf_stepwise(&g, classic(), |game| seen.push(game.clone())).unwrap();
+        assert_eq!(seen.len(), 5);
+        for (n, game) in seen.iter().enumerate() {
+            let prefix = import_sgf(text, classic(), Some(n)).unwrap().game;
+            assert_eq!(game.move_number(), prefix.move_number(), "after {n} moves");
+            assert_eq!(game.board().hash(), prefix.board().hash(), "after {n} moves");
+        }
+        assert_eq!(seen.last().unwrap().board().hash(), full.game.board().hash());
     }
 
     #[test]
