@@ -58,6 +58,12 @@ pub enum AppError {
     MethodNotAllowed { method: String },
     #[error("too many sign-in attempts; try again in {retry_after_s} s")]
     Throttled { retry_after_s: u64 },
+    /// Too many passwords are being checked at once (each takes ~19 MiB and a core for a
+    /// moment): the request is refused rather than queued without bound.
+    #[error(
+        "the server is checking {waiting} passwords already (at most {limit} wait); try again in {retry_after_s} s"
+    )]
+    Busy { waiting: u64, limit: u64, retry_after_s: u64 },
     /// The administrator's queue has no such item (it may have been decided meanwhile).
     #[error("room {room_id} has no open {kind:?} item in the queue")]
     NoQueueItem { room_id: i64, kind: crate::matches::referee::QueueKind },
@@ -217,6 +223,7 @@ impl AppError {
             MethodNotAllowed { .. } => 405,
             NoSgf => 422,
             Throttled { .. } => 429,
+            Busy { .. } => 503,
             Match(m) => match_status(m),
             Internal | Transport(_) => 500,
         }
@@ -363,7 +370,7 @@ mod response {
                 body.detail.insert("correlation_id".into(), id.into());
             }
             let mut response = (status, Json(body)).into_response();
-            if let AppError::Throttled { retry_after_s } = self {
+            if let AppError::Throttled { retry_after_s } | AppError::Busy { retry_after_s, .. } = self {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             response
@@ -387,6 +394,7 @@ mod tests {
             AppError::MalformedJson { why: "EOF".into() },
             AppError::BadCredentials,
             AppError::Throttled { retry_after_s: 4 },
+            AppError::Busy { waiting: 64, limit: 64, retry_after_s: 1 },
             AppError::BodyTooLarge { limit_bytes: 65536 },
             AppError::Internal,
             AppError::Match(MatchError::NotYourTurn { to_move: Colour::White }),

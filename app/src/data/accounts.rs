@@ -69,6 +69,49 @@ pub fn validate_password(pw: &str) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Password hashing on a bounded pool: argon2id takes ~19 MiB and a core for tens of
+/// milliseconds per hash, so a burst of sign-ins or sign-ups runs `WORKERS` at a time with at
+/// most `QUEUE` waiting, and anything beyond is refused at once (503 `busy`) instead of
+/// exhausting memory (issue 15: the server held 1.1 GiB after 200 sign-ups).
+pub(crate) struct HashGate {
+    workers: tokio::sync::Semaphore,
+    waiting: std::sync::atomic::AtomicUsize,
+    queue: usize,
+}
+
+impl HashGate {
+    pub const WORKERS: usize = 2;
+    pub const QUEUE: usize = 64;
+
+    pub const fn new(workers: usize, queue: usize) -> HashGate {
+        HashGate {
+            workers: tokio::sync::Semaphore::const_new(workers),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
+            queue,
+        }
+    }
+
+    /// Runs `f` on a blocking thread once a worker is free, or refuses when `queue` calls
+    /// already wait.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> Result<T, AppError> + Send + 'static,
+    ) -> Result<T, AppError> {
+        use std::sync::atomic::Ordering;
+        let before = self.waiting.fetch_add(1, Ordering::SeqCst);
+        if before >= self.queue {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            return Err(AppError::Busy { waiting: before as u64, limit: self.queue as u64, retry_after_s: 1 });
+        }
+        let permit = self.workers.acquire().await;
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        let _permit = permit.map_err(|_| AppError::Internal)?;
+        tokio_blocking(f).await
+    }
+}
+
+static HASHING: HashGate = HashGate::new(HashGate::WORKERS, HashGate::QUEUE);
+
 /// argon2id with the crate's recommended parameters, off the async runtime.
 pub(super) async fn hash_password(password: String) -> Result<String, AppError> {
     // 16 bytes: the salt length the PHC string format recommends.
@@ -76,21 +119,23 @@ pub(super) async fn hash_password(password: String) -> Result<String, AppError> 
         tracing::error!(error = %e, "salt encoding failed");
         AppError::Internal
     })?;
-    tokio_blocking(move || {
-        Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| {
-            tracing::error!(error = %e, "password hashing failed");
-            AppError::Internal
+    HASHING
+        .run(move || {
+            Argon2::default().hash_password(password.as_bytes(), &salt).map(|h| h.to_string()).map_err(|e| {
+                tracing::error!(error = %e, "password hashing failed");
+                AppError::Internal
+            })
         })
-    })
-    .await
+        .await
 }
 
 pub(super) async fn verify_hash(password: String, phc: String) -> Result<bool, AppError> {
-    tokio_blocking(move || {
-        let parsed = PasswordHash::new(&phc).map_err(|_| AppError::Internal)?;
-        Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
-    })
-    .await
+    HASHING
+        .run(move || {
+            let parsed = PasswordHash::new(&phc).map_err(|_| AppError::Internal)?;
+            Ok(Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        })
+        .await
 }
 
 async fn tokio_blocking<T: Send + 'static>(
@@ -279,6 +324,42 @@ const DUMMY_HASH: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn hashing_runs_a_few_at_a_time_and_refuses_beyond_its_queue() {
+        use std::sync::{mpsc, Arc};
+        // One worker, one waiting place: the first call holds the worker until released.
+        let gate = Arc::new(HashGate::new(1, 1));
+        let (started_tx, started) = mpsc::channel::<()>();
+        let (release, released) = mpsc::channel::<()>();
+        let first = tokio::spawn({
+            let gate = gate.clone();
+            async move {
+                gate.run(move || {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                    Ok(1)
+                })
+                .await
+            }
+        });
+        started.recv().unwrap();
+        let second = tokio::spawn({
+            let gate = gate.clone();
+            async move { gate.run(|| Ok(2)).await }
+        });
+        while gate.waiting.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        // The third finds the worker busy and the queue full: refused at once, 503 with a wait.
+        let third = gate.run(|| Ok(3)).await.unwrap_err();
+        assert_eq!(third, AppError::Busy { waiting: 1, limit: 1, retry_after_s: 1 });
+        assert_eq!(third.status(), 503);
+        release.send(()).unwrap();
+        assert_eq!(first.await.unwrap(), Ok(1));
+        assert_eq!(second.await.unwrap(), Ok(2), "the waiting call runs once the worker is free");
+        assert_eq!(gate.run(|| Ok(4)).await, Ok(4), "and the gate is open again");
+    }
 
     #[test]
     fn username_rules_name_the_allowed_range() {

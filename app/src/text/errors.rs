@@ -129,6 +129,7 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
             let wait = super::duration(lang, u32::try_from(*retry_after_s).unwrap_or(u32::MAX));
             t_with(lang, "error.throttled", &[("wait", &wait)])
         }
+        E::Busy { .. } => t(lang, "error.busy"),
         E::NoSgf => t(lang, "error.no_sgf"),
         E::NoQueueItem { .. } => t(lang, "error.no_queue_item"),
         E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),

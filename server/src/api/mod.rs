@@ -190,6 +190,7 @@ struct SignInBody {
     (status = 415, response = openapi::NotJson),
     (status = 429, response = openapi::Throttled),
     (status = 500, response = openapi::Fault),
+    (status = 503, response = openapi::Busy),
 ))]
 async fn sign_in(
     State(s): State<ApiState>,

@@ -29,7 +29,7 @@ pub(super) use answers::*;
         schemas(ErrorBody),
         responses(
             answers::BadRequest, answers::NotSignedIn, answers::NotAllowed, answers::CrossSite, answers::NoRoom,
-            answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled,
+            answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled, answers::Busy,
             answers::Fault
         )
     ),
@@ -172,6 +172,13 @@ mod answers {
         headers(("Retry-After" = u64, description = "Seconds to wait before the next attempt"))
     )]
     pub(crate) struct Throttled(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(
+        description = "`busy`: too many passwords are being checked at once (`detail.waiting`, `detail.limit`)",
+        headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))
+    )]
+    pub(crate) struct Busy(ErrorBody);
 
     #[derive(ToResponse)]
     #[response(description = "`internal`: a fault on the server; `detail.correlation_id` names it in the log")]
