@@ -3,8 +3,9 @@
 //! internal fault or a lost connection.
 //!
 //! On the wire every error is `{"error": code, "message": text, "detail": {fields}}` with the
-//! status of [`AppError::status`]: 4xx for the caller's mistakes, 500 only for faults (their
-//! `detail` carries the `correlation_id` that the server log shows with the fault).
+//! status of [`AppError::status`]: 4xx for the caller's mistakes, 503 when the server sheds
+//! load it could not bear (`busy`), 500 only for faults (their `detail` carries the
+//! `correlation_id` that the server log shows with the fault).
 
 use leptos::server_fn::{
     codec::JsonEncoding,

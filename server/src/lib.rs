@@ -77,15 +77,21 @@ pub struct Server {
 struct Schedule {
     matches: MatchService,
     clock: Arc<dyn app::clock::Clock>,
+    /// The next look, an hour after the last (the first counted from `prepare`, so a clock
+    /// moved before serving starts is not missed).
+    next_ms: i64,
 }
 
 impl Schedule {
+    const EVERY_MS: i64 = 3_600_000;
+
     /// 003 §9.7: retention daily, looked at hourly on the server's clock, so a test moves
     /// it a day on (the run itself checks that a day has passed since the last one).
-    async fn run(self) {
+    async fn run(mut self) {
         loop {
-            self.clock.sleep_until(self.clock.now_ms() + 3_600_000).await;
+            self.clock.sleep_until(self.next_ms).await;
             self.matches.retention_tick(app::governance::RunTrigger::Daily).await;
+            self.next_ms = self.clock.now_ms() + Self::EVERY_MS;
         }
     }
 }
@@ -134,18 +140,25 @@ impl Server {
         });
         // 003 §9.7: record retention runs at start, then daily (looked at hourly).
         matches.retention_tick(app::governance::RunTrigger::Start).await;
-        let schedule = Schedule { matches: matches.clone(), clock: clock.clone() };
+        let next_ms = clock.now_ms() + Schedule::EVERY_MS;
+        let schedule = Schedule { matches: matches.clone(), clock: clock.clone(), next_ms };
         let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
         Ok(Server { addr, setup_url, listener, router, schedule })
     }
 
     /// Serves until the future `shutdown` completes.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        let schedule = tokio::spawn(self.schedule.run());
-        let served = axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+        // Aborted when serving ends, or when this future is dropped (the guard).
+        let schedule = tokio::spawn(self.schedule.run()).abort_handle();
+        struct Stop(tokio::task::AbortHandle);
+        impl Drop for Stop {
+            fn drop(&mut self) {
+                self.0.abort();
+            }
+        }
+        let _stop = Stop(schedule);
+        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
-            .await;
-        schedule.abort();
-        served
+            .await
     }
 }

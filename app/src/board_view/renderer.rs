@@ -327,7 +327,7 @@ impl Scene {
         });
         // 003 §2.4: the preview must read clearly for both colours on the dark background. A
         // translucent black stone alone is nearly invisible (contrast ≈ 1.01:1), so every
-        // preview is a lighter stone inside a yellow halo (colours and their measured
+        // preview is a lighter stone inside a yellow halo (colours and their modelled
         // contrast: `preview.rs`).
         self.preview = sc
             .preview

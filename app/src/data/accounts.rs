@@ -74,43 +74,57 @@ pub fn validate_password(pw: &str) -> Result<(), AppError> {
 /// most `QUEUE` waiting, and anything beyond is refused at once (503 `busy`) instead of
 /// exhausting memory (issue 15: the server held 1.1 GiB after 200 sign-ups).
 pub(crate) struct HashGate {
-    workers: tokio::sync::Semaphore,
+    workers: std::sync::Arc<tokio::sync::Semaphore>,
     waiting: std::sync::atomic::AtomicUsize,
     queue: usize,
+}
+
+/// One call counted as waiting, until it has a worker or is dropped (a client that went
+/// away while queued must not hold its place for ever).
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 impl HashGate {
     pub const WORKERS: usize = 2;
     pub const QUEUE: usize = 64;
 
-    pub const fn new(workers: usize, queue: usize) -> HashGate {
+    pub fn new(workers: usize, queue: usize) -> HashGate {
         HashGate {
-            workers: tokio::sync::Semaphore::const_new(workers),
+            workers: std::sync::Arc::new(tokio::sync::Semaphore::new(workers)),
             waiting: std::sync::atomic::AtomicUsize::new(0),
             queue,
         }
     }
 
     /// Runs `f` on a blocking thread once a worker is free, or refuses when `queue` calls
-    /// already wait.
+    /// already wait. The worker is held by the blocking call itself, so a request dropped
+    /// meanwhile does not free it while the hash still runs.
     pub async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> Result<T, AppError> + Send + 'static,
     ) -> Result<T, AppError> {
-        use std::sync::atomic::Ordering;
-        let before = self.waiting.fetch_add(1, Ordering::SeqCst);
+        let before = self.waiting.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let waiting = Waiting(&self.waiting);
         if before >= self.queue {
-            self.waiting.fetch_sub(1, Ordering::SeqCst);
             return Err(AppError::Busy { waiting: before as u64, limit: self.queue as u64, retry_after_s: 1 });
         }
-        let permit = self.workers.acquire().await;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
-        let _permit = permit.map_err(|_| AppError::Internal)?;
-        tokio_blocking(f).await
+        let worker = self.workers.clone().acquire_owned().await.map_err(|_| AppError::Internal)?;
+        drop(waiting);
+        tokio_blocking(move || {
+            let _worker = worker;
+            f()
+        })
+        .await
     }
 }
 
-static HASHING: HashGate = HashGate::new(HashGate::WORKERS, HashGate::QUEUE);
+static HASHING: std::sync::LazyLock<HashGate> =
+    std::sync::LazyLock::new(|| HashGate::new(HashGate::WORKERS, HashGate::QUEUE));
 
 /// argon2id with the crate's recommended parameters, off the async runtime.
 pub(super) async fn hash_password(password: String) -> Result<String, AppError> {
@@ -359,6 +373,33 @@ mod tests {
         assert_eq!(first.await.unwrap(), Ok(1));
         assert_eq!(second.await.unwrap(), Ok(2), "the waiting call runs once the worker is free");
         assert_eq!(gate.run(|| Ok(4)).await, Ok(4), "and the gate is open again");
+        // A call dropped while it waits gives its place back.
+        let (release, released) = mpsc::channel::<()>();
+        let (started_tx, started) = mpsc::channel::<()>();
+        let busy = tokio::spawn({
+            let gate = gate.clone();
+            async move {
+                gate.run(move || {
+                    started_tx.send(()).unwrap();
+                    released.recv().unwrap();
+                    Ok(5)
+                })
+                .await
+            }
+        });
+        started.recv().unwrap();
+        let queued = tokio::spawn({
+            let gate = gate.clone();
+            async move { gate.run(|| Ok(6)).await }
+        });
+        while gate.waiting.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+        queued.abort();
+        let _ = queued.await;
+        assert_eq!(gate.waiting.load(std::sync::atomic::Ordering::SeqCst), 0, "the dropped call's place is free");
+        release.send(()).unwrap();
+        assert_eq!(busy.await.unwrap(), Ok(5));
     }
 
     #[test]

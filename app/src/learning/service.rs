@@ -250,6 +250,14 @@ impl MatchService {
             Some(id) => self.db().model(id).await?.ok_or(AppError::NoModel { id })?,
             None => self.db().builtin_model(self.clock().now_ms()).await?,
         };
+        // Logged before anything is held or marked running, so a failed write leaves nothing
+        // half started.
+        let started = serde_json::json!({
+            "epochs": req.epochs, "seed": req.seed, "start_model": start.id,
+            "games": eligible.len(), "rooms_to_pause": in_play,
+        });
+        let now = self.clock().now_ms();
+        self.db().log_action(now, who.user_id, crate::audit::AuditAction::TrainingStarted, &reasons, &started).await?;
         self.training().update(|s| {
             *s = TrainingStatus {
                 state: RunState::Collecting,
@@ -268,19 +276,6 @@ impl MatchService {
             }
         }
         self.training().update(|s| s.paused_rooms = paused.clone());
-        let started = serde_json::json!({
-            "epochs": req.epochs, "seed": req.seed, "start_model": start.id,
-            "games": eligible.len(), "paused_rooms": paused,
-        });
-        self.db()
-            .log_action(
-                self.clock().now_ms(),
-                who.user_id,
-                crate::audit::AuditAction::TrainingStarted,
-                &reasons,
-                &started,
-            )
-            .await?;
         let this = self.clone();
         let who = who.clone();
         tokio::spawn(async move {

@@ -216,7 +216,7 @@ impl Actor {
             }
             Request::Sanction { caller, cmd, spectator, reply } => {
                 let now = self.clock.now_ms();
-                let before = self.state.standing();
+                let before = Some(self.state.standing());
                 let decision = self.state.sanction(&caller, &cmd, spectator.as_ref(), now);
                 let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
@@ -229,9 +229,8 @@ impl Actor {
             }
             Request::ApproveViewer { caller, username, account, reply } => {
                 let now = self.clock.now_ms();
-                let before = self.state.standing();
                 let decision = self.state.approve_record_viewer(&caller, &username, account.as_ref(), now);
-                let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
+                let _ = reply.send(self.decided(caller.user_id, decision, now, None).await);
             }
             Request::Desk { reply } => {
                 let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
@@ -275,7 +274,8 @@ impl Actor {
             }
             Request::Command { caller, cmd, reply } => {
                 let now = self.clock.now_ms();
-                let before = self.state.standing();
+                // Only an administrator's action is logged with where the room stood.
+                let before = caller.is_admin().then(|| self.state.standing());
                 let decision = self.state.handle(&caller, &cmd, now);
                 let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
@@ -302,13 +302,13 @@ impl Actor {
         caller: i64,
         decision: Decision,
         now: i64,
-        before: super::state::Standing,
+        before: Option<super::state::Standing>,
     ) -> Result<CommandReply, MatchError> {
         let version = self.state.version;
         if decision.events.is_empty() {
             return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
         }
-        match self.commit_as(decision.events, Some(caller), now, Some(&before)).await {
+        match self.commit_as(decision.events, Some(caller), now, before.as_ref()).await {
             Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
             // Not stored, so not acknowledged.
             Err(()) => Err(MatchError::Internal),

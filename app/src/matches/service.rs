@@ -127,11 +127,12 @@ impl MatchService {
         Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), listed))
     }
 
-    /// Lists every closed room that has no listing yet (closed before lists existed), replayed
-    /// from its log, so that "your games" and profiles count them too; rooms in play got
-    /// theirs from their actors at boot. Returns how many were listed.
+    /// Lists again every closed room whose listing is stale (none yet, or one older than its
+    /// newest fields), replayed from its log, so that "your games", profiles and the archive
+    /// count them too; rooms in play got theirs from their actors at boot. Returns how many
+    /// were listed.
     pub async fn list_closed_rooms(&self) -> usize {
-        let ids = match self.db.unlisted_closed_room_ids().await {
+        let ids = match self.db.stale_closed_room_ids().await {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::error!(error = %e, "closed rooms not listed");
@@ -144,7 +145,7 @@ impl MatchService {
             let now = self.clock.now_ms();
             match MatchState::replay_checked(&log.events, log.secrets, log.damage, log.last_seq, now) {
                 Ok(state) => {
-                    listed += usize::from(self.db.set_listing_if_missing(id, &state.listing()).await.unwrap_or(false))
+                    listed += usize::from(self.db.set_listing_if_stale(id, &state.listing()).await.unwrap_or(false))
                 }
                 Err(e) => tracing::warn!(room_id = id, error = %e, "closed room not listed"),
             }

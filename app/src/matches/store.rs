@@ -27,6 +27,11 @@ impl Cause<'_> {
     }
 }
 
+/// A listing to write again from the room's log: never written (the room closed before lists
+/// existed), or written before it had `readers` and `under_review` (a finished room's
+/// listing is otherwise only rewritten when its actor loads it).
+const STALE_LISTING: &str = "(listing IS NULL OR json_type(listing, '$.readers') IS NULL)";
+
 impl Db {
     /// Creates the room row and its first event (`RoomCreated`) in one transaction.
     pub async fn insert_room(
@@ -133,15 +138,16 @@ impl Db {
         tx.commit().await.map_err(internal)
     }
 
-    /// Writes a listing only where none was ever written (the background lister of closed
-    /// rooms, which must not overwrite what a live actor wrote meanwhile).
-    pub async fn set_listing_if_missing(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
+    /// Writes a listing only where it is stale (the background lister of closed rooms, which
+    /// must not overwrite what a live actor wrote meanwhile).
+    pub async fn set_listing_if_stale(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
         let mut tx = crate::data::write_tx(self).await?;
-        let missing: Option<i64> = sqlx::query_scalar("SELECT id FROM rooms WHERE id = ? AND listing IS NULL")
-            .bind(room_id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(internal)?;
+        let missing: Option<i64> =
+            sqlx::query_scalar(&format!("SELECT id FROM rooms WHERE id = ? AND {STALE_LISTING}"))
+                .bind(room_id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(internal)?;
         if missing.is_none() {
             return Ok(false);
         }
@@ -275,12 +281,11 @@ impl Db {
             .collect()
     }
 
-    /// Closed rooms whose listing was never written (closed before lists existed) and whose
-    /// record is still stored.
-    pub async fn unlisted_closed_room_ids(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar(
-            "SELECT id FROM rooms WHERE status = 'finished' AND listing IS NULL AND purged_at_ms IS NULL ORDER BY id",
-        )
+    /// Closed rooms whose listing is stale and whose record is still stored.
+    pub async fn stale_closed_room_ids(&self) -> Result<Vec<i64>, AppError> {
+        sqlx::query_scalar(&format!(
+            "SELECT id FROM rooms WHERE status = 'finished' AND {STALE_LISTING} AND purged_at_ms IS NULL ORDER BY id"
+        ))
         .fetch_all(self.pool())
         .await
         .map_err(internal)

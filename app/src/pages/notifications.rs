@@ -21,7 +21,11 @@ pub fn notice_text(n: &Notice) -> String {
         NoticeKind::ReportDecided if !detail.is_empty() => super::room::tr_dyn(&format!("case.outcome.{detail}")),
         _ => detail,
     };
-    super::room::tr_dyn_with(&format!("notice.{kind}"), &[("room", &room), ("detail", &detail)])
+    // Conduct notices carry their reasons; those stored before they did read as they were.
+    let with_reasons = !detail.is_empty()
+        && matches!(n.kind, NoticeKind::Sanctioned | NoticeKind::AppealOpened | NoticeKind::AppealDecided);
+    let key = if with_reasons { format!("notice.{kind}.reasons") } else { format!("notice.{kind}") };
+    super::room::tr_dyn_with(&key, &[("room", &room), ("detail", &detail)])
 }
 
 #[component]

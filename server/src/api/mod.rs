@@ -637,8 +637,9 @@ async fn stream(
 /// that suspended it is decided against the viewer (003 §6.6).
 struct Restrictions {
     viewer: Option<i64>,
-    /// Every restriction naming the viewer, whatever its status.
+    /// Every restriction naming the viewer, whatever its status, as of event `since`.
     numbers: Vec<u32>,
+    since: i64,
 }
 
 impl Restrictions {
@@ -650,7 +651,7 @@ impl Restrictions {
             .filter(|s| Self::names(&s.subject, s.penalty, viewer))
             .map(|s| s.number)
             .collect();
-        Restrictions { viewer, numbers }
+        Restrictions { viewer, numbers, since: view.version }
     }
 
     fn names(
@@ -663,10 +664,13 @@ impl Restrictions {
             && penalty == Penalty::ViewingRestricted
     }
 
-    /// The sanction number when `event` makes a restriction of the viewer apply.
-    fn applied_by(&mut self, event: &app::matches::events::Event) -> Option<u32> {
+    /// The sanction number when `e` (after `since`) makes a restriction of the viewer apply.
+    fn applied_by(&mut self, e: &StoredEvent) -> Option<u32> {
         use app::matches::events::Event;
-        match event {
+        if e.seq <= self.since {
+            return None;
+        }
+        match &e.event {
             Event::Sanctioned { number, subject, penalty, .. } if Self::names(subject, *penalty, self.viewer) => {
                 self.numbers.push(*number);
                 Some(*number)
@@ -674,6 +678,14 @@ impl Restrictions {
             Event::AppealDecided { number, upheld: true, .. } if self.numbers.contains(number) => Some(*number),
             _ => None,
         }
+    }
+}
+
+/// Tells a viewer why their stream ends: a restriction of their viewing applies (003 §6.5).
+async fn refuse(mut socket: WebSocket, sanction: u32) {
+    let error = AppError::from(MatchError::ViewingRestricted { sanction }).body();
+    if let Ok(t) = serde_json::to_string(&StreamMessage::Refused { error }) {
+        let _ = socket.send(Message::Text(t.into())).await;
     }
 }
 
@@ -695,6 +707,10 @@ async fn pump(
         }
     } else {
         for e in &gap {
+            // Stored between the view and the read of the gap: a restriction may apply.
+            if let Some(sanction) = restrictions.applied_by(e) {
+                return refuse(socket, sanction).await;
+            }
             if let Ok(m) = send(&StreamMessage::Event { event: e }) {
                 if socket.send(m).await.is_err() {
                     return;
@@ -713,10 +729,8 @@ async fn pump(
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
                     last = e.seq;
-                    if let Some(sanction) = restrictions.applied_by(&e.event) {
-                        let error = AppError::from(MatchError::ViewingRestricted { sanction }).body();
-                        if let Ok(m) = send(&StreamMessage::Refused { error }) { let _ = socket.send(m).await; }
-                        return;
+                    if let Some(sanction) = restrictions.applied_by(&e) {
+                        return refuse(socket, sanction).await;
                     }
                     match send(&StreamMessage::Event { event: &e }) {
                         Ok(m) => if socket.send(m).await.is_err() { return },

@@ -175,7 +175,8 @@ mod answers {
 
     #[derive(ToResponse)]
     #[response(
-        description = "`busy`: too many passwords are being checked at once (`detail.waiting`, `detail.limit`)",
+        description = "`busy`: too many passwords are being checked at once, by sign-ins, sign-ups and \
+        password changes (`detail.waiting`, `detail.limit`)",
         headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))
     )]
     pub(crate) struct Busy(ErrorBody);

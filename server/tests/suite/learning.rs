@@ -163,7 +163,7 @@ async fn training_needs_two_eligible_games_pauses_play_and_makes_a_new_model() {
     let entry = |action: &str| log.as_array().unwrap().iter().find(|e| e["action"] == action).cloned().unwrap();
     let started = entry("training_started");
     assert_eq!(
-        (started["reasons"].as_str(), started["after"]["paused_rooms"].clone()),
+        (started["reasons"].as_str(), started["after"]["rooms_to_pause"].clone()),
         (Some("training the computer"), json!([in_play]))
     );
     assert_eq!((started["after"]["epochs"].as_u64(), started["after"]["games"].as_u64()), (Some(3), Some(2)));
