@@ -339,32 +339,43 @@ const DUMMY_HASH: &str =
 mod tests {
     use super::*;
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn hashing_runs_a_few_at_a_time_and_refuses_beyond_its_queue() {
-        use std::sync::{mpsc, Arc};
-        // One worker, one waiting place: the first call holds the worker until released.
-        let gate = Arc::new(HashGate::new(1, 1));
-        let (started_tx, started) = mpsc::channel::<()>();
-        let (release, released) = mpsc::channel::<()>();
-        let first = tokio::spawn({
-            let gate = gate.clone();
-            async move {
-                gate.run(move || {
-                    started_tx.send(()).unwrap();
-                    released.recv().unwrap();
-                    Ok(1)
-                })
-                .await
-            }
+    type Held = (tokio::task::JoinHandle<Result<i32, AppError>>, std::sync::mpsc::Sender<()>);
+
+    /// A call that holds `gate`'s worker until the sender is used; it is running on return.
+    fn hold(gate: &std::sync::Arc<HashGate>, value: i32) -> Held {
+        let (started_tx, started) = std::sync::mpsc::channel::<()>();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let gate = gate.clone();
+        let task = tokio::spawn(async move {
+            gate.run(move || {
+                started_tx.send(()).unwrap();
+                released.recv().unwrap();
+                Ok(value)
+            })
+            .await
         });
         started.recv().unwrap();
-        let second = tokio::spawn({
+        (task, release)
+    }
+
+    /// A call queued behind the held one, once it is counted as waiting.
+    async fn queue(gate: &std::sync::Arc<HashGate>, value: i32) -> tokio::task::JoinHandle<Result<i32, AppError>> {
+        let task = tokio::spawn({
             let gate = gate.clone();
-            async move { gate.run(|| Ok(2)).await }
+            async move { gate.run(move || Ok(value)).await }
         });
         while gate.waiting.load(std::sync::atomic::Ordering::SeqCst) == 0 {
             tokio::task::yield_now().await;
         }
+        task
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn hashing_runs_a_few_at_a_time_and_refuses_beyond_its_queue() {
+        // One worker, one waiting place.
+        let gate = std::sync::Arc::new(HashGate::new(1, 1));
+        let (first, release) = hold(&gate, 1);
+        let second = queue(&gate, 2).await;
         // The third finds the worker busy and the queue full: refused at once, 503 with a wait.
         let third = gate.run(|| Ok(3)).await.unwrap_err();
         assert_eq!(third, AppError::Busy { waiting: 1, limit: 1, retry_after_s: 1 });
@@ -374,27 +385,8 @@ mod tests {
         assert_eq!(second.await.unwrap(), Ok(2), "the waiting call runs once the worker is free");
         assert_eq!(gate.run(|| Ok(4)).await, Ok(4), "and the gate is open again");
         // A call dropped while it waits gives its place back.
-        let (release, released) = mpsc::channel::<()>();
-        let (started_tx, started) = mpsc::channel::<()>();
-        let busy = tokio::spawn({
-            let gate = gate.clone();
-            async move {
-                gate.run(move || {
-                    started_tx.send(()).unwrap();
-                    released.recv().unwrap();
-                    Ok(5)
-                })
-                .await
-            }
-        });
-        started.recv().unwrap();
-        let queued = tokio::spawn({
-            let gate = gate.clone();
-            async move { gate.run(|| Ok(6)).await }
-        });
-        while gate.waiting.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-            tokio::task::yield_now().await;
-        }
+        let (busy, release) = hold(&gate, 5);
+        let queued = queue(&gate, 6).await;
         queued.abort();
         let _ = queued.await;
         assert_eq!(gate.waiting.load(std::sync::atomic::Ordering::SeqCst), 0, "the dropped call's place is free");
