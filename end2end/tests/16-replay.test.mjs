@@ -146,6 +146,16 @@ test("an SGF record pasted in is stepped through; a broken one names the move", 
     assert.match(await page.innerText("[data-testid=sgf-info]"), /Park[\s\S]*Kim[\s\S]*13×13/);
     assert.equal(await page.locator("[data-testid=sgf-board] .stone").count(), 3);
     assert.equal(await page.locator("[data-testid=sgf-error]").count(), 0);
+    // A Korean server's file in EUC-KR (its CA[] says so): the names read as written.
+    await page.setInputFiles("[data-testid=sgf-file]", {
+      name: "tygem.sgf", mimeType: "application/x-go-sgf",
+      buffer: Buffer.concat([
+        Buffer.from("(;GM[1]FF[4]CA[EUC-KR]SZ[9]PB["), Buffer.from([0xb9, 0xda]), // 박
+        Buffer.from("]PW["), Buffer.from([0xb1, 0xe8]), Buffer.from("];B[ee])"), // 김
+      ]),
+    });
+    await page.waitForFunction(() => /박/.test(document.querySelector("[data-testid=sgf-info]")?.innerText ?? ""));
+    assert.match(await page.innerText("[data-testid=sgf-info]"), /박[\s\S]*김[\s\S]*9×9/);
   } finally {
     await reader.close();
   }

@@ -92,10 +92,33 @@ fn read_chosen(e: leptos::ev::Event, done: impl FnOnce(Result<String, engine::sg
         return done(Err(engine::sgf::SgfError::TooLarge { bytes, limit: MAX_TEXT }));
     }
     leptos::task::spawn_local(async move {
-        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+        let text = match wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await {
+            Ok(buffer) => {
+                let bytes = js_sys::Uint8Array::new(&buffer);
+                // The file's own CA[] names its character set (Korean servers write EUC-KR);
+                // a label the browser does not know falls back to UTF-8.
+                let label = charset_of(&bytes.to_vec()).unwrap_or_else(|| "utf-8".into());
+                web_sys::TextDecoder::new_with_label(&label)
+                    .or_else(|_| web_sys::TextDecoder::new())
+                    .and_then(|d| d.decode_with_buffer_source(&bytes))
+                    .ok()
+            }
+            Err(_) => None,
+        };
         // An unreadable file reads as empty text, which the reader refuses with its reason.
         done(Ok(text.unwrap_or_default()));
     });
+}
+
+/// The character set an SGF file declares in its root's `CA[]` property (FF[4]), read from
+/// the raw bytes: the property name and value are ASCII whatever the rest is.
+#[cfg(any(feature = "hydrate", test))]
+fn charset_of(bytes: &[u8]) -> Option<String> {
+    let start = bytes.windows(3).position(|w| w == b"CA[")? + 3;
+    let len = bytes[start..].iter().take(40).position(|&b| b == b']')?;
+    let label = std::str::from_utf8(&bytes[start..start + len]).ok()?.trim();
+    (!label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || "-_:.".contains(c)))
+        .then(|| label.to_ascii_lowercase())
 }
 
 #[cfg(not(feature = "hydrate"))]
@@ -216,6 +239,19 @@ pub fn SgfViewPage() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_declared_character_set_is_read_from_the_bytes() {
+        let mut korean = b"(;FF[4]CA[EUC-KR]SZ[19]PB[".to_vec();
+        korean.extend([0xB9, 0xDA]); // 박 in EUC-KR: not UTF-8
+        korean.extend(b"];B[pd])");
+        assert_eq!(charset_of(&korean).as_deref(), Some("euc-kr"));
+        assert_eq!(charset_of(b"(;FF[4]CA[ UTF-8 ];B[aa])").as_deref(), Some("utf-8"));
+        assert_eq!(charset_of(b"(;FF[4]SZ[9];B[aa])"), None, "none declared");
+        assert_eq!(charset_of(b"(;CA[];B[aa])"), None, "empty");
+        assert_eq!(charset_of(b"(;CA[euc<kr];B[aa])"), None, "not a label");
+        assert_eq!(charset_of(b"(;CA[utf-8"), None, "unclosed");
+    }
 
     #[test]
     fn a_record_loads_every_position_and_a_bad_one_names_the_move() {
