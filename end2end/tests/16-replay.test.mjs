@@ -156,6 +156,21 @@ test("an SGF record pasted in is stepped through; a broken one names the move", 
     });
     await page.waitForFunction(() => /박/.test(document.querySelector("[data-testid=sgf-info]")?.innerText ?? ""));
     assert.match(await page.innerText("[data-testid=sgf-info]"), /박[\s\S]*김[\s\S]*9×9/);
+    // The page with a file opened, in both languages on a desktop and a phone.
+    const euckr = Buffer.concat([
+      Buffer.from("(;GM[1]FF[4]CA[EUC-KR]SZ[9]PB["), Buffer.from([0xb9, 0xda]),
+      Buffer.from("]PW["), Buffer.from([0xb1, 0xe8]), Buffer.from("];B[ee];W[cc];B[gg])"),
+    ]);
+    for (const [lang, width, height, shape] of [["en", 1280, 900, "desktop"], ["ko", 1280, 900, "desktop"],
+      ["en", 390, 844, "phone"], ["ko", 390, 844, "phone"]]) {
+      await reader.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
+      await page.setViewportSize({ width, height });
+      await page.goto(BASE + "/games/sgf");
+      await waitHydrated(page);
+      await page.setInputFiles("[data-testid=sgf-file]", { name: "tygem.sgf", mimeType: "application/x-go-sgf", buffer: euckr });
+      await page.waitForSelector("[data-testid=sgf-board]");
+      await page.screenshot({ path: `${ARTIFACTS}/sgf-file-${lang}-${shape}.png`, fullPage: true });
+    }
   } finally {
     await reader.close();
   }
