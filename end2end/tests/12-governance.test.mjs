@@ -55,7 +55,8 @@ test("defaults announced, a precedent made a version, and a room agreed under it
     await admin.page.fill("[data-testid=precedent-text]", "A chain whose only two life spaces are both shared in seki is alive.");
     await admin.page.fill("[data-testid=precedent-reasons]", "decided this way in a disputed count; both players agreed the reading");
     await admin.page.click("[data-testid=precedent-add]");
-    await admin.page.waitForSelector("[data-testid=governance-done]");
+    // The defaults' message is still on the page until the precedent's own replaces it.
+    await admin.page.waitForFunction(() => /\d/.test(document.querySelector("[data-testid=governance-done]")?.innerText ?? ""));
     const made = await admin.page.innerText("[data-testid=governance-done]");
     const version = Number(made.match(/(\d+)/)[1]);
     assert.ok(version >= 2, made);

@@ -118,6 +118,8 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
     let number = |s: RwSignal<String>| s.get_untracked().trim().parse::<u32>().unwrap_or(u32::MAX);
     let save = move |_| {
         let (d, w, why) = (number(days), number(wait), reasons.get_untracked());
+        // A message left by the previous action must not read as this one's result.
+        done.set(None);
         spawn_local(async move {
             match admin_set_site_defaults(d, w, why).await {
                 Ok(_) => {
@@ -133,6 +135,7 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
     let run_reasons = RwSignal::new(String::new());
     let run = move |_| {
         let why = run_reasons.get_untracked();
+        done.set(None);
         spawn_local(async move {
             match admin_run_retention(why).await {
                 Ok(r) => {
@@ -162,6 +165,7 @@ fn Governance(initial: RetentionStatus) -> impl IntoView {
             reasons: p_reasons.get_untracked(),
             ruling,
         };
+        done.set(None);
         spawn_local(async move {
             match admin_add_precedent(p).await {
                 Ok(v) => {
