@@ -148,15 +148,17 @@ impl Server {
 
     /// Serves until the future `shutdown` completes.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
-        // Aborted when serving ends, or when this future is dropped (the guard).
+        // Aborted when serving ends, or when this future is dropped (the guard): retention,
+        // and the sweep that releases idle rooms' actors (issue 15 §1).
+        let releasing = self.schedule.matches.start_releasing().abort_handle();
         let schedule = tokio::spawn(self.schedule.run()).abort_handle();
-        struct Stop(tokio::task::AbortHandle);
+        struct Stop([tokio::task::AbortHandle; 2]);
         impl Drop for Stop {
             fn drop(&mut self) {
-                self.0.abort();
+                self.0.iter().for_each(tokio::task::AbortHandle::abort);
             }
         }
-        let _stop = Stop(schedule);
+        let _stop = Stop([schedule, releasing]);
         axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
             .await

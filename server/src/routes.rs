@@ -47,6 +47,7 @@ pub async fn router(
     let routes = generate_route_list(App);
     let context_db = db.clone();
     let health_db = db.clone();
+    let health_matches = matches.clone();
     let api = crate::api::router(crate::api::ApiState {
         db: db.clone(),
         matches: matches.clone(),
@@ -76,7 +77,7 @@ pub async fn router(
         .layer(middleware::from_fn(crate::middleware::server_fn_status))
         .layer(middleware::from_fn(|req, next| crate::middleware::limit_body(MAX_BODY_BYTES, req, next)));
     let router = Router::new()
-        .route("/healthz", get(move || healthz(health_db.clone())))
+        .route("/healthz", get(move || healthz(health_db.clone(), health_matches.clone())))
         .merge(pages)
         .merge(api)
         .layer(sessions)
@@ -87,12 +88,14 @@ pub async fn router(
 }
 
 /// `GET /healthz`: 200 when the database answers, 503 otherwise.
-async fn healthz(db: Db) -> impl IntoResponse {
+async fn healthz(db: Db, matches: MatchService) -> impl IntoResponse {
     let ok = db.healthy().await;
     let body = Json(serde_json::json!({
         "status": if ok { "ok" } else { "unavailable" },
         "version": env!("CARGO_PKG_VERSION"),
         "database": ok,
+        // Idle rooms give theirs back (issue 15 §1): the figure to watch for memory.
+        "rooms_in_memory": matches.rooms_in_memory().await,
     }));
     (if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, body)
 }

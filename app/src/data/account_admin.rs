@@ -134,6 +134,7 @@ impl Db {
         let mut tx = write_tx(self).await?;
         let ended = set_password(&mut tx, user, &hash, keep, EndReason::PasswordChanged, now).await?;
         tx.commit().await.map_err(internal)?;
+        self.logins_changed();
         Ok(ended)
     }
 
@@ -194,6 +195,7 @@ impl Db {
         append(&mut tx, now, &logged, Some(&was), Some(&now_is)).await?;
         let after = account(&mut tx, target).await?;
         tx.commit().await.map_err(internal)?;
+        self.logins_changed();
         Ok(after)
     }
 
@@ -233,6 +235,7 @@ impl Db {
         };
         append(&mut tx, now, &logged, None, Some(&json!({ "expires_at_ms": expires_at_ms }))).await?;
         tx.commit().await.map_err(internal)?;
+        self.logins_changed();
         Ok(ResetLink { path: format!("/reset?token={token}"), expires_at_ms })
     }
 
@@ -265,6 +268,7 @@ impl Db {
         let username: String = row.try_get("username").map_err(internal)?;
         set_password(&mut tx, user, &hash, None, EndReason::PasswordReset, now).await?;
         tx.commit().await.map_err(internal)?;
+        self.logins_changed();
         Ok(username)
     }
 }

@@ -472,7 +472,7 @@ mod tests {
         let taken = Err(AppError::input("username", InputProblem::Taken));
         assert_eq!(db.create_player("Straße", "long enough pw").await.map(|_| ()), taken);
         assert!(db.create_player("Straße_2", "long enough pw").await.is_ok());
-        db.pool().close().await;
+        db.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -296,7 +296,7 @@ pub async fn restore(from: &Path, data_dir: &Path, replace: bool) -> Result<Rest
     // Migrations now, so that a problem shows here rather than at the next start; on one,
     // the folder is as it was.
     match Db::open(data_dir).await {
-        Ok(db) => db.pool().close().await,
+        Ok(db) => db.close().await,
         Err(e) => return Err(put_back(e.into())),
     }
     drop(lock);

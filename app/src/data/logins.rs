@@ -54,6 +54,11 @@ impl Db {
     /// The account an open, recently used login belongs to, unless the account is disabled.
     pub async fn user_by_login(&self, login: &str) -> Result<Option<User>, AppError> {
         let now = now_ms();
+        // Confirmed within the refresh interval and nothing changed since: no query.
+        if let Some(user) = self.logins.get(login, now, SEEN_EVERY_MS) {
+            return Ok(Some(user));
+        }
+        let generation = self.logins.generation();
         let row = sqlx::query(
             "SELECT u.id, u.username, u.role, l.last_seen_ms FROM logins l JOIN users u ON u.id = l.user_id \
              WHERE l.id = ? AND l.ended_at_ms IS NULL AND l.last_seen_ms > ? AND u.disabled_at_ms IS NULL",
@@ -64,7 +69,7 @@ impl Db {
         .await
         .map_err(internal)?;
         let Some(row) = row else { return Ok(None) };
-        let seen: i64 = row.try_get("last_seen_ms").map_err(internal)?;
+        let mut seen: i64 = row.try_get("last_seen_ms").map_err(internal)?;
         if now - seen > SEEN_EVERY_MS {
             sqlx::query("UPDATE logins SET last_seen_ms = ? WHERE id = ?")
                 .bind(now)
@@ -72,8 +77,11 @@ impl Db {
                 .execute(self.pool())
                 .await
                 .map_err(internal)?;
+            seen = now;
         }
-        user_from_row(&row).map(Some)
+        let user = user_from_row(&row)?;
+        self.logins.put(login, user.clone(), seen, generation);
+        Ok(Some(user))
     }
 
     /// `user`'s open logins, newest first; `current` marks the asking one.
@@ -110,6 +118,7 @@ impl Db {
             .execute(self.pool())
             .await
             .map_err(internal)?;
+        self.logins_changed();
         Ok(())
     }
 
@@ -125,13 +134,22 @@ impl Db {
         .execute(self.pool())
         .await
         .map_err(internal)?;
+        self.logins_changed();
         Ok(done.rows_affected() == 1)
     }
 
     /// Ends every open login of `user` but `keep`; how many were ended.
     pub async fn end_other_logins(&self, user: i64, keep: Option<&str>, why: EndReason) -> Result<u64, AppError> {
         let mut conn = self.pool().acquire().await.map_err(internal)?;
-        end_logins(&mut conn, user, keep, why).await
+        let ended = end_logins(&mut conn, user, keep, why).await;
+        self.logins_changed();
+        ended
+    }
+
+    /// After committing anything that can end a login or change an account's standing:
+    /// what the login cache holds is asked again.
+    pub(super) fn logins_changed(&self) {
+        self.logins.changed();
     }
 }
 

@@ -8,6 +8,7 @@ pub mod backup;
 pub mod conduct;
 pub mod desk;
 pub mod governance;
+mod login_cache;
 pub mod logins;
 pub mod models;
 pub mod programs;
@@ -49,6 +50,10 @@ pub enum OpenError {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: SqlitePool,
+    /// Room events are written by one task on its own connection (group commit).
+    writer: crate::matches::group_commit::Writer,
+    /// Who a session's login is, without a query per command.
+    logins: std::sync::Arc<login_cache::LoginCache>,
 }
 
 impl Db {
@@ -71,11 +76,22 @@ impl Db {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(connect)?;
         MIGRATOR.run(&pool).await?;
-        let db = Db { pool };
+        // The event writer's own connection, kept open (its task owns it).
+        let writer_pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .test_before_acquire(false)
+            .connect_with(options)
+            .await
+            .map_err(connect)?;
+        let writer = crate::matches::group_commit::Writer::start(writer_pool);
+        let db = Db { pool, writer, logins: Default::default() };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
         // 003 §1.5: version 1 of the common rules, when the database has none yet.
@@ -86,6 +102,16 @@ impl Db {
 
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// Closes every connection (a restore's check of the file it placed).
+    pub async fn close(&self) {
+        self.writer.close().await;
+        self.pool.close().await;
+    }
+
+    pub(crate) fn writer(&self) -> &crate::matches::group_commit::Writer {
+        &self.writer
     }
 
     /// True when the database answers a trivial query.

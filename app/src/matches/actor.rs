@@ -9,6 +9,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::desk::Desk;
 use super::listing::Listing;
+use super::published::Published;
 use super::{
     events::{Event, StoredEvent},
     state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
@@ -71,7 +72,16 @@ pub(crate) enum Request {
     Conduct {
         reply: oneshot::Sender<ConductFacts>,
     },
+    /// Asked by the service's sweep: stop if the room has been idle for [`RELEASE_AFTER_MS`]
+    /// (true: stopped, after answering whatever was already queued).
+    Release {
+        reply: oneshot::Sender<bool>,
+    },
 }
+
+/// A room nobody watches, with nothing due and nothing asked of it for this long, gives
+/// back its actor and memory; the next request loads it again from its log.
+pub(crate) const RELEASE_AFTER_MS: i64 = 10 * 60 * 1000;
 
 /// A room's conduct facts: its name and version, each colour's account, and its sanctions
 /// with the account each concerns.
@@ -87,12 +97,25 @@ pub struct ConductFacts {
 #[derive(Clone)]
 pub struct RoomHandle {
     pub(crate) tx: mpsc::Sender<Request>,
-    pub(crate) events: broadcast::Sender<StoredEvent>,
+    pub(crate) events: broadcast::Sender<Arc<Published>>,
+    /// Closed when the actor's task has ended (its sender is dropped with the task).
+    done: tokio::sync::watch::Receiver<()>,
 }
 
 impl RoomHandle {
     pub fn is_alive(&self) -> bool {
         !self.tx.is_closed()
+    }
+
+    /// Returns once the actor has ended: a stopping actor may still be answering what was
+    /// queued before it stopped, and a second one must not load the room meanwhile.
+    pub(crate) async fn ended(&self) {
+        let mut done = self.done.clone();
+        while done.changed().await.is_ok() {}
+    }
+
+    pub(crate) fn same_actor(&self, other: &RoomHandle) -> bool {
+        self.tx.same_channel(&other.tx)
     }
 }
 
@@ -113,6 +136,8 @@ pub(crate) fn spawn(
     let (tx, rx) = mpsc::channel(INBOX);
     let (events, _) = broadcast::channel(BROADCAST_CAPACITY);
     let (thought_tx, thought_rx) = mpsc::channel(4);
+    let (done_tx, done) = tokio::sync::watch::channel(());
+    let last_active_ms = clock.now_ms();
     let actor = Actor {
         computer: super::computer::ComputerPlayer::new(thought_tx),
         room_id,
@@ -126,9 +151,13 @@ pub(crate) fn spawn(
         desk,
         items: None,
         listed,
+        last_active_ms,
     };
-    tokio::spawn(actor.run(rx, thought_rx));
-    RoomHandle { tx, events }
+    tokio::spawn(async move {
+        actor.run(rx, thought_rx).await;
+        drop(done_tx);
+    });
+    RoomHandle { tx, events, done }
 }
 
 pub(crate) fn random_seed() -> u64 {
@@ -140,7 +169,7 @@ struct Actor {
     state: MatchState,
     db: Db,
     clock: Arc<dyn Clock>,
-    events: broadcast::Sender<StoredEvent>,
+    events: broadcast::Sender<Arc<Published>>,
     /// Open live streams per signed-in user (a player may have several devices).
     connections: HashMap<i64, usize>,
     /// All open live streams, anonymous included.
@@ -156,6 +185,8 @@ struct Actor {
     listed: Option<Listing>,
     /// The basic computer, for a room with a computer seat (003 §11.4).
     computer: super::computer::ComputerPlayer,
+    /// The last request, timer or thought (for releasing an idle room).
+    last_active_ms: i64,
 }
 
 impl Actor {
@@ -182,12 +213,32 @@ impl Actor {
             };
             tokio::select! {
                 req = rx.recv() => match req {
-                    Some(req) => self.on_request(req).await,
+                    Some(Request::Release { reply }) => {
+                        if self.releasable() {
+                            // Nothing new can arrive now; what already did is answered
+                            // before this task ends (a second actor waits for that end).
+                            rx.close();
+                            while let Ok(req) = rx.try_recv() {
+                                self.on_request(req).await;
+                            }
+                            let _ = reply.send(true);
+                            return;
+                        }
+                        let _ = reply.send(false);
+                    }
+                    Some(req) => {
+                        self.last_active_ms = self.clock.now_ms();
+                        self.on_request(req).await
+                    }
                     None => return,
                 },
-                Some(thought) = thoughts.recv() => self.on_thought(thought).await,
+                Some(thought) = thoughts.recv() => {
+                    self.last_active_ms = self.clock.now_ms();
+                    self.on_thought(thought).await
+                }
                 () = timer => {
                     let now = self.clock.now_ms();
+                    self.last_active_ms = now;
                     let events = self.state.tick(now);
                     if self.commit(events, None, now).await.is_err() {
                         return;
@@ -200,8 +251,23 @@ impl Actor {
         }
     }
 
+    /// Nobody watches, nothing is due or being thought about, and nothing was asked for
+    /// [`RELEASE_AFTER_MS`]: the log alone says all this room is.
+    fn releasable(&self) -> bool {
+        self.watchers == 0
+            && !self.state.poisoned
+            && self.state.next_deadline().is_none()
+            && !self.computer.is_thinking()
+            && self.state.computer_step().is_none()
+            && self.clock.now_ms() - self.last_active_ms >= RELEASE_AFTER_MS
+    }
+
     async fn on_request(&mut self, req: Request) {
         match req {
+            // Only the run loop releases; one queued behind another is simply declined.
+            Request::Release { reply } => {
+                let _ = reply.send(false);
+            }
             Request::View { viewer, reply } => {
                 let restricted = viewer.as_ref().and_then(|v| self.state.viewing_restricted(v.user_id));
                 let _ = reply.send(match restricted {
@@ -348,7 +414,7 @@ impl Actor {
                     self.state.version = last.seq;
                 }
                 for e in &stored {
-                    let _ = self.events.send(e.clone());
+                    let _ = self.events.send(Published::new(e.clone()));
                 }
                 self.tell_desk(&stored, now).await;
                 Ok(stored)

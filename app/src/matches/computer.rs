@@ -113,6 +113,11 @@ impl ComputerPlayer {
         self.refused_at = Some(version);
     }
 
+    /// A thought is under way (its answer will come to the actor).
+    pub(crate) fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
     /// Whether it stays still at `version` (its command was refused there).
     pub(crate) fn blocked(&self, version: i64) -> bool {
         self.refused_at == Some(version)

@@ -20,6 +20,10 @@ mod computer;
 #[cfg(feature = "ssr")]
 pub mod desk;
 #[cfg(feature = "ssr")]
+pub(crate) mod group_commit;
+#[cfg(feature = "ssr")]
+pub mod published;
+#[cfg(feature = "ssr")]
 pub mod record;
 #[cfg(feature = "ssr")]
 pub mod reports;

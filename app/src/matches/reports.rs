@@ -40,7 +40,7 @@ impl MatchService {
     async fn conduct_facts(&self, room_id: i64) -> Result<ConductFacts, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Conduct { reply }).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, Request::Conduct { reply }).await?;
         rx.await.map_err(|_| MatchError::Internal)
     }
 

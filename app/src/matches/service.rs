@@ -26,6 +26,9 @@ pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
 
 pub use super::commands::CreatedRoom;
 
+/// How often the service looks for idle rooms to release.
+const RELEASE_SWEEP_MS: i64 = 60 * 1000;
+
 #[derive(Clone)]
 pub struct MatchService {
     pub(super) db: Db,
@@ -160,12 +163,78 @@ impl MatchService {
 
     pub(crate) async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
         let mut rooms = self.rooms.lock().await;
-        if let Some(h) = rooms.get(&room_id).filter(|h| h.is_alive()) {
-            return Ok(h.clone());
+        match rooms.get(&room_id) {
+            Some(h) if h.is_alive() => return Ok(h.clone()),
+            // Released or stopped: it may still be answering what it had queued.
+            Some(h) => h.ended().await,
+            None => {}
         }
         let h = self.load(room_id, false).await?;
         rooms.insert(room_id, h.clone());
         Ok(h)
+    }
+
+    /// Sends `request` to the room's actor; if that actor was released in the meantime
+    /// (idle, see [`MatchService::release_idle`]), to the one loaded in its place.
+    pub(crate) async fn deliver(&self, room_id: i64, h: RoomHandle, request: Request) -> Result<(), MatchError> {
+        match h.tx.send(request).await {
+            Ok(()) => Ok(()),
+            Err(tokio::sync::mpsc::error::SendError(request)) => {
+                let h = self.handle(room_id).await?;
+                h.tx.send(request).await.map_err(|_| MatchError::Internal)
+            }
+        }
+    }
+
+    /// Gives back the actors (and memory) of rooms idle for [`actor::RELEASE_AFTER_MS`]:
+    /// nobody watching, nothing due; they are loaded again from their logs when next asked
+    /// for (issue 15 §1). Returns how many were released.
+    pub async fn release_idle(&self) -> usize {
+        // Asked without the rooms' lock, so no room waits for the sweep.
+        let live: Vec<(i64, RoomHandle)> = {
+            let mut rooms = self.rooms.lock().await;
+            rooms.retain(|_, h| h.is_alive());
+            rooms.iter().map(|(id, h)| (*id, h.clone())).collect()
+        };
+        let mut released = Vec::new();
+        for (id, h) in live {
+            let (reply, rx) = oneshot::channel();
+            // A full inbox is a busy room.
+            if h.tx.try_send(Request::Release { reply }).is_ok() && rx.await == Ok(true) {
+                released.push((id, h));
+            }
+        }
+        let mut rooms = self.rooms.lock().await;
+        for (id, h) in &released {
+            // Unless the room was loaded again meanwhile.
+            if rooms.get(id).is_some_and(|now| now.same_actor(h)) {
+                rooms.remove(id);
+            }
+        }
+        released.len()
+    }
+
+    /// Rooms whose actor is in memory now.
+    pub async fn rooms_in_memory(&self) -> usize {
+        let mut rooms = self.rooms.lock().await;
+        rooms.retain(|_, h| h.is_alive());
+        rooms.len()
+    }
+
+    /// Looks for idle rooms every minute of the service's clock, for as long as the
+    /// returned task runs (the server aborts it when it stops serving).
+    pub fn start_releasing(&self) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let at = this.clock.now_ms() + RELEASE_SWEEP_MS;
+                this.clock.sleep_until(at).await;
+                let n = this.release_idle().await;
+                if n > 0 {
+                    tracing::debug!(released = n, "idle rooms released");
+                }
+            }
+        })
     }
 
     pub async fn create_room(
@@ -308,7 +377,7 @@ impl MatchService {
             cmd @ Command::AdminSanction { .. } => Request::Sanction { caller, cmd, spectator: None, reply },
             cmd => Request::Command { caller, cmd, reply },
         };
-        h.tx.send(request).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, request).await?;
         rx.await.map_err(|_| MatchError::Internal)?
     }
 
@@ -316,7 +385,7 @@ impl MatchService {
     pub async fn view(&self, room_id: i64, viewer: Option<Requester>) -> Result<RoomView, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::View { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, Request::View { viewer, reply }).await?;
         rx.await.map_err(|_| MatchError::Internal)?
     }
 
@@ -324,7 +393,7 @@ impl MatchService {
     /// scoring is a disconnection (003 §6.1); the first one opening again ends it.
     pub async fn presence(&self, room_id: i64, user_id: Option<i64>, connected: bool) {
         if let Ok(h) = self.handle(room_id).await {
-            let _ = h.tx.send(Request::Presence { user_id, connected }).await;
+            let _ = self.deliver(room_id, h, Request::Presence { user_id, connected }).await;
         }
     }
 
@@ -336,7 +405,7 @@ impl MatchService {
     ) -> Result<(Box<super::state::MatchState>, Vec<super::events::StoredEvent>), MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Record { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, Request::Record { viewer, reply }).await?;
         let state = rx.await.map_err(|_| MatchError::Internal)??;
         let log = self.db.load_events(room_id, 0).await.map_err(from_app)?;
         Ok((state, log))
@@ -401,7 +470,7 @@ impl MatchService {
     ) -> Result<Vec<StoredEvent>, MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::RecordAccess { viewer, reply }).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, Request::RecordAccess { viewer, reply }).await?;
         if !rx.await.map_err(|_| MatchError::Internal)? {
             return Err(MatchError::RecordNotAllowed);
         }
@@ -432,7 +501,7 @@ impl MatchService {
                     // The room knows its players by id: no view to build, no names to look up.
                     let h = self.handle(room_id).await?;
                     let (reply, rx) = oneshot::channel();
-                    h.tx.send(Request::Players { reply }).await.map_err(|_| MatchError::Internal)?;
+                    self.deliver(room_id, h, Request::Players { reply }).await?;
                     let ids = rx.await.map_err(|_| MatchError::Internal)?;
                     self.desk.claimed(room_id, &ids, &who.username, self.clock.now_ms()).await;
                 } else {
@@ -453,7 +522,7 @@ impl MatchService {
         }
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
-        h.tx.send(Request::Desk { reply }).await.map_err(|_| MatchError::Internal)?;
+        self.deliver(room_id, h, Request::Desk { reply }).await?;
         let (chains, room) = rx.await.map_err(|_| MatchError::Internal)?;
         let timeline = match self.db.load_log_checked(room_id).await? {
             Some(log) => super::desk::timeline(&log.events, log.secrets),
@@ -481,5 +550,5 @@ pub struct Follow {
     /// The room as the viewer saw it when they joined; `view.version` is the join version.
     pub view: RoomView,
     /// The live events; those up to `view.version` are already in the view (or the gap).
-    pub live: broadcast::Receiver<StoredEvent>,
+    pub live: broadcast::Receiver<std::sync::Arc<super::published::Published>>,
 }

@@ -6,6 +6,7 @@ use sqlx::Row;
 use super::{
     commands::RoomPhase,
     events::{Event, RoomSecrets, StoredEvent},
+    group_commit::Append,
     listing::Listing,
     settings::MatchSettings,
     upgrade,
@@ -71,7 +72,8 @@ impl Db {
 
     /// Appends events after `version` atomically, with the room's new listing when they
     /// changed it and, for an administrator's action, where the room stood `before` it (for
-    /// their log); fails (nothing written) if another writer got there first.
+    /// their log); fails (nothing written) if another writer got there first. Answers after
+    /// the commit (group commit: [`super::group_commit`]).
     pub async fn append_events(
         &self,
         room_id: i64,
@@ -84,50 +86,16 @@ impl Db {
         if events.is_empty() {
             return Ok(Vec::new());
         }
-        let status = events.iter().rev().find_map(|e| match e {
-            Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
-            // A cancelled room is closed like a finished one (see migration 0010).
-            Event::Ended { .. } | Event::RoomCancelled { .. } => Some(RoomPhase::Finished.as_str()),
-            _ => None,
-        });
-        let mut tx = crate::data::write_tx(self).await?;
-        let mut stored = Vec::with_capacity(events.len());
-        for (i, e) in events.into_iter().enumerate() {
-            // An administrator's action goes into their log with its event, atomically.
-            if let (Some(actor), Some((action, reasons))) = (actor, e.audited()) {
-                let after = serde_json::to_value(&e).map_err(|_| AppError::Internal)?;
-                let logged = (action, reasons, before, &after);
-                crate::data::audit::append_room_action(&mut tx, at_ms, actor, room_id, logged).await?;
-            }
-            stored.push(insert_event(&mut tx, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
-        }
-        // 003 §9.7: nothing is added to a record its retention deleted. Read after the first
-        // write, so under the write lock: a read first would make the transaction a reader that
-        // fails to upgrade when another room commits meanwhile.
-        let purged: Option<Option<i64>> = sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = ?")
-            .bind(room_id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(internal)?;
-        if let Some(Some(at_ms)) = purged {
-            return Err(AppError::Match(super::commands::MatchError::RecordDeleted { at_ms }));
-        }
-        if let Some(status) = status {
-            // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
-            let ended = (status != RoomPhase::Playing.as_str()).then_some(at_ms);
-            sqlx::query("UPDATE rooms SET status = ?, ended_at_ms = ? WHERE id = ?")
-                .bind(status)
-                .bind(ended)
-                .bind(room_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(internal)?;
-        }
-        if let Some(update) = listing {
-            write_listing(&mut tx, room_id, update).await?;
-        }
-        tx.commit().await.map_err(internal)?;
-        Ok(stored)
+        let append = Append {
+            room_id,
+            version,
+            at_ms,
+            actor,
+            before: before.cloned(),
+            events,
+            listing: listing.map(|u| (u.listing.clone(), u.players_changed)),
+        };
+        self.writer().append(append).await
     }
 
     /// Writes a room's listing on its own (a new room without events to append, or a room
@@ -338,8 +306,57 @@ fn unreadable(room_id: i64, seq: i64, e: impl std::fmt::Display) -> AppError {
     AppError::Internal
 }
 
+/// One append inside the writer's transaction (its own savepoint): the events, the room's
+/// status when they change it, its listing, and an administrator's log entries.
+pub(super) async fn append_in(
+    conn: &mut sqlx::SqliteConnection,
+    Append { room_id, version, at_ms, actor, before, events, listing }: Append,
+) -> Result<Vec<StoredEvent>, AppError> {
+    let status = events.iter().rev().find_map(|e| match e {
+        Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
+        // A cancelled room is closed like a finished one (see migration 0010).
+        Event::Ended { .. } | Event::RoomCancelled { .. } => Some(RoomPhase::Finished.as_str()),
+        _ => None,
+    });
+    let mut stored = Vec::with_capacity(events.len());
+    for (i, e) in events.into_iter().enumerate() {
+        // An administrator's action goes into their log with its event, atomically.
+        if let (Some(actor), Some((action, reasons))) = (actor, e.audited()) {
+            let after = serde_json::to_value(&e).map_err(|_| AppError::Internal)?;
+            let logged = (action, reasons, before.as_ref(), &after);
+            crate::data::audit::append_room_action(conn, at_ms, actor, room_id, logged).await?;
+        }
+        stored.push(insert_event(conn, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
+    }
+    // 003 §9.7: nothing is added to a record its retention deleted. Read after the first
+    // write, so under the write lock.
+    let purged: Option<Option<i64>> = sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = ?")
+        .bind(room_id)
+        .fetch_optional(&mut *conn)
+        .await
+        .map_err(internal)?;
+    if let Some(Some(at_ms)) = purged {
+        return Err(AppError::Match(super::commands::MatchError::RecordDeleted { at_ms }));
+    }
+    if let Some(status) = status {
+        // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
+        let ended = (status != RoomPhase::Playing.as_str()).then_some(at_ms);
+        sqlx::query("UPDATE rooms SET status = ?, ended_at_ms = ? WHERE id = ?")
+            .bind(status)
+            .bind(ended)
+            .bind(room_id)
+            .execute(&mut *conn)
+            .await
+            .map_err(internal)?;
+    }
+    if let Some((listing, players_changed)) = listing {
+        write_listing(conn, room_id, ListingUpdate { listing: &listing, players_changed }).await?;
+    }
+    Ok(stored)
+}
+
 async fn insert_event(
-    tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
+    conn: &mut sqlx::SqliteConnection,
     room_id: i64,
     seq: i64,
     at_ms: i64,
@@ -366,7 +383,7 @@ async fn insert_event(
         .bind(actor)
         .bind(event.kind())
         .bind(body)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await
         .map_err(internal)?;
     Ok(StoredEvent { seq, at_ms, actor, event })
@@ -382,7 +399,7 @@ pub struct ListingUpdate<'a> {
 
 /// The listing and the seated accounts, in the caller's transaction.
 async fn write_listing(
-    tx: &mut sqlx::Transaction<'static, sqlx::Sqlite>,
+    conn: &mut sqlx::SqliteConnection,
     room_id: i64,
     ListingUpdate { listing, players_changed }: ListingUpdate<'_>,
 ) -> Result<(), AppError> {
@@ -390,7 +407,7 @@ async fn write_listing(
     sqlx::query("UPDATE rooms SET listing = ? WHERE id = ?")
         .bind(json)
         .bind(room_id)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await
         .map_err(internal)?;
     if !players_changed {
@@ -398,14 +415,14 @@ async fn write_listing(
     }
     sqlx::query("DELETE FROM room_players WHERE room_id = ?")
         .bind(room_id)
-        .execute(&mut **tx)
+        .execute(&mut *conn)
         .await
         .map_err(internal)?;
     for user in &listing.players {
         sqlx::query("INSERT INTO room_players (room_id, user_id) VALUES (?, ?)")
             .bind(room_id)
             .bind(user)
-            .execute(&mut **tx)
+            .execute(&mut *conn)
             .await
             .map_err(internal)?;
     }

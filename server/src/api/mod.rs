@@ -693,7 +693,7 @@ async fn pump(
     mut socket: WebSocket,
     gap: Vec<StoredEvent>,
     snapshot: Option<app::matches::view::RoomView>,
-    mut live: tokio::sync::broadcast::Receiver<StoredEvent>,
+    mut live: tokio::sync::broadcast::Receiver<std::sync::Arc<app::matches::published::Published>>,
     mut restrictions: Restrictions,
 ) {
     let mut last = 0i64;
@@ -729,12 +729,14 @@ async fn pump(
                 Ok(e) if e.seq <= last => {}
                 Ok(e) => {
                     last = e.seq;
-                    if let Some(sanction) = restrictions.applied_by(&e) {
+                    if let Some(sanction) = restrictions.applied_by(&e.stored) {
                         return refuse(socket, sanction).await;
                     }
-                    match send(&StreamMessage::Event { event: &e }) {
-                        Ok(m) => if socket.send(m).await.is_err() { return },
-                        Err(_) => return,
+                    // Serialised once for every socket of the room (issue 15 §1).
+                    let frame = e.frame(|event| serde_json::to_string(&StreamMessage::Event { event }).ok());
+                    match frame {
+                        Some(text) => if socket.send(Message::Text(text)).await.is_err() { return },
+                        None => return,
                     }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {

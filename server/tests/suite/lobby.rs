@@ -168,7 +168,7 @@ async fn games_under_way_are_listed_for_anyone_and_sorted_for_their_players() {
     // A room closed before lists existed has no listing: the next start lists it from its log.
     let db = app::data::Db::open(dir.path()).await.unwrap();
     sqlx::query("UPDATE rooms SET listing = NULL WHERE id = ?").bind(room).execute(db.pool()).await.unwrap();
-    db.pool().close().await;
+    db.close().await;
     let srv = Running::start(dir.path()).await;
     let alice = alice.at(&srv.base);
     for _ in 0..200 {

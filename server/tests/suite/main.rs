@@ -16,6 +16,7 @@ mod governance;
 mod learning;
 mod lobby;
 mod matches;
+mod memory;
 mod modes;
 mod participant;
 mod procedure;

@@ -401,7 +401,7 @@ async fn a_damaged_log_is_queued_held_and_repaired() {
         .execute(db.pool())
         .await
         .unwrap();
-    db.pool().close().await;
+    db.close().await;
     clock.advance_ms(60_000);
     let srv = Running::start_with_clock(dir.path(), shared.clone()).await;
     let referee = referee.at(&srv.base);

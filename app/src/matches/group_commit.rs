@@ -1,0 +1,238 @@
+//! The one writer of room events (issue 15 §1). A single task owns the write connection and
+//! drains every append already waiting into one transaction — a savepoint per append, so one
+//! room's failure does not fail the others — commits once (WAL, synchronous=FULL: one fsync
+//! for the whole batch), then answers each. The callers broadcast only after that answer, so
+//! nothing is acknowledged before it is durable.
+//!
+//! No added wait: a batch is what is waiting when the previous commit ends (one append when
+//! the server is idle), at most [`BATCH`].
+
+use sqlx::{Acquire, SqlitePool};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{
+    events::{Event, StoredEvent},
+    listing::Listing,
+};
+use crate::{data::internal, AppError};
+
+/// The most appends one transaction carries: bounds a batch's latency and memory.
+const BATCH: usize = 256;
+/// Appends waiting beyond the batch being written; senders wait for room beyond this.
+const QUEUE: usize = 4096;
+
+/// One room's append, owned by the writer until it answers.
+#[derive(Debug)]
+pub(crate) struct Append {
+    pub room_id: i64,
+    /// The room's last stored event number; the events get the numbers after it.
+    pub version: i64,
+    pub at_ms: i64,
+    pub actor: Option<i64>,
+    /// An administrator's action: where the room stood before it (for their log).
+    pub before: Option<serde_json::Value>,
+    pub events: Vec<Event>,
+    /// The room's new listing, and whether its seated accounts changed.
+    pub listing: Option<(Listing, bool)>,
+}
+
+type Answer = Result<Vec<StoredEvent>, AppError>;
+type Job = (Append, oneshot::Sender<Answer>);
+
+/// The handle every clone of `Db` shares; the task ends when the last one is dropped.
+#[derive(Clone, Debug)]
+pub(crate) struct Writer {
+    jobs: mpsc::Sender<Job>,
+    pool: SqlitePool,
+}
+
+impl Writer {
+    /// Starts the writer on `pool` (a pool of one connection: the writer's own).
+    pub fn start(pool: SqlitePool) -> Writer {
+        let (jobs, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool.clone(), rx));
+        Writer { jobs, pool }
+    }
+
+    /// Closes the writer's connection (appends after this fail).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Appends durably: answers after the commit that carried this append.
+    pub async fn append(&self, append: Append) -> Answer {
+        let (reply, answer) = oneshot::channel();
+        self.jobs.send((append, reply)).await.map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?
+    }
+}
+
+fn stopped() -> AppError {
+    tracing::error!("the event writer has stopped");
+    AppError::Internal
+}
+
+async fn run(pool: SqlitePool, mut jobs: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while jobs.recv_many(&mut batch, BATCH).await > 0 {
+        write_batch(&pool, &mut batch).await;
+    }
+    pool.close().await;
+}
+
+/// Writes and answers every job in `batch` (left empty).
+async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Job>) {
+    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
+        Ok(tx) => tx,
+        Err(e) => {
+            let _ = internal(e);
+            for (_, reply) in batch.drain(..) {
+                let _ = reply.send(Err(AppError::Internal));
+            }
+            return;
+        }
+    };
+    let mut answers = Vec::with_capacity(batch.len());
+    // A savepoint that cannot be opened or rolled back leaves the transaction in an unknown
+    // state: then nothing of the batch is committed.
+    let mut broken = false;
+    for (append, reply) in batch.drain(..) {
+        let answer = if broken {
+            Err(AppError::Internal)
+        } else {
+            match (&mut tx).begin().await {
+                Ok(mut savepoint) => match super::store::append_in(&mut savepoint, append).await {
+                    Ok(stored) => match savepoint.commit().await {
+                        Ok(()) => Ok(stored),
+                        Err(e) => {
+                            broken = true;
+                            Err(internal(e))
+                        }
+                    },
+                    Err(refused) => {
+                        if let Err(e) = savepoint.rollback().await {
+                            broken = true;
+                            let _ = internal(e);
+                        }
+                        Err(refused)
+                    }
+                },
+                Err(e) => {
+                    broken = true;
+                    Err(internal(e))
+                }
+            }
+        };
+        answers.push((reply, answer));
+    }
+    let committed = if broken {
+        let _ = tx.rollback().await;
+        false
+    } else {
+        tx.commit().await.map_err(internal).is_ok()
+    };
+    for (reply, answer) in answers {
+        // A refusal stays what it was: nothing of it was written either way.
+        let answer = match answer {
+            Ok(_) if !committed => Err(AppError::Internal),
+            answer => answer,
+        };
+        let _ = reply.send(answer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        data::{secrets::random_hex, Db},
+        matches::{events::RoomSecrets, settings::MatchSettings},
+    };
+
+    async fn rooms(n: usize) -> (Db, Vec<i64>, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("sb-group-commit-{}", random_hex::<8>().unwrap()));
+        let db = Db::open(&dir).await.unwrap();
+        let host: i64 = sqlx::query_scalar(
+            "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES ('host', 'x', 'player', 0) RETURNING id",
+        )
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+        let secrets = RoomSecrets { invite_sha256: ["a".into(), "b".into()], nigiri_seed: None };
+        let settings = MatchSettings::classic_default(9);
+        let mut ids = Vec::new();
+        for i in 0..n {
+            ids.push(db.insert_room(&format!("r{i}"), &settings, host, &secrets, 0).await.unwrap().0);
+        }
+        (db, ids, dir)
+    }
+
+    fn append(room_id: i64, version: i64) -> Append {
+        Append {
+            room_id,
+            version,
+            at_ms: 1,
+            actor: None,
+            before: None,
+            events: vec![Event::PlayResumed],
+            listing: None,
+        }
+    }
+
+    async fn seqs(db: &Db, room: i64) -> Vec<i64> {
+        db.load_events(room, 0).await.unwrap().iter().map(|e| e.seq).collect()
+    }
+
+    /// One transaction for the batch; the append that fails (its event number is taken)
+    /// is rolled back to its savepoint alone, before and after it the others are stored.
+    #[tokio::test]
+    async fn one_rooms_failure_in_a_batch_fails_only_its_own_append() {
+        let (db, ids, dir) = rooms(2).await;
+        let (a, b) = (ids[0], ids[1]);
+        let mut batch = Vec::new();
+        let mut answers = Vec::new();
+        for job in [append(a, 1), append(b, 0), append(a, 2)] {
+            let (reply, answer) = oneshot::channel();
+            batch.push((job, reply));
+            answers.push(answer);
+        }
+        write_batch(db.pool(), &mut batch).await;
+        assert!(batch.is_empty());
+        let mut got = Vec::new();
+        for answer in answers {
+            got.push(answer.await.unwrap());
+        }
+        assert_eq!(got[0].as_ref().map(|s| s[0].seq), Ok(2));
+        assert_eq!(got[1].as_ref().map(|_| ()), Err(&AppError::Internal), "event 1 of b exists");
+        assert_eq!(got[2].as_ref().map(|s| s[0].seq), Ok(3));
+        assert_eq!(seqs(&db, a).await, vec![1, 2, 3]);
+        assert_eq!(seqs(&db, b).await, vec![1]);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Many rooms appending at once through the writer: every append answered, each stored
+    /// once and in order.
+    #[tokio::test]
+    async fn appends_sent_together_are_all_stored_in_order() {
+        let (db, ids, dir) = rooms(40).await;
+        let mut tasks = Vec::new();
+        for &room in &ids {
+            let db = db.clone();
+            tasks.push(tokio::spawn(async move {
+                for version in 1..=5 {
+                    let stored = db.writer().append(append(room, version)).await.unwrap();
+                    assert_eq!(stored[0].seq, version + 1);
+                }
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        for &room in &ids {
+            assert_eq!(seqs(&db, room).await, (1..=6).collect::<Vec<_>>());
+        }
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
