@@ -18,6 +18,9 @@
 //! says how much CPU each used). `--server in-process` runs the server inside this process;
 //! `--server http://HOST:PORT` uses a server that is already running.
 
+// Linking the server in pulls in the Leptos view types, as `main.rs` does.
+#![recursion_limit = "512"]
+
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
@@ -95,6 +98,9 @@ struct Args {
     /// Only measure fsync and SQLite commit cost in the data directory, then exit.
     #[arg(long)]
     probe: bool,
+    /// Also print the result as one JSON line (last line of the output), for comparing runs.
+    #[arg(long)]
+    json: bool,
 }
 
 fn main() -> std::process::ExitCode {
@@ -205,10 +211,13 @@ fn machine_busy_seconds() -> Option<f64> {
 
 /// Resident memory of a process (Linux /proc).
 fn rss_mib(pid: &str) -> Option<u64> {
+    rss_kib(pid).map(|k| k / 1024)
+}
+
+fn rss_kib(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn clock_ticks() -> f64 {
@@ -506,6 +515,8 @@ async fn run(args: Args) -> std::process::ExitCode {
     let (base, target) = start_target(&args).await;
     testclient::wait_healthy(&base).await;
     let server_pid = target.pid().map(|p| p.to_string());
+    let server_rss = || server_pid.as_deref().and_then(rss_kib);
+    let rss_idle = server_rss();
     eprintln!(
         "server {base} ({}), {} games on {:?}, {} spectators, {} s measured after {} s warm-up",
         match &target {
@@ -540,6 +551,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         pairs.push(s.await.expect("setup task"));
     }
     eprintln!("{} games set up in {:.1} s", args.games, t.elapsed().as_secs_f64());
+    let rss_rooms = server_rss();
 
     let stats = Arc::new(Stats::default());
     let slots: Vec<watch::Sender<i64>> = pairs.iter().map(|(_, _, room)| watch::channel(*room).0).collect();
@@ -575,6 +587,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         t.elapsed().as_secs_f64()
     );
 
+    let rss_sockets = server_rss();
     // Play.
     let mut games = Vec::new();
     for (i, ((black, white, room), slot)) in pairs.into_iter().zip(slots).enumerate() {
@@ -656,6 +669,15 @@ async fn run(args: Args) -> std::process::ExitCode {
     }
     let mib = |m: Option<u64>| m.map_or("n/a".to_string(), |m| format!("{m} MiB"));
     println!("resident memory            server {}  generator {}", mib(rss.0), mib(rss.1));
+    // What a room (two sign-ups, a started game) and a connected socket add to the server.
+    let per = |after: Option<u64>, before: Option<u64>, n: usize| match (after, before) {
+        (Some(a), Some(b)) if n > 0 => Some(a.saturating_sub(b) as f64 / n as f64),
+        _ => None,
+    };
+    let per_room = per(rss_rooms, rss_idle, args.games);
+    let per_socket = per(rss_sockets, rss_rooms, args.spectators);
+    let kib = |k: Option<f64>| k.map_or("n/a".to_string(), |k| format!("{k:.1} KiB"));
+    println!("server memory added        per room set up {}  per spectator socket {}", kib(per_room), kib(per_socket));
     let errors = stats.errors.lock().unwrap();
     if errors.is_empty() {
         println!("errors                     none");
@@ -665,7 +687,32 @@ async fn run(args: Args) -> std::process::ExitCode {
             println!("  {n:>8}  {k}");
         }
     }
+    let error_count: u64 = errors.values().sum();
     drop(errors);
+    if args.json {
+        let cores = match (cpu0.0, cpu1.0) {
+            (Some(a), Some(b)) => Some((b - a) / elapsed),
+            _ => None,
+        };
+        let ms = |v: f64| (v * 100.0).round() / 100.0;
+        let line = serde_json::json!({
+            "games": args.games,
+            "spectators": args.spectators,
+            "seconds": ms(elapsed),
+            "moves_per_s": ms(moves as f64 / elapsed),
+            "acks_per_s": ms(acks as f64 / elapsed),
+            "p50_ms": ms(pct(&mv, 50.0)),
+            "p99_ms": ms(pct(&mv, 99.0)),
+            "max_ms": mv.last().map(|m| ms(f64::from(*m) / 1000.0)),
+            "spectator_msgs_per_s": ms((msgs1 - msgs0) as f64 / elapsed),
+            "errors": error_count,
+            "server_cpu_cores": cores.map(ms),
+            "server_rss_mib": rss.0,
+            "server_kib_per_room": per_room.map(ms),
+            "server_kib_per_socket": per_socket.map(ms),
+        });
+        println!("{line}");
+    }
     drop(idle);
     drop(target);
     std::process::ExitCode::SUCCESS
