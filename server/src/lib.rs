@@ -7,6 +7,7 @@ pub mod config;
 mod csrf;
 pub mod middleware;
 mod routes;
+mod session_cache;
 
 use std::net::SocketAddr;
 

@@ -11,7 +11,7 @@ use axum::{http::StatusCode, middleware, response::IntoResponse, routing::get, J
 use leptos::{config::LeptosOptions, prelude::provide_context};
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
-use tower_sessions::{cookie::SameSite, Expiry, SessionManagerLayer};
+use tower_sessions::{cookie::SameSite, session_store::CachingSessionStore, Expiry, SessionManagerLayer};
 use tower_sessions_sqlx_store::SqliteStore;
 
 use crate::{api::MAX_BODY_BYTES, Config, StartError};
@@ -34,7 +34,9 @@ pub async fn router(
             }
         });
     }
-    let sessions = SessionManagerLayer::new(store)
+    // Sessions are read from memory; every change is written to the store too.
+    let cached = CachingSessionStore::new(crate::session_cache::SessionCache::default(), store);
+    let sessions = SessionManagerLayer::new(cached)
         .with_name("sb_session")
         .with_http_only(true)
         .with_same_site(SameSite::Lax)

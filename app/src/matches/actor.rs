@@ -9,12 +9,12 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::desk::Desk;
 use super::listing::Listing;
-use super::published::Published;
 use super::{
     events::{Event, StoredEvent},
     state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
+use super::{live_view::LiveFields, published::Published};
 use crate::{clock::Clock, data::Db};
 
 pub use super::commands::CommandReply;
@@ -413,8 +413,12 @@ impl Actor {
                 if let Some(last) = stored.last() {
                     self.state.version = last.seq;
                 }
-                for e in &stored {
-                    let _ = self.events.send(Published::new(e.clone()));
+                // The view's changed fields ride with the last event, for browsers to apply
+                // (only computed while someone watches).
+                let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now));
+                for (i, e) in stored.iter().enumerate() {
+                    let fields = if i + 1 == stored.len() { live.take() } else { None };
+                    let _ = self.events.send(Published::new(e.clone(), fields));
                 }
                 self.tell_desk(&stored, now).await;
                 Ok(stored)

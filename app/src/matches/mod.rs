@@ -7,6 +7,7 @@ pub mod commands;
 pub mod conduct;
 pub mod events;
 pub mod listing;
+pub mod live_view;
 pub mod mode;
 pub mod referee;
 pub mod replay;

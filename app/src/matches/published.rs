@@ -6,23 +6,26 @@ use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::Utf8Bytes;
 
-use super::events::StoredEvent;
+use super::{events::StoredEvent, live_view::LiveFields};
 
 #[derive(Debug)]
 pub struct Published {
     pub stored: StoredEvent,
+    /// With the last event of a commit, while anyone watches: what the view shows now, so
+    /// that a browser applies the event without asking for the view.
+    pub live: Option<LiveFields>,
     frame: OnceLock<Option<Utf8Bytes>>,
 }
 
 impl Published {
-    pub fn new(stored: StoredEvent) -> Arc<Published> {
-        Arc::new(Published { stored, frame: OnceLock::new() })
+    pub fn new(stored: StoredEvent, live: Option<LiveFields>) -> Arc<Published> {
+        Arc::new(Published { stored, live, frame: OnceLock::new() })
     }
 
     /// The event's wire text, made by `make` the first time it is asked for (`None` when
     /// it cannot be made: then no follower gets it).
-    pub fn frame(&self, make: impl FnOnce(&StoredEvent) -> Option<String>) -> Option<Utf8Bytes> {
-        self.frame.get_or_init(|| make(&self.stored).map(Utf8Bytes::from)).clone()
+    pub fn frame(&self, make: impl FnOnce(&Published) -> Option<String>) -> Option<Utf8Bytes> {
+        self.frame.get_or_init(|| make(self).map(Utf8Bytes::from)).clone()
     }
 }
 
@@ -41,9 +44,9 @@ mod tests {
 
     #[test]
     fn the_frame_is_made_once_and_shared() {
-        let p = Published::new(StoredEvent { seq: 3, at_ms: 0, actor: None, event: Event::PlayResumed });
+        let p = Published::new(StoredEvent { seq: 3, at_ms: 0, actor: None, event: Event::PlayResumed }, None);
         let made = Cell::new(0);
-        let make = |e: &StoredEvent| {
+        let make = |e: &Published| {
             made.set(made.get() + 1);
             Some(format!("event {}", e.seq))
         };

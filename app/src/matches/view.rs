@@ -201,19 +201,33 @@ impl RoomView {
     /// Everything that depends only on the room's state and its watcher count, so that one
     /// computation per event serves every viewer (the scoring suggestions are the costly part).
     pub fn shared(room_id: i64, s: &super::state::MatchState, watchers: usize) -> RoomView {
-        use super::{events::Event, state::UNDO_ANSWER_MS};
+        use super::events::Event;
         let g = &s.game;
         let geometry = g.geometry();
         let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
         let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?))).collect();
-        let last_move = match s.game.moves().last() {
-            Some((_, engine::Move::Place(p))) => Some(xyz(*p)),
-            _ => None,
-        };
-        let grace = s.rules.reconnection_wait_s() as i64 * 1000;
-        let faults = s.faults.map(|f| {
-            f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
-        });
+        // The fields the live stream also carries, computed in one place.
+        let super::live_view::LiveFields {
+            version,
+            server_time_ms,
+            phase,
+            to_move,
+            move_number,
+            last_move,
+            captures,
+            clocks,
+            awaiting_ack,
+            undo,
+            undos_used,
+            scoring_requests,
+            draw_offer_by,
+            faults,
+            hold,
+            hold_since_ms,
+            attention,
+            illegal_attempts,
+            last_pass_by,
+        } = super::live_view::LiveFields::of(s, 0);
         let scoring = s.scoring().map(|sc| {
             let limit_s = match &s.rules {
                 // 000 §8.5: the review limit; 003 §10.1: the scoring-wait alert, if agreed.
@@ -244,10 +258,10 @@ impl RoomView {
         });
         RoomView {
             room_id,
-            version: s.version,
-            server_time_ms: 0,
+            version,
+            server_time_ms,
             name: s.name.clone(),
-            phase: s.phase(),
+            phase,
             settings: s.settings(),
             seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.name().to_string())),
             confirmed: s.confirmed,
@@ -255,29 +269,24 @@ impl RoomView {
             white: s.holder_of(Colour::White).map(|h| h.name().to_string()),
             your_colour: None,
             ready: s.ready_flags(),
-            to_move: s.to_move(),
-            move_number: g.move_number(),
+            to_move,
+            move_number,
             stones,
             last_move,
-            captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
-            clocks: s.clocks.snapshot(0),
-            awaiting_ack: s.awaiting_ack,
-            undo: s.undo.map(|u| PendingUndo {
-                colour: u.colour,
-                move_number: u.move_number,
-                plies: u.plies,
-                expires_at_ms: u.since_ms + UNDO_ANSWER_MS,
-            }),
-            undos_used: s.undos_used,
-            scoring_requests: s.scoring_requests,
-            draw_offer_by: s.draw.pending_by,
+            captures,
+            clocks,
+            awaiting_ack,
+            undo,
+            undos_used,
+            scoring_requests,
+            draw_offer_by,
             scoring,
             faults,
-            hold: s.hold().cloned(),
-            hold_since_ms: s.hold_since_ms(),
-            attention: s.attention,
+            hold,
+            hold_since_ms,
+            attention,
             result,
-            illegal_attempts: s.illegal_attempts,
+            illegal_attempts,
             hints: None,
             record_viewers: s
                 .record_viewers
@@ -286,10 +295,7 @@ impl RoomView {
                 .collect(),
             may_read_record: false,
             you_created: false,
-            last_pass_by: match s.game.moves_since_resumption().last() {
-                Some((c, engine::Move::Pass)) => Some(*c),
-                _ => None,
-            },
+            last_pass_by,
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),

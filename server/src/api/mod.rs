@@ -564,19 +564,19 @@ async fn events(
 #[serde(tag = "type", rename_all = "snake_case")]
 enum StreamMessage<'a> {
     /// The full state: sent when the client is too far behind for a gap.
-    Snapshot {
-        room: &'a app::matches::view::RoomView,
-    },
+    Snapshot { room: &'a app::matches::view::RoomView },
     Event {
         event: &'a StoredEvent,
+        /// With the last event of a commit while anyone watches: the view's fields after it
+        /// (a browser applies moves, acknowledgements, passes and illegal attempts itself).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        live: Option<&'a app::matches::live_view::LiveFields>,
     },
     /// The client fell too far behind the live stream; it should reconnect with its last seq.
     Lagged,
     /// The viewer may watch no longer (their viewing of this match was restricted, 003
     /// §6.5); the stream closes after this.
-    Refused {
-        error: app::error::ErrorBody,
-    },
+    Refused { error: app::error::ErrorBody },
 }
 
 /// The room's live events (WebSocket), each a JSON text message
@@ -711,7 +711,7 @@ async fn pump(
             if let Some(sanction) = restrictions.applied_by(e) {
                 return refuse(socket, sanction).await;
             }
-            if let Ok(m) = send(&StreamMessage::Event { event: e }) {
+            if let Ok(m) = send(&StreamMessage::Event { event: e, live: None }) {
                 if socket.send(m).await.is_err() {
                     return;
                 }
@@ -733,7 +733,7 @@ async fn pump(
                         return refuse(socket, sanction).await;
                     }
                     // Serialised once for every socket of the room (issue 15 §1).
-                    let frame = e.frame(|event| serde_json::to_string(&StreamMessage::Event { event }).ok());
+                    let frame = e.frame(|p| serde_json::to_string(&StreamMessage::Event { event: &p.stored, live: p.live.as_ref() }).ok());
                     match frame {
                         Some(text) => if socket.send(Message::Text(text)).await.is_err() { return },
                         None => return,

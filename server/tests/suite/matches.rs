@@ -111,6 +111,10 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let spectator_saw = read_until(&mut spectator, |v| event_type(v) == "illegal_attempt").await;
     let attempt = &spectator_saw.last().unwrap()["event"]["event"];
     assert_eq!((attempt["colour"].as_str(), attempt["reason"].as_str()), (Some("white"), Some("occupied")));
+    // The view's fields ride with the event (issue 15 §1): what a browser applies itself.
+    let live = &spectator_saw.last().unwrap()["live"];
+    assert_eq!(live["version"], spectator_saw.last().unwrap()["event"]["seq"], "{live}");
+    assert_eq!((live["illegal_attempts"].as_u64(), live["to_move"].as_str()), (Some(1), Some("white")));
 
     assert_eq!(bob.cmd(room, json!({"type": "move", "at": {"x": 4, "y": 4, "z": 1}})).await.0, 200);
     assert_eq!(alice.cmd(room, json!({"type": "acknowledge", "move_number": 2})).await.0, 200);

@@ -801,3 +801,53 @@ fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
     t.ok(HOST, Command::Mark { at: at(1, 1, 1), kind: MarkKind::Dead });
     check(&t);
 }
+
+/// Issue 15 §1: a spectator's browser that applies the moves, acknowledgements, passes and
+/// illegal attempts it is sent (each commit's fields with its last event) holds exactly the
+/// view the server would send it — on a flat board (with a capture) and in a box.
+#[test]
+fn a_view_kept_by_applying_live_events_is_the_servers_view() {
+    use crate::matches::{
+        live_view::{applied_in_browser, LiveFields},
+        view::RoomView,
+    };
+    let sorted = |mut v: RoomView| {
+        v.stones.sort_by_key(|(p, _)| (p.x, p.y, p.z));
+        v
+    };
+    for (settings, z) in [(classic9(), 1), (space_box(3), 2)] {
+        let mut t = T::started(settings);
+        let mut kept = RoomView::of(1, &t.s, None, t.now, 0);
+        // Black 2,1 and 1,2 (on the flat board: taking White's 1,1); White tries the
+        // occupied 2,1, then passes.
+        let script = [
+            (HOST, Command::Move { at: at(2, 1, z) }),
+            (GUEST, Command::Acknowledge { move_number: 1 }),
+            (GUEST, Command::Move { at: at(1, 1, z) }),
+            (HOST, Command::Acknowledge { move_number: 2 }),
+            (HOST, Command::Move { at: at(1, 2, z) }),
+            (GUEST, Command::Acknowledge { move_number: 3 }),
+            (GUEST, Command::Move { at: at(2, 1, z) }),
+            (GUEST, Command::Pass),
+            (HOST, Command::Acknowledge { move_number: 4 }),
+            (HOST, Command::Move { at: at(3, 3, z) }),
+        ];
+        for (who, command) in script {
+            t.now += 1_500;
+            let from = t.log.len();
+            let _ = t.cmd(who, command.clone());
+            let new = t.log[from..].to_vec();
+            assert!(!new.is_empty(), "{command:?} made no event");
+            for (i, e) in new.iter().enumerate() {
+                assert!(applied_in_browser(&e.event), "{:?} is not applied in the browser", e.event);
+                let fields = (i + 1 == new.len()).then(|| LiveFields::of(&t.s, t.now));
+                kept.apply_live(&e.event, fields);
+            }
+            let server = RoomView::of(1, &t.s, None, t.now, 0);
+            assert_eq!(sorted(kept.clone()), sorted(server), "after {command:?}");
+        }
+        // On the flat board 1,1 has two neighbours, both Black's; in the box it has four.
+        assert_eq!(kept.captures[0], u32::from(z == 1), "Black took a stone on the flat board");
+        assert_eq!(kept.illegal_attempts, 1);
+    }
+}

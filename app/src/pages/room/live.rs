@@ -1,5 +1,8 @@
 //! The room's live stream in the browser: one WebSocket carrying the room's numbered
-//! events. After every event the view is fetched again; a dropped connection reconnects
+//! events. A spectator's page applies moves, acknowledgements, passes and illegal attempts
+//! itself, with the view's fields that come with each commit's last event (issue 15 §1);
+//! after any other event, a gap, or on a player's page (hints and acknowledgements are
+//! personal) the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
 //! player's presence (003 §6.1). Displaying an opponent's move sends the acknowledgement
@@ -26,6 +29,7 @@ mod hydrate {
     use crate::matches::{
         commands::Command,
         events::{Event, StoredEvent},
+        live_view::{applied_in_browser, LiveFields},
     };
 
     struct Conn {
@@ -36,6 +40,8 @@ mod hydrate {
         live_after: i64,
         closed_by_us: bool,
         acked: u32,
+        /// The last event applied to the view whose commit's fields have not come yet.
+        applied: Option<i64>,
         _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
         _tick: Option<Closure<dyn FnMut()>>,
         tick_id: Option<i32>,
@@ -48,6 +54,7 @@ mod hydrate {
             live_after: ctx.view.with_untracked(|v| v.version),
             closed_by_us: false,
             acked: 0,
+            applied: None,
             _handlers: Vec::new(),
             _tick: None,
             tick_id: None,
@@ -158,8 +165,12 @@ mod hydrate {
                 if e.seq > conn.borrow().live_after {
                     react(ctx, &e.event);
                 }
+                let live = serde_json::from_value::<Option<LiveFields>>(msg["live"].clone()).ok().flatten();
+                let applied = apply(ctx, conn, &e, live);
                 ctx.events.update(|v| v.push(e));
-                ctx.refresh();
+                if !applied {
+                    ctx.refresh();
+                }
             }
             Some("snapshot") => {
                 if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].clone()) {
@@ -182,6 +193,23 @@ mod hydrate {
             }
             _ => {}
         }
+    }
+
+    /// Applies `e` to a spectator's view when the view is in step with it (the event right
+    /// after what the view holds); false when the view must be fetched instead.
+    fn apply(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, e: &StoredEvent, live: Option<LiveFields>) -> bool {
+        let (spectator, version) = ctx.view.with_untracked(|v| (v.your_colour.is_none(), v.version));
+        let base = version.max(conn.borrow().applied.unwrap_or(0));
+        if !spectator || !applied_in_browser(&e.event) || e.seq != base + 1 {
+            conn.borrow_mut().applied = None;
+            return false;
+        }
+        if let Some(f) = &live {
+            ctx.offset.set(local_now() - f.server_time_ms as f64);
+        }
+        conn.borrow_mut().applied = if live.is_some() { None } else { Some(e.seq) };
+        ctx.view.update(|v| v.apply_live(&e.event, live));
+        true
     }
 
     /// 003 §7.7: selection and preview clear on an opposing move, an undo, a restoration and

@@ -1,0 +1,153 @@
+//! What the frequent events change in a room's view, sent with them on the live stream so
+//! that a spectator's browser keeps its view itself instead of asking for the whole of it
+//! after every event (issue 15 §1, lila-ws's versioned events). A move, an acknowledgement,
+//! a pass and an illegal attempt are applied this way; after anything else, or a gap in
+//! the event numbers, the browser asks for the view as before.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    clocks::ClockView,
+    commands::RoomPhase,
+    events::{Attention, Colour, Event, HoldReason, Xyz},
+    view::{FaultView, PendingUndo, RoomView},
+};
+
+/// The view's fields that those events change. Sent with the last event of each commit (the
+/// state after all of that commit's events).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveFields {
+    pub version: i64,
+    pub server_time_ms: i64,
+    pub phase: RoomPhase,
+    pub to_move: Colour,
+    pub move_number: u32,
+    pub last_move: Option<Xyz>,
+    pub captures: [u32; 2],
+    pub clocks: ClockView,
+    pub awaiting_ack: Option<(Colour, u32)>,
+    pub undo: Option<PendingUndo>,
+    pub undos_used: [u32; 2],
+    pub scoring_requests: [Option<u32>; 2],
+    pub draw_offer_by: Option<Colour>,
+    pub faults: [Option<FaultView>; 2],
+    pub hold: Option<HoldReason>,
+    pub hold_since_ms: Option<i64>,
+    pub attention: Option<Attention>,
+    pub illegal_attempts: u32,
+    pub last_pass_by: Option<Colour>,
+}
+
+/// Whether a browser applies `e` itself (with the fields that come with it).
+pub fn applied_in_browser(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::MovePlayed { .. } | Event::MoveAcknowledged { .. } | Event::Passed { .. } | Event::IllegalAttempt { .. }
+    )
+}
+
+#[cfg(feature = "ssr")]
+impl LiveFields {
+    /// The fields of the room in state `s` at `now` (also what [`RoomView::shared`] shows).
+    pub fn of(s: &super::state::MatchState, now: i64) -> LiveFields {
+        use super::state::UNDO_ANSWER_MS;
+        let g = &s.game;
+        let geometry = g.geometry();
+        let last_move = match g.moves().last() {
+            Some((_, engine::Move::Place(p))) => Some(super::state::xyz_of(geometry, *p)),
+            _ => None,
+        };
+        let grace = s.rules.reconnection_wait_s() as i64 * 1000;
+        LiveFields {
+            version: s.version,
+            server_time_ms: now,
+            phase: s.phase(),
+            to_move: s.to_move(),
+            move_number: g.move_number(),
+            last_move,
+            captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
+            clocks: s.clocks.snapshot(now),
+            awaiting_ack: s.awaiting_ack,
+            undo: s.undo.map(|u| PendingUndo {
+                colour: u.colour,
+                move_number: u.move_number,
+                plies: u.plies,
+                expires_at_ms: u.since_ms + UNDO_ANSWER_MS,
+            }),
+            undos_used: s.undos_used,
+            scoring_requests: s.scoring_requests,
+            draw_offer_by: s.draw.pending_by,
+            faults: s.faults.map(|f| {
+                f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
+            }),
+            hold: s.hold().cloned(),
+            hold_since_ms: s.hold_since_ms(),
+            attention: s.attention,
+            illegal_attempts: s.illegal_attempts,
+            last_pass_by: match g.moves_since_resumption().last() {
+                Some((c, engine::Move::Pass)) => Some(*c),
+                _ => None,
+            },
+        }
+    }
+}
+
+impl LiveFields {
+    /// Writes these fields into `view`.
+    pub fn write_into(self, view: &mut RoomView) {
+        let LiveFields {
+            version,
+            server_time_ms,
+            phase,
+            to_move,
+            move_number,
+            last_move,
+            captures,
+            clocks,
+            awaiting_ack,
+            undo,
+            undos_used,
+            scoring_requests,
+            draw_offer_by,
+            faults,
+            hold,
+            hold_since_ms,
+            attention,
+            illegal_attempts,
+            last_pass_by,
+        } = self;
+        view.version = version;
+        view.server_time_ms = server_time_ms;
+        view.phase = phase;
+        view.to_move = to_move;
+        view.move_number = move_number;
+        view.last_move = last_move;
+        view.captures = captures;
+        view.clocks = clocks;
+        view.awaiting_ack = awaiting_ack;
+        view.undo = undo;
+        view.undos_used = undos_used;
+        view.scoring_requests = scoring_requests;
+        view.draw_offer_by = draw_offer_by;
+        view.faults = faults;
+        view.hold = hold;
+        view.hold_since_ms = hold_since_ms;
+        view.attention = attention;
+        view.illegal_attempts = illegal_attempts;
+        view.last_pass_by = last_pass_by;
+    }
+}
+
+impl RoomView {
+    /// Applies an event that [`applied_in_browser`] accepts: its stones at once, and the
+    /// fields when they come (with the last event of a commit).
+    pub fn apply_live(&mut self, e: &Event, fields: Option<LiveFields>) {
+        if let Event::MovePlayed { colour, at, captured, .. } = e {
+            self.stones.retain(|(p, _)| !captured.contains(p));
+            self.stones.push((*at, *colour));
+        }
+        if let Some(f) = fields {
+            f.write_into(self);
+        }
+    }
+}
