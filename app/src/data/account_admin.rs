@@ -235,7 +235,6 @@ impl Db {
         };
         append(&mut tx, now, &logged, None, Some(&json!({ "expires_at_ms": expires_at_ms }))).await?;
         tx.commit().await.map_err(internal)?;
-        self.logins_changed();
         Ok(ResetLink { path: format!("/reset?token={token}"), expires_at_ms })
     }
 

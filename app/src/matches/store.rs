@@ -328,8 +328,8 @@ pub(super) async fn append_in(
         }
         stored.push(insert_event(conn, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
     }
-    // 003 §9.7: nothing is added to a record its retention deleted. Read after the first
-    // write, so under the write lock.
+    // 003 §9.7: nothing is added to a record its retention deleted (the writer's
+    // transaction holds the write lock, so a purge cannot come between).
     let purged: Option<Option<i64>> = sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = ?")
         .bind(room_id)
         .fetch_optional(&mut *conn)
