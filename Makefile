@@ -27,10 +27,12 @@ test:
 lint:
 	scripts/lint.sh
 
-## The participant program's WASM first: the server's participant test inlines it.
+## The participant program's WASM first: the server's participant test inlines it. Then the
+## server suite a second time, against a throwaway PostgreSQL server (issue 15 §2).
 unit:
 	scripts/build-participant.sh
 	cargo test --workspace --exclude frontend
+	scripts/test-postgres.sh
 
 e2e:
 	node end2end/run.mjs

@@ -10,10 +10,9 @@ use crate::Role;
 pub const RESET_LINK_VALID_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// Why a sign-in ended (`logins.ended_why`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::Type))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "ssr", sqlx(rename_all = "snake_case"))]
+#[strum(serialize_all = "snake_case")]
 pub enum EndReason {
     SignedOut,
     /// Its owner ended it from another sign-in.

@@ -7,11 +7,22 @@
 use serde::{Deserialize, Serialize};
 
 /// What an administrator did (`audit_log.action`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
-#[cfg_attr(feature = "ssr", derive(sqlx::Type, utoipa::ToSchema))]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumIter,
+)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-#[cfg_attr(feature = "ssr", sqlx(rename_all = "snake_case"))]
 pub enum AuditAction {
     // Accounts.
     RoleChanged,

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(sqlx::Type, utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
+#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
-#[cfg_attr(feature = "ssr", sqlx(rename_all = "lowercase"))]
+#[strum(serialize_all = "lowercase")]
 pub enum Role {
     /// Holds rooms, rules on disputes, decides matches (003 §1.5, §3.6, §6.1).
     Admin,

@@ -41,6 +41,10 @@ pub struct Config {
     /// Directory holding the SQLite database (created if missing).
     #[arg(long, env = "SPACE_BADUK_DATA_DIR", default_value = "./data", global = true)]
     pub data_dir: PathBuf,
+    /// A PostgreSQL database to use instead of the SQLite file (`postgres://user:password@host/db`;
+    /// its migrations run at start).
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
     /// Log filter, e.g. `info`, `debug`, `server=debug,sqlx=warn`.
     #[arg(long, env = "SPACE_BADUK_LOG", default_value = "info")]
     pub log: String,

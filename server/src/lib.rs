@@ -110,7 +110,7 @@ impl Server {
         if !config.no_browser_bundle {
             check_bundle(&config.site_root)?;
         }
-        let db = Db::open(&config.data_dir).await?;
+        let db = Db::open_configured(config.database_url.as_deref(), &config.data_dir).await?;
         let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
             None
         } else {

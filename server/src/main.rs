@@ -38,6 +38,14 @@ fn return_large_blocks() {}
 /// `backup` and `restore`: one line saying what was done, or why not.
 async fn run_task(config: &Config, task: Task) -> ExitCode {
     let data = &config.data_dir;
+    if config.database_url.is_some() {
+        // The backup is SQLite's own copy of its file; PostgreSQL has its own tools.
+        eprintln!(
+            "error: backup and restore work on the SQLite file in --data-dir; with --database-url \
+             (PostgreSQL) use pg_dump and pg_restore"
+        );
+        return ExitCode::from(2);
+    }
     let done = match task {
         Task::Backup { dir } => backup::backup(data, &dir).await.map(|m| {
             format!(

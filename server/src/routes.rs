@@ -1,6 +1,6 @@
 //! The HTTP surface: health check, Leptos pages and server functions, static files.
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use app::{
     data::{Db, SignInThrottle},
@@ -12,7 +12,6 @@ use leptos::{config::LeptosOptions, prelude::provide_context};
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
 use tower_sessions::{cookie::SameSite, session_store::CachingSessionStore, Expiry, SessionManagerLayer};
-use tower_sessions_sqlx_store::SqliteStore;
 
 use crate::{api::MAX_BODY_BYTES, Config, StartError};
 
@@ -23,17 +22,8 @@ pub async fn router(
     matches: MatchService,
     config: &Config,
 ) -> Result<Router, StartError> {
-    let store = SqliteStore::new(db.pool().clone());
-    store.migrate().await.map_err(|e| StartError::Sessions(e.to_string()))?;
-    {
-        use tower_sessions::ExpiredDeletion;
-        let store = store.clone();
-        tokio::spawn(async move {
-            if let Err(e) = store.continuously_delete_expired(Duration::from_secs(3600)).await {
-                tracing::warn!(error = %e, "expired-session cleanup stopped");
-            }
-        });
-    }
+    let store = crate::session_cache::DbSessionStore::new(db.pool()).await?;
+    store.delete_expired_hourly();
     // Sessions are read from memory; every change is written to the store too.
     let cached = CachingSessionStore::new(crate::session_cache::SessionCache::default(), store);
     let sessions = SessionManagerLayer::new(cached)

@@ -1,4 +1,4 @@
-//! The sessions requests carry, kept in memory in front of the SQLite session store (issue
+//! The sessions requests carry, kept in memory in front of the database's session store (issue
 //! 15 §1), so that a command costs no query to find its session. Written through
 //! (`CachingSessionStore` creates, saves and deletes in both), so the store stays the truth
 //! across restarts; bounded, so that a flood of sign-ins cannot grow it without limit. One
@@ -52,6 +52,74 @@ impl SessionStore for SessionCache {
     async fn delete(&self, id: &Id) -> session_store::Result<()> {
         self.sessions().remove(id);
         Ok(())
+    }
+}
+
+/// The sessions' own table in the server's database (tower-sessions' store for it).
+#[derive(Debug, Clone)]
+pub enum DbSessionStore {
+    Sqlite(tower_sessions_sqlx_store::SqliteStore),
+    Postgres(tower_sessions_sqlx_store::PostgresStore),
+}
+
+impl DbSessionStore {
+    /// The store on `pool`, its table made if missing.
+    pub async fn new(pool: &app::data::backend::Pool) -> Result<Self, crate::StartError> {
+        use app::data::backend::Backend;
+        let store = match pool {
+            Backend::Sqlite(p) => Self::Sqlite(tower_sessions_sqlx_store::SqliteStore::new(p.clone())),
+            Backend::Postgres(p) => Self::Postgres(tower_sessions_sqlx_store::PostgresStore::new(p.clone())),
+        };
+        match &store {
+            Self::Sqlite(s) => s.migrate().await,
+            Self::Postgres(s) => s.migrate().await,
+        }
+        .map_err(|e| crate::StartError::Sessions(e.to_string()))?;
+        Ok(store)
+    }
+
+    /// Deletes expired sessions every hour, in the background.
+    pub fn delete_expired_hourly(&self) {
+        use tower_sessions::ExpiredDeletion;
+        let store = self.clone();
+        tokio::spawn(async move {
+            let every = std::time::Duration::from_secs(3600);
+            let stopped = match store {
+                Self::Sqlite(s) => s.continuously_delete_expired(every).await,
+                Self::Postgres(s) => s.continuously_delete_expired(every).await,
+            };
+            if let Err(e) = stopped {
+                tracing::warn!(error = %e, "expired-session cleanup stopped");
+            }
+        });
+    }
+}
+
+#[async_trait]
+impl SessionStore for DbSessionStore {
+    async fn create(&self, record: &mut Record) -> session_store::Result<()> {
+        match self {
+            Self::Sqlite(s) => s.create(record).await,
+            Self::Postgres(s) => s.create(record).await,
+        }
+    }
+    async fn save(&self, record: &Record) -> session_store::Result<()> {
+        match self {
+            Self::Sqlite(s) => s.save(record).await,
+            Self::Postgres(s) => s.save(record).await,
+        }
+    }
+    async fn load(&self, id: &Id) -> session_store::Result<Option<Record>> {
+        match self {
+            Self::Sqlite(s) => s.load(id).await,
+            Self::Postgres(s) => s.load(id).await,
+        }
+    }
+    async fn delete(&self, id: &Id) -> session_store::Result<()> {
+        match self {
+            Self::Sqlite(s) => s.delete(id).await,
+            Self::Postgres(s) => s.delete(id).await,
+        }
     }
 }
 

@@ -3,8 +3,8 @@
 //! Each administrator action is checked, applied and logged (`audit_log`) in one
 //! transaction, so the log holds exactly what was done.
 
+use crate::data::{on, Cols, Conn, Neutral};
 use serde_json::json;
-use sqlx::Row;
 
 use super::{
     accounts::{hash_password, validate_password, verify_hash},
@@ -26,38 +26,38 @@ pub fn check_reasons(reasons: &str) -> Result<String, AppError> {
     AppError::check_text("reasons", reasons)
 }
 
-fn summary(r: &sqlx::sqlite::SqliteRow) -> Result<AccountSummary, AppError> {
+fn summary(r: &impl Cols) -> Result<AccountSummary, AppError> {
     Ok(AccountSummary {
-        id: r.try_get("id").map_err(internal)?,
-        username: r.try_get("username").map_err(internal)?,
-        role: r.try_get("role").map_err(internal)?,
-        created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
-        disabled_at_ms: r.try_get("disabled_at_ms").map_err(internal)?,
-        logins: r.try_get("logins").map_err(internal)?,
+        id: r.col("id")?,
+        username: r.col("username")?,
+        role: r.col("role")?,
+        created_at_ms: r.col("created_at_ms")?,
+        disabled_at_ms: r.col("disabled_at_ms")?,
+        logins: r.col("logins")?,
     })
 }
 
 const SUMMARY: &str = "SELECT u.id, u.username, u.role, u.created_at_ms, u.disabled_at_ms, \
      (SELECT COUNT(*) FROM logins l WHERE l.user_id = u.id AND l.ended_at_ms IS NULL) AS logins FROM users u";
 
-async fn account(conn: &mut sqlx::SqliteConnection, id: i64) -> Result<AccountSummary, AppError> {
-    let row = sqlx::query(&format!("{SUMMARY} WHERE u.id = ?"))
+async fn account(conn: &mut Conn<'_>, id: i64) -> Result<AccountSummary, AppError> {
+    let row = on!(&mut *conn, c => sqlx::query(&format!("{SUMMARY} WHERE u.id = $1"))
         .bind(id)
-        .fetch_optional(conn)
-        .await
-        .map_err(internal)?
-        .ok_or(AppError::NoAccount { id })?;
+        .fetch_optional(&mut **c)
+        .await.map(Neutral::neutral))
+    .map_err(internal)?
+    .ok_or(AppError::NoAccount { id })?;
     summary(&row)
 }
 
 /// Unused reset links for `user` stop working (the password changed, or the account was
 /// disabled, or a newer link replaces them).
-async fn retire_reset_links(conn: &mut sqlx::SqliteConnection, user: i64, now: i64) -> Result<(), AppError> {
-    sqlx::query("UPDATE password_resets SET used_at_ms = ? WHERE user_id = ? AND used_at_ms IS NULL")
+async fn retire_reset_links(conn: &mut Conn<'_>, user: i64, now: i64) -> Result<(), AppError> {
+    on!(&mut *conn, c => sqlx::query("UPDATE password_resets SET used_at_ms = $1 WHERE user_id = $2 AND used_at_ms IS NULL")
         .bind(now)
         .bind(user)
-        .execute(conn)
-        .await
+        .execute(&mut **c)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
     Ok(())
 }
@@ -65,49 +65,50 @@ async fn retire_reset_links(conn: &mut sqlx::SqliteConnection, user: i64, now: i
 /// A new password hash: unused reset links stop working and every sign-in but `keep` ends
 /// (how many is returned).
 async fn set_password(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     user: i64,
     hash: &str,
     keep: Option<&str>,
     why: EndReason,
     now: i64,
 ) -> Result<u64, AppError> {
-    sqlx::query("UPDATE users SET password_hash = ? WHERE id = ?")
+    on!(&mut *conn, c => sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
         .bind(hash)
         .bind(user)
-        .execute(&mut *conn)
-        .await
-        .map_err(internal)?;
+        .execute(&mut **c)
+        .await.map(|r| r.rows_affected()))
+    .map_err(internal)?;
     retire_reset_links(conn, user, now).await?;
     end_logins(conn, user, keep, why).await
 }
 
 /// Administrators who can still act, besides `except`.
-async fn other_active_admins(conn: &mut sqlx::SqliteConnection, except: i64) -> Result<i64, AppError> {
-    sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = ? AND disabled_at_ms IS NULL AND id <> ?")
+async fn other_active_admins(conn: &mut Conn<'_>, except: i64) -> Result<i64, AppError> {
+    on!(&mut *conn, c => sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1 AND disabled_at_ms IS NULL AND id <> $2")
         .bind(Role::Admin)
         .bind(except)
-        .fetch_one(conn)
-        .await
+        .fetch_one(&mut **c)
+        .await)
         .map_err(internal)
 }
 
 impl Db {
     /// Every account, by name.
     pub async fn accounts(&self) -> Result<Vec<AccountSummary>, AppError> {
-        let rows = sqlx::query(&format!("{SUMMARY} ORDER BY u.name_key, u.id"))
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)?;
+        let rows = on!(self.pool(), p => sqlx::query(&format!("{SUMMARY} ORDER BY u.name_key, u.id"))
+            .fetch_all(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?;
         rows.iter().map(summary).collect()
     }
 
     /// True when an administrator disabled the account.
     pub async fn is_disabled(&self, user: i64) -> Result<bool, AppError> {
-        let at: Option<Option<i64>> = sqlx::query_scalar("SELECT disabled_at_ms FROM users WHERE id = ?")
+        let at: Option<Option<i64>> =
+            on!(self.pool(), p => sqlx::query_scalar("SELECT disabled_at_ms FROM users WHERE id = $1")
             .bind(user)
-            .fetch_optional(self.pool())
-            .await
+            .fetch_optional(p)
+            .await)
             .map_err(internal)?;
         Ok(matches!(at, Some(Some(_))))
     }
@@ -122,18 +123,18 @@ impl Db {
         now: i64,
     ) -> Result<u64, AppError> {
         validate_password(new)?;
-        let phc: String = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = ?")
+        let phc: String = on!(self.pool(), p => sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
             .bind(user)
-            .fetch_one(self.pool())
-            .await
-            .map_err(internal)?;
+            .fetch_one(p)
+            .await)
+        .map_err(internal)?;
         if !verify_hash(current.to_string(), phc).await? {
             return Err(AppError::input("current_password", InputProblem::WrongPassword));
         }
         let hash = hash_password(new.to_string()).await?;
         let mut tx = write_tx(self).await?;
-        let ended = set_password(&mut tx, user, &hash, keep, EndReason::PasswordChanged, now).await?;
-        tx.commit().await.map_err(internal)?;
+        let ended = set_password(&mut tx.conn(), user, &hash, keep, EndReason::PasswordChanged, now).await?;
+        tx.commit().await?;
         self.logins_changed();
         Ok(ended)
     }
@@ -150,14 +151,14 @@ impl Db {
     ) -> Result<AccountSummary, AppError> {
         let reasons = check_reasons(reasons)?;
         let mut tx = write_tx(self).await?;
-        let before = account(&mut tx, target).await?;
+        let before = account(&mut tx.conn(), target).await?;
         let loses_admin = before.role == Role::Admin
             && before.disabled_at_ms.is_none()
             && matches!(
                 change,
                 AccountChange::Role { role: Role::Player } | AccountChange::Disabled { disabled: true }
             );
-        if loses_admin && other_active_admins(&mut tx, target).await? == 0 {
+        if loses_admin && other_active_admins(&mut tx.conn(), target).await? == 0 {
             return Err(AppError::LastAdministrator);
         }
         let (action, was, now_is) = match change {
@@ -165,36 +166,36 @@ impl Db {
                 if role == before.role {
                     return Err(AppError::input("role", InputProblem::Unchanged));
                 }
-                sqlx::query("UPDATE users SET role = ? WHERE id = ?")
+                on!(&mut tx.conn(), t => sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
                     .bind(role)
                     .bind(target)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(internal)?;
+                    .execute(&mut **t)
+                    .await.map(|r| r.rows_affected()))
+                .map_err(internal)?;
                 (AuditAction::RoleChanged, json!({ "role": before.role }), json!({ "role": role }))
             }
             AccountChange::Disabled { disabled } => {
                 if disabled == before.disabled_at_ms.is_some() {
                     return Err(AppError::input("disabled", InputProblem::Unchanged));
                 }
-                sqlx::query("UPDATE users SET disabled_at_ms = ? WHERE id = ?")
+                on!(&mut tx.conn(), t => sqlx::query("UPDATE users SET disabled_at_ms = $1 WHERE id = $2")
                     .bind(disabled.then_some(now))
                     .bind(target)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(internal)?;
+                    .execute(&mut **t)
+                    .await.map(|r| r.rows_affected()))
+                .map_err(internal)?;
                 if disabled {
-                    end_logins(&mut tx, target, None, EndReason::Disabled).await?;
-                    retire_reset_links(&mut tx, target, now).await?;
+                    end_logins(&mut tx.conn(), target, None, EndReason::Disabled).await?;
+                    retire_reset_links(&mut tx.conn(), target, now).await?;
                 }
                 let action = if disabled { AuditAction::AccountDisabled } else { AuditAction::AccountEnabled };
                 (action, json!({ "disabled": !disabled }), json!({ "disabled": disabled }))
             }
         };
         let logged = Logged { actor, action, target_user: Some(target), room_id: None, reasons: &reasons };
-        append(&mut tx, now, &logged, Some(&was), Some(&now_is)).await?;
-        let after = account(&mut tx, target).await?;
-        tx.commit().await.map_err(internal)?;
+        append(&mut tx.conn(), now, &logged, Some(&was), Some(&now_is)).await?;
+        let after = account(&mut tx.conn(), target).await?;
+        tx.commit().await?;
         self.logins_changed();
         Ok(after)
     }
@@ -212,19 +213,19 @@ impl Db {
         let token = random_hex::<24>()?;
         let expires_at_ms = now + RESET_LINK_VALID_MS;
         let mut tx = write_tx(self).await?;
-        account(&mut tx, target).await?;
-        retire_reset_links(&mut tx, target, now).await?;
-        sqlx::query(
+        account(&mut tx.conn(), target).await?;
+        retire_reset_links(&mut tx.conn(), target, now).await?;
+        on!(&mut tx.conn(), t => sqlx::query(
             "INSERT INTO password_resets (token_sha256, user_id, issued_by, created_at_ms, expires_at_ms) \
-             VALUES (?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(sha256_hex(&token))
         .bind(target)
         .bind(actor)
         .bind(now)
         .bind(expires_at_ms)
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         let logged = Logged {
             actor,
@@ -233,8 +234,8 @@ impl Db {
             room_id: None,
             reasons: &reasons,
         };
-        append(&mut tx, now, &logged, None, Some(&json!({ "expires_at_ms": expires_at_ms }))).await?;
-        tx.commit().await.map_err(internal)?;
+        append(&mut tx.conn(), now, &logged, None, Some(&json!({ "expires_at_ms": expires_at_ms }))).await?;
+        tx.commit().await?;
         Ok(ResetLink { path: format!("/reset?token={token}"), expires_at_ms })
     }
 
@@ -244,29 +245,29 @@ impl Db {
         validate_password(new)?;
         let digest = sha256_hex(token.trim());
         let open = "SELECT r.user_id, u.username FROM password_resets r JOIN users u ON u.id = r.user_id \
-                    WHERE r.token_sha256 = ? AND r.used_at_ms IS NULL AND r.expires_at_ms > ?";
+                    WHERE r.token_sha256 = $1 AND r.used_at_ms IS NULL AND r.expires_at_ms > $2";
         // The link first: no password hashing for a request without a working one.
-        sqlx::query(open)
+        on!(self.pool(), p => sqlx::query(open)
             .bind(&digest)
             .bind(now)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?
-            .ok_or(AppError::BadResetLink)?;
+            .fetch_optional(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?
+        .ok_or(AppError::BadResetLink)?;
         let hash = hash_password(new.to_string()).await?;
         let mut tx = write_tx(self).await?;
         // Again inside the transaction: the link may have been used or retired meanwhile.
-        let row = sqlx::query(open)
+        let row = on!(&mut tx.conn(), t => sqlx::query(open)
             .bind(&digest)
             .bind(now)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(internal)?
-            .ok_or(AppError::BadResetLink)?;
-        let user: i64 = row.try_get("user_id").map_err(internal)?;
-        let username: String = row.try_get("username").map_err(internal)?;
-        set_password(&mut tx, user, &hash, None, EndReason::PasswordReset, now).await?;
-        tx.commit().await.map_err(internal)?;
+            .fetch_optional(&mut **t)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?
+        .ok_or(AppError::BadResetLink)?;
+        let user: i64 = row.col("user_id")?;
+        let username: String = row.col("username")?;
+        set_password(&mut tx.conn(), user, &hash, None, EndReason::PasswordReset, now).await?;
+        tx.commit().await?;
         self.logins_changed();
         Ok(username)
     }

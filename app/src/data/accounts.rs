@@ -1,10 +1,10 @@
 //! Users, password hashes (argon2id) and the one-time administrator setup token.
 
+use crate::data::{on, Cols, Conn, Neutral, Row};
 use argon2::{
     password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString},
     Argon2,
 };
-use sqlx::Row;
 
 use super::{
     internal, now_ms,
@@ -159,23 +159,18 @@ async fn tokio_blocking<T: Send + 'static>(
 }
 
 /// Inserts a user; a taken name (the same [`name_key`]) is the user's mistake, not a fault.
-async fn insert_user(
-    conn: &mut sqlx::SqliteConnection,
-    username: &str,
-    password_hash: &str,
-    role: Role,
-) -> Result<User, AppError> {
-    let row = sqlx::query(
+async fn insert_user(conn: &mut Conn<'_>, username: &str, password_hash: &str, role: Role) -> Result<User, AppError> {
+    let row = on!(&mut *conn, c => sqlx::query(
         "INSERT INTO users (username, name_key, password_hash, role, created_at_ms) \
-         VALUES (?, ?, ?, ?, ?) RETURNING id, username, role",
+         VALUES ($1, $2, $3, $4, $5) RETURNING id, username, role",
     )
     .bind(username)
     .bind(name_key(username))
     .bind(password_hash)
     .bind(role)
     .bind(now_ms())
-    .fetch_one(conn)
-    .await
+    .fetch_one(&mut **c)
+    .await.map(Neutral::neutral))
     .map_err(|e| match &e {
         sqlx::Error::Database(d) if d.is_unique_violation() => AppError::input("username", InputProblem::Taken),
         _ => internal(e),
@@ -183,22 +178,18 @@ async fn insert_user(
     user_from_row(&row)
 }
 
-pub(super) fn user_from_row(r: &sqlx::sqlite::SqliteRow) -> Result<User, AppError> {
-    Ok(User {
-        id: r.try_get("id").map_err(internal)?,
-        username: r.try_get("username").map_err(internal)?,
-        role: r.try_get("role").map_err(internal)?,
-    })
+pub(super) fn user_from_row(r: &impl Cols) -> Result<User, AppError> {
+    Ok(User { id: r.col("id")?, username: r.col("username")?, role: r.col("role")? })
 }
 
 impl Db {
     pub async fn admin_exists(&self) -> Result<bool, AppError> {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE role = ?")
+        on!(self.pool(), p => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE role = $1")
             .bind(Role::Admin)
-            .fetch_one(self.pool())
-            .await
-            .map(|n| n > 0)
-            .map_err(internal)
+            .fetch_one(p)
+            .await)
+        .map(|n| n > 0)
+        .map_err(internal)
     }
 
     /// Revokes earlier unused tokens and issues a new one. Called at start while no
@@ -206,17 +197,17 @@ impl Db {
     pub async fn issue_setup_token(&self) -> Result<SetupToken, AppError> {
         let secret = random_hex::<24>()?;
         let mut tx = super::write_tx(self).await?;
-        sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
-            .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
-        sqlx::query("INSERT INTO setup_tokens (token_sha256, created_at_ms) VALUES (?, ?)")
+        on!(&mut tx.conn(), t => sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
+            .execute(&mut **t)
+            .await.map(|r| r.rows_affected()))
+        .map_err(internal)?;
+        on!(&mut tx.conn(), t => sqlx::query("INSERT INTO setup_tokens (token_sha256, created_at_ms) VALUES ($1, $2)")
             .bind(sha256_hex(&secret))
             .bind(now_ms())
-            .execute(&mut *tx)
-            .await
-            .map_err(internal)?;
-        tx.commit().await.map_err(internal)?;
+            .execute(&mut **t)
+            .await.map(|r| r.rows_affected()))
+        .map_err(internal)?;
+        tx.commit().await?;
         Ok(SetupToken { secret })
     }
 
@@ -227,20 +218,20 @@ impl Db {
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
         let mut tx = super::write_tx(self).await?;
-        let used = sqlx::query(
-            "UPDATE setup_tokens SET used_at_ms = ? \
-             WHERE token_sha256 = ? AND used_at_ms IS NULL AND revoked = 0",
+        let used = on!(&mut tx.conn(), t => sqlx::query(
+            "UPDATE setup_tokens SET used_at_ms = $1 \
+             WHERE token_sha256 = $2 AND used_at_ms IS NULL AND revoked = 0",
         )
         .bind(now_ms())
         .bind(sha256_hex(token.trim()))
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
-        if used.rows_affected() != 1 {
+        if used != 1 {
             return Err(AppError::BadSetupToken);
         }
-        let user = insert_user(&mut tx, username, &hash, Role::Admin).await?;
-        tx.commit().await.map_err(internal)?;
+        let user = insert_user(&mut tx.conn(), username, &hash, Role::Admin).await?;
+        tx.commit().await?;
         Ok(user)
     }
 
@@ -250,33 +241,35 @@ impl Db {
         validate_username(username)?;
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
-        let mut conn = self.pool().acquire().await.map_err(internal)?;
-        insert_user(&mut conn, username, &hash, Role::Player).await
+        let mut tx = super::write_tx(self).await?;
+        let user = insert_user(&mut tx.conn(), username, &hash, Role::Player).await?;
+        tx.commit().await?;
+        Ok(user)
     }
 
     pub async fn user_by_id(&self, id: i64) -> Result<Option<User>, AppError> {
-        let row = sqlx::query("SELECT id, username, role FROM users WHERE id = ?")
+        let row = on!(self.pool(), p => sqlx::query("SELECT id, username, role FROM users WHERE id = $1")
             .bind(id)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .fetch_optional(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?;
         row.as_ref().map(user_from_row).transpose()
     }
 
     /// The account a typed name means: the one of that exact name, else the one with its
     /// [`name_key`]. (Exact names first: an older account whose key an older one holds has
-    /// no key, see migration 0003, and is found by its exact name only. `username = ?2`
-    /// compares ASCII-caselessly, the column's collation, so its index serves.)
-    async fn row_by_name(&self, username: &str) -> Result<Option<sqlx::sqlite::SqliteRow>, AppError> {
-        sqlx::query(
-            "SELECT id, username, role, password_hash FROM users \
-             WHERE name_key = ?1 OR username = ?2 \
-             ORDER BY username = ?2 COLLATE BINARY DESC, name_key = ?1 DESC, id LIMIT 1",
-        )
-        .bind(name_key(username))
-        .bind(username)
-        .fetch_optional(self.pool())
-        .await
+    /// no key, see migration 0003, and is found by its exact name only. `username = $2`
+    /// compares caselessly, the column's collation, so its index serves.)
+    async fn row_by_name(&self, username: &str) -> Result<Option<Row>, AppError> {
+        on!(self.pool(), p => {
+            let sql = format!(
+                "SELECT id, username, role, password_hash FROM users \
+                 WHERE name_key = $1 OR username = $2 \
+                 ORDER BY username = $2 COLLATE {exact} DESC, name_key = $1 DESC, id LIMIT 1",
+                exact = dialect::EXACT_COLLATION
+            );
+            sqlx::query(&sql).bind(name_key(username)).bind(username).fetch_optional(p).await.map(Neutral::neutral)
+        })
         .map_err(internal)
     }
 
@@ -292,18 +285,18 @@ impl Db {
     /// how many keys were filled in.
     pub async fn backfill_name_keys(&self) -> Result<usize, AppError> {
         let rows: Vec<(i64, String)> =
-            sqlx::query_as("SELECT id, username FROM users WHERE name_key IS NULL ORDER BY id")
-                .fetch_all(self.pool())
-                .await
-                .map_err(internal)?;
+            on!(self.pool(), p => sqlx::query_as("SELECT id, username FROM users WHERE name_key IS NULL ORDER BY id")
+                .fetch_all(p)
+                .await)
+            .map_err(internal)?;
         let mut filled = 0;
         for (id, username) in rows {
             let key = name_key(&username);
-            let done = sqlx::query("UPDATE users SET name_key = ? WHERE id = ?")
+            let done = on!(self.pool(), p => sqlx::query("UPDATE users SET name_key = $1 WHERE id = $2")
                 .bind(&key)
                 .bind(id)
-                .execute(self.pool())
-                .await;
+                .execute(p)
+                .await.map(|r| r.rows_affected()));
             match done {
                 Ok(_) => filled += 1,
                 Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
@@ -320,7 +313,7 @@ impl Db {
     pub async fn verify_password(&self, username: &str, password: &str) -> Result<User, AppError> {
         let row = self.row_by_name(&display_name(username)).await?;
         let (user, phc) = match &row {
-            Some(r) => (Some(user_from_row(r)?), r.try_get::<String, _>("password_hash").map_err(internal)?),
+            Some(r) => (Some(user_from_row(r)?), r.col::<String>("password_hash")?),
             None => (None, DUMMY_HASH.to_string()),
         };
         let ok = verify_hash(password.to_string(), phc).await?;
@@ -438,17 +431,18 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sb-name-keys-{}", random_hex::<8>().unwrap()));
         let db = Db::open(&dir).await.unwrap();
         for name in ["Ärger_x", "ärger_x", "STRASSE", "Kim"] {
-            sqlx::query(
-                "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES (?, 'x', 'player', 0)",
+            on!(db.pool(), p => sqlx::query(
+                "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES ($1, 'x', 'player', 0)",
             )
             .bind(name)
-            .execute(db.pool())
-            .await
+            .execute(p)
+            .await.map(|r| r.rows_affected()))
             .unwrap();
         }
         assert_eq!(db.backfill_name_keys().await.unwrap(), 3);
         let keys: Vec<(String, Option<String>)> =
-            sqlx::query_as("SELECT username, name_key FROM users ORDER BY id").fetch_all(db.pool()).await.unwrap();
+            on!(db.pool(), p => sqlx::query_as("SELECT username, name_key FROM users ORDER BY id").fetch_all(p).await)
+                .unwrap();
         let key = |k: &str| Some(k.to_string());
         assert_eq!(
             keys,

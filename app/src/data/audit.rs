@@ -2,7 +2,7 @@
 //! which account or room, when, with which reasons, and what it was before and after.
 //! Written in the same transaction as the action it records.
 
-use sqlx::Row;
+use crate::data::{on, Cols, Conn, Neutral};
 
 use super::{accounts::name_key, internal, Db};
 use crate::{
@@ -20,15 +20,15 @@ pub(super) struct Logged<'a> {
 }
 
 pub(super) async fn append(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     now: i64,
     e: &Logged<'_>,
     before: Option<&serde_json::Value>,
     after: Option<&serde_json::Value>,
 ) -> Result<(), AppError> {
-    sqlx::query(
+    on!(&mut *conn, c => sqlx::query(
         "INSERT INTO audit_log (at_ms, actor_id, action, target_user, room_id, reasons, before_json, after_json) \
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(now)
     .bind(e.actor)
@@ -38,8 +38,8 @@ pub(super) async fn append(
     .bind(e.reasons)
     .bind(before.map(|v| v.to_string()))
     .bind(after.map(|v| v.to_string()))
-    .execute(conn)
-    .await
+    .execute(&mut **c)
+    .await.map(|r| r.rows_affected()))
     .map_err(internal)?;
     Ok(())
 }
@@ -50,7 +50,7 @@ pub(crate) type RoomAction<'a> = (AuditAction, &'a str, Option<&'a serde_json::V
 
 /// A room action, logged beside its event.
 pub(crate) async fn append_room_action(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     now: i64,
     actor: i64,
     room_id: i64,
@@ -73,27 +73,27 @@ impl Db {
     ) -> Result<(), AppError> {
         let mut tx = super::write_tx(self).await?;
         let e = Logged { actor, action, target_user: None, room_id: None, reasons };
-        append(&mut tx, now, &e, None, Some(after)).await?;
-        tx.commit().await.map_err(internal)
+        append(&mut tx.conn(), now, &e, None, Some(after)).await?;
+        tx.commit().await
     }
 }
 
-fn json_column(r: &sqlx::sqlite::SqliteRow, column: &str) -> Result<Option<serde_json::Value>, AppError> {
-    let text: Option<String> = r.try_get(column).map_err(internal)?;
+fn json_column(r: &impl Cols, column: &str) -> Result<Option<serde_json::Value>, AppError> {
+    let text: Option<String> = r.col(column)?;
     text.map(|t| serde_json::from_str(&t).map_err(|_| AppError::Internal)).transpose()
 }
 
 impl Db {
     /// The entries `filter` selects, newest first; at most `limit` (`None`: all of them).
     pub async fn audit_entries(&self, filter: &AuditFilter, limit: Option<i64>) -> Result<Vec<AuditEntry>, AppError> {
-        let rows = sqlx::query(
+        let rows = on!(self.pool(), p => sqlx::query(
             "SELECT a.id, a.at_ms, actor.username AS actor, a.action, target.username AS target, a.room_id, \
                     a.reasons, a.before_json, a.after_json \
              FROM audit_log a JOIN users actor ON actor.id = a.actor_id \
              LEFT JOIN users target ON target.id = a.target_user \
-             WHERE (?1 IS NULL OR actor.name_key = ?1 OR actor.username = ?2) AND (?3 IS NULL OR a.room_id = ?3) \
-               AND (?4 IS NULL OR a.action = ?4) AND (?5 IS NULL OR a.at_ms >= ?5) AND (?6 IS NULL OR a.at_ms < ?6) \
-             ORDER BY a.id DESC LIMIT ?7",
+             WHERE ($1 IS NULL OR actor.name_key = $1 OR actor.username = $2) AND ($3 IS NULL OR a.room_id = $3) \
+               AND ($4 IS NULL OR a.action = $4) AND ($5 IS NULL OR a.at_ms >= $5) AND ($6 IS NULL OR a.at_ms < $6) \
+             ORDER BY a.id DESC LIMIT $7",
         )
         .bind(filter.actor.as_deref().map(|n| name_key(n.trim())))
         .bind(filter.actor.as_deref().map(str::trim))
@@ -101,21 +101,21 @@ impl Db {
         .bind(filter.action)
         .bind(filter.from_ms)
         .bind(filter.to_ms)
-        // SQLite: a negative limit is none.
-        .bind(limit.unwrap_or(-1))
-        .fetch_all(self.pool())
-        .await
+        // No limit: as many as there can be (PostgreSQL refuses SQLite's -1).
+        .bind(limit.unwrap_or(i64::MAX))
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.iter()
             .map(|r| {
                 Ok(AuditEntry {
-                    id: r.try_get("id").map_err(internal)?,
-                    at_ms: r.try_get("at_ms").map_err(internal)?,
-                    actor: r.try_get("actor").map_err(internal)?,
-                    action: r.try_get("action").map_err(internal)?,
-                    target_user: r.try_get("target").map_err(internal)?,
-                    room_id: r.try_get("room_id").map_err(internal)?,
-                    reasons: r.try_get("reasons").map_err(internal)?,
+                    id: r.col("id")?,
+                    at_ms: r.col("at_ms")?,
+                    actor: r.col("actor")?,
+                    action: r.col("action")?,
+                    target_user: r.col("target")?,
+                    room_id: r.col("room_id")?,
+                    reasons: r.col("reasons")?,
                     before: json_column(r, "before_json")?,
                     after: json_column(r, "after_json")?,
                 })

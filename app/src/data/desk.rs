@@ -1,7 +1,7 @@
 //! The administrator's queue (items derived from the rooms, with their claims) and the
 //! per-user notification list (003 §1.6, §3.6, §4.7, §5.7, §6.2, §10.2).
 
-use sqlx::Row;
+use crate::data::{on, Cols, Neutral};
 
 use super::{internal, Db};
 use crate::matches::referee::{Notice, NoticeKind, QueueEntry, QueueKind, RoomItem};
@@ -20,47 +20,48 @@ impl Db {
     /// claim, closed ones go, new ones arrive unclaimed. Returns the kinds that are new.
     pub async fn sync_queue(&self, room_id: i64, items: &[RoomItem]) -> Result<Vec<QueueKind>, AppError> {
         let mut tx = super::write_tx(self).await?;
-        let existing: Vec<String> = sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = ?")
+        let existing: Vec<String> =
+            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = $1")
             .bind(room_id)
-            .fetch_all(&mut *tx)
-            .await
+            .fetch_all(&mut **t)
+            .await)
             .map_err(internal)?;
         for kind in &existing {
             if !items.iter().any(|i| i.kind.as_str() == kind) {
-                sqlx::query("DELETE FROM queue_items WHERE room_id = ? AND kind = ?")
+                on!(&mut tx.conn(), t => sqlx::query("DELETE FROM queue_items WHERE room_id = $1 AND kind = $2")
                     .bind(room_id)
                     .bind(kind)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(internal)?;
+                    .execute(&mut **t)
+                    .await.map(|r| r.rows_affected()))
+                .map_err(internal)?;
             }
         }
         let mut new = Vec::new();
         for item in items {
             if !existing.iter().any(|k| k == item.kind.as_str()) {
-                sqlx::query("INSERT INTO queue_items (room_id, kind, since_ms) VALUES (?, ?, ?)")
+                on!(&mut tx.conn(), t => sqlx::query("INSERT INTO queue_items (room_id, kind, since_ms) VALUES ($1, $2, $3)")
                     .bind(room_id)
                     .bind(item.kind.as_str())
                     .bind(item.since_ms)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(internal)?;
+                    .execute(&mut **t)
+                    .await.map(|r| r.rows_affected()))
+                .map_err(internal)?;
                 new.push(item.kind);
             }
         }
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(new)
     }
 
     /// Every open item, oldest first.
     pub async fn queue(&self) -> Result<Vec<QueueEntry>, AppError> {
-        let rows = sqlx::query(
+        let rows = on!(self.pool(), p => sqlx::query(
             "SELECT q.room_id, r.name AS room_name, q.kind, q.since_ms, u.username AS claimed_by, q.claimed_at_ms \
              FROM queue_items q JOIN rooms r ON r.id = q.room_id LEFT JOIN users u ON u.id = q.claimed_by \
              ORDER BY q.since_ms, q.room_id, q.kind",
         )
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.iter().filter_map(|r| queue_entry(r).transpose()).collect()
     }
@@ -69,18 +70,18 @@ impl Db {
     pub async fn claim(&self, room_id: i64, kind: QueueKind, admin: i64, now: i64) -> Result<ClaimOutcome, AppError> {
         // Only a claim of an unclaimed item changes anything, and only that one is logged.
         let mut tx = super::write_tx(self).await?;
-        let fresh = sqlx::query(
-            "UPDATE queue_items SET claimed_by = ?, claimed_at_ms = ? \
-             WHERE room_id = ? AND kind = ? AND claimed_by IS NULL",
+        let fresh = on!(&mut tx.conn(), t => sqlx::query(
+            "UPDATE queue_items SET claimed_by = $1, claimed_at_ms = $2 \
+             WHERE room_id = $3 AND kind = $4 AND claimed_by IS NULL",
         )
         .bind(admin)
         .bind(now)
         .bind(room_id)
         .bind(kind.as_str())
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
-        if fresh.rows_affected() == 1 {
+        if fresh == 1 {
             let logged = super::audit::Logged {
                 actor: admin,
                 action: crate::audit::AuditAction::QueueItemClaimed,
@@ -88,15 +89,16 @@ impl Db {
                 room_id: Some(room_id),
                 reasons: "",
             };
-            super::audit::append(&mut tx, now, &logged, None, Some(&serde_json::json!({ "kind": kind }))).await?;
+            super::audit::append(&mut tx.conn(), now, &logged, None, Some(&serde_json::json!({ "kind": kind })))
+                .await?;
         }
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         let entry = self.queue().await?.into_iter().find(|e| e.room_id == room_id && e.kind == kind);
-        let me: Option<String> = sqlx::query_scalar("SELECT username FROM users WHERE id = ?")
+        let me: Option<String> = on!(self.pool(), p => sqlx::query_scalar("SELECT username FROM users WHERE id = $1")
             .bind(admin)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .fetch_optional(p)
+            .await)
+        .map_err(internal)?;
         Ok(match entry {
             None => ClaimOutcome::NoSuchItem,
             Some(e) if e.claimed_by.is_some() && e.claimed_by != me => {
@@ -107,10 +109,10 @@ impl Db {
     }
 
     pub async fn admin_ids(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar("SELECT id FROM users WHERE role = 'admin' ORDER BY id")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)
+        on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM users WHERE role = 'admin' ORDER BY id")
+            .fetch_all(p)
+            .await)
+        .map_err(internal)
     }
 
     /// Stores one notification per recipient.
@@ -127,80 +129,80 @@ impl Db {
         }
         let mut tx = super::write_tx(self).await?;
         for u in users {
-            sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES (?, ?, ?, ?, ?)")
+            on!(&mut tx.conn(), t => sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES ($1, $2, $3, $4, $5)")
                 .bind(u)
                 .bind(room_id)
                 .bind(<&str>::from(kind))
                 .bind(detail)
                 .bind(now)
-                .execute(&mut *tx)
-                .await
+                .execute(&mut **t)
+                .await.map(|r| r.rows_affected()))
                 .map_err(internal)?;
         }
-        tx.commit().await.map_err(internal)
+        tx.commit().await
     }
 
     /// A user's latest notifications, newest first.
     pub async fn notices(&self, user_id: i64, limit: i64) -> Result<Vec<Notice>, AppError> {
-        let rows = sqlx::query(
+        let rows = on!(self.pool(), p => sqlx::query(
             "SELECT n.id, n.room_id, r.name AS room_name, n.kind, n.detail, n.at_ms, n.read_at_ms \
              FROM notifications n LEFT JOIN rooms r ON r.id = n.room_id \
-             WHERE n.user_id = ? ORDER BY n.id DESC LIMIT ?",
+             WHERE n.user_id = $1 ORDER BY n.id DESC LIMIT $2",
         )
         .bind(user_id)
         .bind(limit)
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.iter().filter_map(|r| notice(r).transpose()).collect()
     }
 
     pub async fn unread_notices(&self, user_id: i64) -> Result<i64, AppError> {
-        sqlx::query_scalar("SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at_ms IS NULL")
+        on!(self.pool(), p => sqlx::query_scalar("SELECT COUNT(*) FROM notifications WHERE user_id = $1 AND read_at_ms IS NULL")
             .bind(user_id)
-            .fetch_one(self.pool())
-            .await
+            .fetch_one(p)
+            .await)
             .map_err(internal)
     }
 
     /// Marks the user's notifications up to `up_to` (all, if `None`) read.
     pub async fn mark_read(&self, user_id: i64, up_to: Option<i64>, now: i64) -> Result<(), AppError> {
-        sqlx::query("UPDATE notifications SET read_at_ms = ? WHERE user_id = ? AND read_at_ms IS NULL AND id <= ?")
+        on!(self.pool(), p => sqlx::query("UPDATE notifications SET read_at_ms = $1 WHERE user_id = $2 AND read_at_ms IS NULL AND id <= $3")
             .bind(now)
             .bind(user_id)
             .bind(up_to.unwrap_or(i64::MAX))
-            .execute(self.pool())
-            .await
+            .execute(p)
+            .await.map(|r| r.rows_affected()))
             .map(|_| ())
             .map_err(internal)
     }
 }
 
 /// A row of an unknown kind (written by a newer server) is skipped, not an error.
-fn queue_entry(r: &sqlx::sqlite::SqliteRow) -> Result<Option<QueueEntry>, AppError> {
-    let kind: String = r.try_get("kind").map_err(internal)?;
+fn queue_entry(r: &impl Cols) -> Result<Option<QueueEntry>, AppError> {
+    let kind: String = r.col("kind")?;
     let Ok(kind) = kind.parse::<QueueKind>() else { return Ok(None) };
     Ok(Some(QueueEntry {
-        room_id: r.try_get("room_id").map_err(internal)?,
-        room_name: r.try_get("room_name").map_err(internal)?,
+        room_id: r.col("room_id")?,
+        room_name: r.col("room_name")?,
         kind,
-        since_ms: r.try_get("since_ms").map_err(internal)?,
-        claimed_by: r.try_get("claimed_by").map_err(internal)?,
-        claimed_at_ms: r.try_get("claimed_at_ms").map_err(internal)?,
+        since_ms: r.col("since_ms")?,
+        claimed_by: r.col("claimed_by")?,
+        claimed_at_ms: r.col("claimed_at_ms")?,
     }))
 }
 
-fn notice(r: &sqlx::sqlite::SqliteRow) -> Result<Option<Notice>, AppError> {
-    let kind: String = r.try_get("kind").map_err(internal)?;
+fn notice(r: &impl Cols) -> Result<Option<Notice>, AppError> {
+    let kind: String = r.col("kind")?;
     let Ok(kind) = kind.parse::<NoticeKind>() else { return Ok(None) };
-    let read: Option<i64> = r.try_get("read_at_ms").map_err(internal)?;
+    let read: Option<i64> = r.col("read_at_ms")?;
     Ok(Some(Notice {
-        id: r.try_get("id").map_err(internal)?,
-        room_id: r.try_get("room_id").map_err(internal)?,
-        room_name: r.try_get("room_name").map_err(internal)?,
+        id: r.col("id")?,
+        room_id: r.col("room_id")?,
+        room_name: r.col("room_name")?,
         kind,
-        detail: r.try_get("detail").map_err(internal)?,
-        at_ms: r.try_get("at_ms").map_err(internal)?,
+        detail: r.col("detail")?,
+        at_ms: r.col("at_ms")?,
         read: read.is_some(),
     }))
 }

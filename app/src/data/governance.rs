@@ -2,7 +2,7 @@
 //! (`crate::governance`; migration 0009). Versions and defaults are append-only rows; an
 //! administrator's change is logged in the same transaction.
 
-use sqlx::Row;
+use crate::data::{on, Cols, Neutral};
 
 use super::{
     audit::{append, Logged},
@@ -28,15 +28,15 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, AppError> {
 const VERSION_COLUMNS: &str = "SELECT c.version, c.created_at_ms, u.username AS created_by, c.clauses, c.permits, \
      c.precedent FROM common_rules c LEFT JOIN users u ON u.id = c.created_by";
 
-fn version_row(r: &sqlx::sqlite::SqliteRow) -> Result<RulesVersion, AppError> {
-    let precedent: Option<String> = r.try_get("precedent").map_err(internal)?;
-    let version: i64 = r.try_get("version").map_err(internal)?;
+fn version_row(r: &impl Cols) -> Result<RulesVersion, AppError> {
+    let precedent: Option<String> = r.col("precedent")?;
+    let version: i64 = r.col("version")?;
     Ok(RulesVersion {
         version: u32::try_from(version).map_err(|_| AppError::Internal)?,
-        created_ms: r.try_get("created_at_ms").map_err(internal)?,
-        created_by: r.try_get("created_by").map_err(internal)?,
-        clauses: json(&r.try_get::<String, _>("clauses").map_err(internal)?)?,
-        permits: json(&r.try_get::<String, _>("permits").map_err(internal)?)?,
+        created_ms: r.col("created_at_ms")?,
+        created_by: r.col("created_by")?,
+        clauses: json(&r.col::<String>("clauses")?)?,
+        permits: json(&r.col::<String>("permits")?)?,
         precedent: precedent.as_deref().map(json).transpose()?,
     })
 }
@@ -52,55 +52,54 @@ pub struct DueRoom {
 impl Db {
     /// Stores the version the program ships when there is none yet (at every start).
     pub(super) async fn seed_common_rules(&self, first: &RulesVersion) -> Result<(), AppError> {
-        sqlx::query(
+        on!(self.pool(), p => sqlx::query(
             "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
-             SELECT 1, ?, NULL, ?, ?, NULL WHERE NOT EXISTS (SELECT 1 FROM common_rules)",
+             SELECT 1, $1, CAST(NULL AS BIGINT), $2, $3, CAST(NULL AS TEXT) WHERE NOT EXISTS (SELECT 1 FROM common_rules)",
         )
         .bind(first.created_ms)
         .bind(to_json(&first.clauses)?)
         .bind(to_json(&first.permits)?)
-        .execute(self.pool())
-        .await
+        .execute(p)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         Ok(())
     }
 
     /// The version rooms created now pin, with what it permits.
     pub async fn current_rules(&self) -> Result<(u32, Permits), AppError> {
-        let row = sqlx::query("SELECT version, permits FROM common_rules ORDER BY version DESC LIMIT 1")
-            .fetch_one(self.pool())
-            .await
+        let row = on!(self.pool(), p => sqlx::query("SELECT version, permits FROM common_rules ORDER BY version DESC LIMIT 1")
+            .fetch_one(p)
+            .await.map(Neutral::neutral))
             .map_err(internal)?;
-        let v: i64 = row.try_get("version").map_err(internal)?;
-        let permits = json(&row.try_get::<String, _>("permits").map_err(internal)?)?;
+        let v: i64 = row.col("version")?;
+        let permits = json(&row.col::<String>("permits")?)?;
         Ok((u32::try_from(v).map_err(|_| AppError::Internal)?, permits))
     }
 
     /// One version in full (`None`: no such version).
     pub async fn rules_version(&self, version: u32) -> Result<Option<RulesVersion>, AppError> {
-        sqlx::query(&format!("{VERSION_COLUMNS} WHERE c.version = ?"))
+        on!(self.pool(), p => sqlx::query(&format!("{VERSION_COLUMNS} WHERE c.version = $1"))
             .bind(i64::from(version))
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?
-            .as_ref()
-            .map(version_row)
-            .transpose()
+            .fetch_optional(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?
+        .as_ref()
+        .map(version_row)
+        .transpose()
     }
 
     /// Every version, newest first, with the precedent that made it.
     pub async fn rules_versions(&self) -> Result<Vec<VersionEntry>, AppError> {
-        let rows = sqlx::query("SELECT version, created_at_ms, precedent FROM common_rules ORDER BY version DESC")
-            .fetch_all(self.pool())
-            .await
+        let rows = on!(self.pool(), p => sqlx::query("SELECT version, created_at_ms, precedent FROM common_rules ORDER BY version DESC")
+            .fetch_all(p)
+            .await.map(Neutral::neutral))
             .map_err(internal)?;
         rows.iter()
             .map(|r| {
-                let precedent: Option<String> = r.try_get("precedent").map_err(internal)?;
+                let precedent: Option<String> = r.col("precedent")?;
                 Ok(VersionEntry {
-                    version: u32::try_from(r.try_get::<i64, _>("version").map_err(internal)?)
-                        .map_err(|_| AppError::Internal)?,
-                    created_ms: r.try_get("created_at_ms").map_err(internal)?,
+                    version: u32::try_from(r.col::<i64>("version")?).map_err(|_| AppError::Internal)?,
+                    created_ms: r.col("created_at_ms")?,
                     precedent: precedent.as_deref().map(json).transpose()?,
                 })
             })
@@ -117,16 +116,17 @@ impl Db {
         make: impl FnOnce(&RulesVersion) -> Result<RulesVersion, AppError>,
     ) -> Result<RulesVersion, AppError> {
         let mut tx = write_tx(self).await?;
-        let latest = sqlx::query(&format!("{VERSION_COLUMNS} ORDER BY c.version DESC LIMIT 1"))
-            .fetch_one(&mut *tx)
-            .await
+        let latest =
+            on!(&mut tx.conn(), t => sqlx::query(&format!("{VERSION_COLUMNS} ORDER BY c.version DESC LIMIT 1"))
+            .fetch_one(&mut **t)
+            .await.map(Neutral::neutral))
             .map_err(internal)?;
         let latest = version_row(&latest)?;
         let next = make(&latest)?;
         let precedent: &Precedent = next.precedent.as_ref().ok_or(AppError::Internal)?;
-        sqlx::query(
+        on!(&mut tx.conn(), t => sqlx::query(
             "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
-             VALUES (?, ?, ?, ?, ?, ?)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(i64::from(next.version))
         .bind(now)
@@ -134,8 +134,8 @@ impl Db {
         .bind(to_json(&next.clauses)?)
         .bind(to_json(&next.permits)?)
         .bind(to_json(precedent)?)
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         let room_id = precedent.ruling.map(|r| r.room_id);
         let logged = Logged {
@@ -148,29 +148,29 @@ impl Db {
         let before = serde_json::json!({ "version": latest.version });
         let after = serde_json::json!({ "version": next.version, "clause": precedent.clause, "text": precedent.text,
             "ruling": precedent.ruling });
-        append(&mut tx, now, &logged, Some(&before), Some(&after)).await?;
-        tx.commit().await.map_err(internal)?;
+        append(&mut tx.conn(), now, &logged, Some(&before), Some(&after)).await?;
+        tx.commit().await?;
         Ok(next)
     }
 
     /// The defaults in force (the newest row; none: the program's).
     pub async fn site_defaults(&self) -> Result<SiteDefaults, AppError> {
-        let row = sqlx::query(
+        let row = on!(self.pool(), p => sqlx::query(
             "SELECT d.retention_days, d.scoring_wait_min, d.set_at_ms, u.username, d.reasons FROM site_defaults d \
              JOIN users u ON u.id = d.set_by ORDER BY d.id DESC LIMIT 1",
         )
-        .fetch_optional(self.pool())
-        .await
+        .fetch_optional(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         let Some(r) = row else { return Ok(SiteDefaults::program()) };
-        let days: i64 = r.try_get("retention_days").map_err(internal)?;
-        let wait: i64 = r.try_get("scoring_wait_min").map_err(internal)?;
+        let days: i64 = r.col("retention_days")?;
+        let wait: i64 = r.col("scoring_wait_min")?;
         Ok(SiteDefaults {
             retention_days: u32::try_from(days).map_err(|_| AppError::Internal)?,
             scoring_wait_min: u32::try_from(wait).map_err(|_| AppError::Internal)?,
-            set_ms: Some(r.try_get("set_at_ms").map_err(internal)?),
-            set_by: Some(r.try_get("username").map_err(internal)?),
-            reasons: Some(r.try_get("reasons").map_err(internal)?),
+            set_ms: Some(r.col("set_at_ms")?),
+            set_by: Some(r.col("username")?),
+            reasons: Some(r.col("reasons")?),
         })
     }
 
@@ -187,50 +187,49 @@ impl Db {
         // What was in force, read under the write lock (two announcements at once log each
         // other's values as before and after, in order).
         let before: Option<(i64, i64)> =
-            sqlx::query_as("SELECT retention_days, scoring_wait_min FROM site_defaults ORDER BY id DESC LIMIT 1")
-                .fetch_optional(&mut *tx)
-                .await
+            on!(&mut tx.conn(), t => sqlx::query_as("SELECT retention_days, scoring_wait_min FROM site_defaults ORDER BY id DESC LIMIT 1")
+                .fetch_optional(&mut **t)
+                .await)
                 .map_err(internal)?;
         let program = SiteDefaults::program();
         let before = before.unwrap_or((i64::from(program.retention_days), i64::from(program.scoring_wait_min)));
-        sqlx::query(
-            "INSERT INTO site_defaults (retention_days, scoring_wait_min, set_at_ms, set_by, reasons) VALUES (?, ?, ?, ?, ?)",
+        on!(&mut tx.conn(), t => sqlx::query(
+            "INSERT INTO site_defaults (retention_days, scoring_wait_min, set_at_ms, set_by, reasons) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(i64::from(retention_days))
         .bind(i64::from(scoring_wait_min))
         .bind(now)
         .bind(actor)
         .bind(reasons)
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         let logged =
             Logged { actor, action: AuditAction::SiteDefaultsChanged, target_user: None, room_id: None, reasons };
         let shown = |d: i64, w: i64| serde_json::json!({ "retention_days": d, "scoring_wait_min": w });
         let after = shown(i64::from(retention_days), i64::from(scoring_wait_min));
-        append(&mut tx, now, &logged, Some(&shown(before.0, before.1)), Some(&after)).await?;
-        tx.commit().await.map_err(internal)
+        append(&mut tx.conn(), now, &logged, Some(&shown(before.0, before.1)), Some(&after)).await?;
+        tx.commit().await
     }
 
     /// Finished rooms whose stored record is past its retention at `now`, oldest end first.
     pub async fn rooms_past_retention(&self, now: i64) -> Result<Vec<DueRoom>, AppError> {
-        let rows = sqlx::query(
+        let rows = on!(self.pool(), p => sqlx::query(
             "SELECT id, name, ended_at_ms, retention_days FROM rooms WHERE status = 'finished' \
              AND purged_at_ms IS NULL AND retention_days > 0 AND ended_at_ms IS NOT NULL \
-             AND ended_at_ms + retention_days * 86400000 <= ? ORDER BY ended_at_ms, id",
+             AND ended_at_ms + retention_days * 86400000 <= $1 ORDER BY ended_at_ms, id",
         )
         .bind(now)
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.iter()
             .map(|r| {
                 Ok(DueRoom {
-                    room_id: r.try_get("id").map_err(internal)?,
-                    name: r.try_get("name").map_err(internal)?,
-                    ended_ms: r.try_get("ended_at_ms").map_err(internal)?,
-                    retention_days: u32::try_from(r.try_get::<i64, _>("retention_days").map_err(internal)?)
-                        .map_err(|_| AppError::Internal)?,
+                    room_id: r.col("id")?,
+                    name: r.col("name")?,
+                    ended_ms: r.col("ended_at_ms")?,
+                    retention_days: u32::try_from(r.col::<i64>("retention_days")?).map_err(|_| AppError::Internal)?,
                 })
             })
             .collect()
@@ -238,22 +237,22 @@ impl Db {
 
     /// Whether a report about room `id` is still undecided.
     pub async fn has_open_report(&self, room_id: i64) -> Result<bool, AppError> {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM report_cases WHERE room_id = ? AND decided_at_ms IS NULL")
+        on!(self.pool(), p => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM report_cases WHERE room_id = $1 AND decided_at_ms IS NULL")
             .bind(room_id)
-            .fetch_one(self.pool())
-            .await
+            .fetch_one(p)
+            .await)
             .map(|n| n > 0)
             .map_err(internal)
     }
 
     /// When room `id`'s stored record was deleted under its retention, if it was.
     pub async fn purged_at(&self, room_id: i64) -> Result<Option<i64>, AppError> {
-        Ok(sqlx::query_scalar::<_, Option<i64>>("SELECT purged_at_ms FROM rooms WHERE id = ?")
+        Ok(on!(self.pool(), p => sqlx::query_scalar::<_, Option<i64>>("SELECT purged_at_ms FROM rooms WHERE id = $1")
             .bind(room_id)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?
-            .flatten())
+            .fetch_optional(p)
+            .await)
+        .map_err(internal)?
+        .flatten())
     }
 
     /// Deletes room `id`'s stored record, first copying its log into the learning archive
@@ -261,54 +260,57 @@ impl Db {
     /// whose log still ends at `last_seq` (what the caller judged); `false`: nothing done.
     pub async fn purge_room(&self, room_id: i64, last_seq: i64, archive: bool, now: i64) -> Result<bool, AppError> {
         let mut tx = write_tx(self).await?;
-        let seen: Option<i64> = sqlx::query_scalar("SELECT MAX(seq) FROM match_events WHERE room_id = ?")
+        let seen: Option<i64> =
+            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT MAX(seq) FROM match_events WHERE room_id = $1")
             .bind(room_id)
-            .fetch_one(&mut *tx)
-            .await
+            .fetch_one(&mut **t)
+            .await)
             .map_err(internal)?;
         if seen != Some(last_seq) {
             return Ok(false);
         }
-        let done = sqlx::query(
-            "UPDATE rooms SET purged_at_ms = ? WHERE id = ? AND status = 'finished' AND purged_at_ms IS NULL",
+        let done = on!(&mut tx.conn(), t => sqlx::query(
+            "UPDATE rooms SET purged_at_ms = $1 WHERE id = $2 AND status = 'finished' AND purged_at_ms IS NULL",
         )
         .bind(now)
         .bind(room_id)
-        .execute(&mut *tx)
-        .await
+        .execute(&mut **t)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
-        if done.rows_affected() == 0 {
+        if done == 0 {
             return Ok(false);
         }
         if archive {
             // No invitation digests in the archive; the nigiri seed stays (the draw replays).
-            sqlx::query(
-                "INSERT INTO learning_archive (room_id, seq, at_ms, body) \
-                 SELECT room_id, seq, at_ms, CASE WHEN seq = 1 THEN json_set(body, '$.invite_sha256', json('[\"\",\"\"]')) \
-                 ELSE body END FROM match_events WHERE room_id = ?",
-            )
-            .bind(room_id)
-            .execute(&mut *tx)
-            .await
+            on!(&mut tx, t => {
+                let sql = format!(
+                    "INSERT INTO learning_archive (room_id, seq, at_ms, body) \
+                     SELECT room_id, seq, at_ms, CASE WHEN seq = 1 THEN {redacted} ELSE body END \
+                     FROM match_events WHERE room_id = $1",
+                    redacted = dialect::WITHOUT_INVITATIONS
+                );
+                sqlx::query(&sql).bind(room_id).execute(&mut **t).await.map(|r| r.rows_affected())
+            })
             .map_err(internal)?;
         }
         for sql in [
-            "DELETE FROM match_events WHERE room_id = ?",
-            "DELETE FROM room_viewers WHERE room_id = ?",
-            "DELETE FROM queue_items WHERE room_id = ?",
+            "DELETE FROM match_events WHERE room_id = $1",
+            "DELETE FROM room_viewers WHERE room_id = $1",
+            "DELETE FROM queue_items WHERE room_id = $1",
         ] {
-            sqlx::query(sql).bind(room_id).execute(&mut *tx).await.map_err(internal)?;
+            on!(&mut tx.conn(), t => sqlx::query(sql).bind(room_id).execute(&mut **t).await.map(|r| r.rows_affected()))
+                .map_err(internal)?;
         }
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         Ok(true)
     }
 
     /// Games in the learning archive, oldest first.
     pub async fn archived_games(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar("SELECT DISTINCT room_id FROM learning_archive ORDER BY room_id")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)
+        on!(self.pool(), p => sqlx::query_scalar("SELECT DISTINCT room_id FROM learning_archive ORDER BY room_id")
+            .fetch_all(p)
+            .await)
+        .map_err(internal)
     }
 
     /// Records a run; an administrator's is logged in their log too.
@@ -318,13 +320,13 @@ impl Db {
         run_by: Option<(i64, &str)>,
     ) -> Result<(), AppError> {
         let mut tx = write_tx(self).await?;
-        sqlx::query("INSERT INTO retention_runs (at_ms, trigger, run_by, report) VALUES (?, ?, ?, ?)")
+        on!(&mut tx.conn(), t => sqlx::query("INSERT INTO retention_runs (at_ms, trigger, run_by, report) VALUES ($1, $2, $3, $4)")
             .bind(report.at_ms)
             .bind(<&str>::from(report.trigger))
             .bind(run_by.map(|(id, _)| id))
             .bind(to_json(report)?)
-            .execute(&mut *tx)
-            .await
+            .execute(&mut **t)
+            .await.map(|r| r.rows_affected()))
             .map_err(internal)?;
         if let Some((actor, reasons)) = run_by {
             let logged = Logged { actor, action: AuditAction::RetentionRun, target_user: None, room_id: None, reasons };
@@ -332,27 +334,29 @@ impl Db {
                 "deleted": report.deleted.iter().map(|i| i.room_id).collect::<Vec<_>>(),
                 "kept": report.kept.iter().map(|i| i.room_id).collect::<Vec<_>>(),
             });
-            append(&mut tx, report.at_ms, &logged, None, Some(&after)).await?;
+            append(&mut tx.conn(), report.at_ms, &logged, None, Some(&after)).await?;
         }
-        tx.commit().await.map_err(internal)
+        tx.commit().await
     }
 
     /// The latest runs, newest first.
     pub async fn retention_runs(&self, limit: i64) -> Result<Vec<RetentionReport>, AppError> {
-        let rows: Vec<String> = sqlx::query_scalar("SELECT report FROM retention_runs ORDER BY id DESC LIMIT ?")
+        let rows: Vec<String> =
+            on!(self.pool(), p => sqlx::query_scalar("SELECT report FROM retention_runs ORDER BY id DESC LIMIT $1")
             .bind(limit)
-            .fetch_all(self.pool())
-            .await
+            .fetch_all(p)
+            .await)
             .map_err(internal)?;
         rows.iter().map(|r| json(r)).collect()
     }
 
     /// Whether the last scheduled or started run is at least `every_ms` old (or none ran).
     pub async fn retention_due(&self, now: i64, every_ms: i64) -> Result<bool, AppError> {
-        let last: Option<i64> = sqlx::query_scalar("SELECT MAX(at_ms) FROM retention_runs WHERE trigger <> ?")
+        let last: Option<i64> =
+            on!(self.pool(), p => sqlx::query_scalar("SELECT MAX(at_ms) FROM retention_runs WHERE trigger <> $1")
             .bind(<&str>::from(RunTrigger::DryRun))
-            .fetch_one(self.pool())
-            .await
+            .fetch_one(p)
+            .await)
             .map_err(internal)?;
         Ok(last.is_none_or(|t| now - t >= every_ms))
     }

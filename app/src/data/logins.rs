@@ -6,7 +6,7 @@
 //! [`IDLE_MS`] is over, like its session. `last_seen_ms` is written at most every
 //! [`SEEN_EVERY_MS`], so requests stay reads.
 
-use sqlx::Row;
+use crate::data::{on, Cols, Conn, Neutral};
 
 use super::{accounts::user_from_row, internal, now_ms, secrets::random_hex, Db, User};
 use crate::{
@@ -36,8 +36,8 @@ impl Db {
         let id = random_hex::<16>()?;
         let agent = origin.agent.as_deref().map(|a| a.chars().take(AGENT_CHARS).collect::<String>());
         let now = now_ms();
-        sqlx::query(
-            "INSERT INTO logins (id, user_id, created_at_ms, last_seen_ms, agent, address) VALUES (?, ?, ?, ?, ?, ?)",
+        on!(self.pool(), p => sqlx::query(
+            "INSERT INTO logins (id, user_id, created_at_ms, last_seen_ms, agent, address) VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&id)
         .bind(user)
@@ -45,8 +45,8 @@ impl Db {
         .bind(now)
         .bind(agent)
         .bind(&origin.address)
-        .execute(self.pool())
-        .await
+        .execute(p)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         Ok(id)
     }
@@ -59,24 +59,24 @@ impl Db {
             return Ok(Some(user));
         }
         let generation = self.logins.generation();
-        let row = sqlx::query(
+        let row = on!(self.pool(), p => sqlx::query(
             "SELECT u.id, u.username, u.role, l.last_seen_ms FROM logins l JOIN users u ON u.id = l.user_id \
-             WHERE l.id = ? AND l.ended_at_ms IS NULL AND l.last_seen_ms > ? AND u.disabled_at_ms IS NULL",
+             WHERE l.id = $1 AND l.ended_at_ms IS NULL AND l.last_seen_ms > $2 AND u.disabled_at_ms IS NULL",
         )
         .bind(login)
         .bind(now - IDLE_MS)
-        .fetch_optional(self.pool())
-        .await
+        .fetch_optional(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         let Some(row) = row else { return Ok(None) };
-        let mut seen: i64 = row.try_get("last_seen_ms").map_err(internal)?;
+        let mut seen: i64 = row.col("last_seen_ms")?;
         if now - seen > SEEN_EVERY_MS {
-            sqlx::query("UPDATE logins SET last_seen_ms = ? WHERE id = ?")
+            on!(self.pool(), p => sqlx::query("UPDATE logins SET last_seen_ms = $1 WHERE id = $2")
                 .bind(now)
                 .bind(login)
-                .execute(self.pool())
-                .await
-                .map_err(internal)?;
+                .execute(p)
+                .await.map(|r| r.rows_affected()))
+            .map_err(internal)?;
             seen = now;
         }
         let user = user_from_row(&row)?;
@@ -86,24 +86,24 @@ impl Db {
 
     /// `user`'s open logins, newest first; `current` marks the asking one.
     pub async fn open_logins(&self, user: i64, current: Option<&str>) -> Result<Vec<LoginView>, AppError> {
-        let rows = sqlx::query(
+        let rows = on!(self.pool(), p => sqlx::query(
             "SELECT id, created_at_ms, agent, address FROM logins \
-             WHERE user_id = ? AND ended_at_ms IS NULL AND last_seen_ms > ? ORDER BY created_at_ms DESC, id",
+             WHERE user_id = $1 AND ended_at_ms IS NULL AND last_seen_ms > $2 ORDER BY created_at_ms DESC, id",
         )
         .bind(user)
         .bind(now_ms() - IDLE_MS)
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.iter()
             .map(|r| {
-                let id: String = r.try_get("id").map_err(internal)?;
+                let id: String = r.col("id")?;
                 Ok(LoginView {
                     current: current == Some(id.as_str()),
                     id,
-                    created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
-                    agent: r.try_get("agent").map_err(internal)?,
-                    address: r.try_get("address").map_err(internal)?,
+                    created_at_ms: r.col("created_at_ms")?,
+                    agent: r.col("agent")?,
+                    address: r.col("address")?,
                 })
             })
             .collect()
@@ -111,12 +111,12 @@ impl Db {
 
     /// Ends the login a session holds (signing out, or in again on the same session).
     pub async fn end_session_login(&self, login: &str, why: EndReason) -> Result<(), AppError> {
-        sqlx::query("UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE id = ? AND ended_at_ms IS NULL")
+        on!(self.pool(), p => sqlx::query("UPDATE logins SET ended_at_ms = $1, ended_why = $2 WHERE id = $3 AND ended_at_ms IS NULL")
             .bind(now_ms())
             .bind(why)
             .bind(login)
-            .execute(self.pool())
-            .await
+            .execute(p)
+            .await.map(|r| r.rows_affected()))
             .map_err(internal)?;
         self.logins_changed();
         Ok(())
@@ -124,26 +124,27 @@ impl Db {
 
     /// Ends one of `user`'s open logins; false when it is not theirs or already ended.
     pub async fn end_login(&self, user: i64, login: &str, why: EndReason) -> Result<bool, AppError> {
-        let done = sqlx::query(
-            "UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE id = ? AND user_id = ? AND ended_at_ms IS NULL",
+        let done = on!(self.pool(), p => sqlx::query(
+            "UPDATE logins SET ended_at_ms = $1, ended_why = $2 WHERE id = $3 AND user_id = $4 AND ended_at_ms IS NULL",
         )
         .bind(now_ms())
         .bind(why)
         .bind(login)
         .bind(user)
-        .execute(self.pool())
-        .await
+        .execute(p)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         self.logins_changed();
-        Ok(done.rows_affected() == 1)
+        Ok(done == 1)
     }
 
     /// Ends every open login of `user` but `keep`; how many were ended.
     pub async fn end_other_logins(&self, user: i64, keep: Option<&str>, why: EndReason) -> Result<u64, AppError> {
-        let mut conn = self.pool().acquire().await.map_err(internal)?;
-        let ended = end_logins(&mut conn, user, keep, why).await;
+        let mut tx = super::write_tx(self).await?;
+        let ended = end_logins(&mut tx.conn(), user, keep, why).await;
+        let committed = tx.commit().await;
         self.logins_changed();
-        ended
+        committed.and(ended)
     }
 
     /// After committing anything that can end a login or change an account's standing:
@@ -155,20 +156,20 @@ impl Db {
 
 /// [`Db::end_other_logins`] inside a caller's transaction.
 pub(super) async fn end_logins(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     user: i64,
     keep: Option<&str>,
     why: EndReason,
 ) -> Result<u64, AppError> {
-    let done = sqlx::query(
-        "UPDATE logins SET ended_at_ms = ?, ended_why = ? WHERE user_id = ? AND ended_at_ms IS NULL AND id IS NOT ?",
+    let done = on!(&mut *conn, c => sqlx::query(
+        "UPDATE logins SET ended_at_ms = $1, ended_why = $2 WHERE user_id = $3 AND ended_at_ms IS NULL AND id IS DISTINCT FROM $4",
     )
     .bind(now_ms())
     .bind(why)
     .bind(user)
     .bind(keep)
-    .execute(conn)
-    .await
+    .execute(&mut **c)
+    .await.map(|r| r.rows_affected()))
     .map_err(internal)?;
-    Ok(done.rows_affected())
+    Ok(done)
 }

@@ -1,9 +1,10 @@
-//! Storage (server only). Every query goes through [`Db`], so a PostgreSQL backend can be
-//! added behind the same methods; SQL here sticks to what both dialects accept.
+//! Storage (server only). Every query goes through [`Db`], on SQLite (the embedded default)
+//! or PostgreSQL (`backend`: the same SQL runs on each driver, dialect differences named).
 
 mod account_admin;
 mod accounts;
 pub(crate) mod audit;
+pub mod backend;
 pub mod backup;
 pub mod conduct;
 pub mod desk;
@@ -19,8 +20,10 @@ pub mod throttle;
 
 use std::{path::Path, str::FromStr, time::Duration};
 
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+
+pub(crate) use backend::{on, Backend, Cols, Conn, Neutral, Pool, Row, Tx};
 
 pub use accounts::{SetupToken, User};
 pub use rooms::RoomRow;
@@ -28,7 +31,10 @@ pub use secrets::sha256_hex;
 pub use throttle::SignInThrottle;
 
 /// The embedded migrations (also: the schema version a backup may have).
-pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+pub(crate) static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+/// PostgreSQL's schema: the same tables in its own types (integers are BIGINT throughout, so
+/// both drivers read them as `i64`).
+static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
 /// File name of the embedded database inside the data directory.
 pub const DB_FILE: &str = "space-baduk.sqlite3";
@@ -39,6 +45,8 @@ pub enum OpenError {
     DataDir { path: String, source: std::io::Error },
     #[error("cannot open database {path}: {source}")]
     Connect { path: String, source: sqlx::Error },
+    #[error("the database URL is not a postgres:// URL: {0}")]
+    BadUrl(String),
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("filling in the user names' keys failed (see the log)")]
@@ -49,7 +57,7 @@ pub enum OpenError {
 
 #[derive(Clone, Debug)]
 pub struct Db {
-    pool: SqlitePool,
+    pool: Pool,
     /// Room events are written by one task on its own connection (group commit).
     writer: crate::matches::group_commit::Writer,
     /// Who a session's login is, without a query per command.
@@ -90,6 +98,46 @@ impl Db {
             .connect_with(options)
             .await
             .map_err(connect)?;
+        Self::ready(Backend::Sqlite(pool), Backend::Sqlite(writer_pool)).await
+    }
+
+    /// Connects to the PostgreSQL database at `url` (`postgres://…`) and runs its migrations.
+    pub async fn connect_postgres(url: &str) -> Result<Self, OpenError> {
+        let options = PgConnectOptions::from_str(url).map_err(|_| OpenError::BadUrl(redacted(url)))?;
+        let connect = |source| OpenError::Connect { path: redacted(url), source };
+        let pool = PgPoolOptions::new()
+            .max_connections(16)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options.clone())
+            .await
+            .map_err(connect)?;
+        PG_MIGRATOR.run(&pool).await?;
+        let writer_pool = PgPoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(connect)?;
+        Self::ready(Backend::Postgres(pool), Backend::Postgres(writer_pool)).await
+    }
+
+    /// Opens the database a server is configured with: PostgreSQL when a URL is given,
+    /// else the SQLite file in `data_dir`.
+    pub async fn open_configured(database_url: Option<&str>, data_dir: &Path) -> Result<Self, OpenError> {
+        match database_url {
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Self::connect_postgres(url).await
+            }
+            Some(url) if url.starts_with("sqlite:") => {
+                Err(OpenError::BadUrl(format!("{} (the SQLite file is set with --data-dir)", redacted(url))))
+            }
+            Some(url) => Err(OpenError::BadUrl(redacted(url))),
+            None => Self::open(data_dir).await,
+        }
+    }
+
+    async fn ready(pool: Pool, writer_pool: Pool) -> Result<Self, OpenError> {
         let writer = crate::matches::group_commit::Writer::start(writer_pool);
         let db = Db { pool, writer, logins: Default::default() };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
@@ -100,14 +148,19 @@ impl Db {
         Ok(db)
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    /// Which database this is (the backup works on the SQLite file only).
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.pool, Backend::Postgres(_))
+    }
+
+    pub fn pool(&self) -> &Pool {
         &self.pool
     }
 
     /// Closes every connection (a restore's check of the file it placed).
     pub async fn close(&self) {
         self.writer.close().await;
-        self.pool.close().await;
+        on!(&self.pool, p => p.close().await);
     }
 
     pub(crate) fn writer(&self) -> &crate::matches::group_commit::Writer {
@@ -116,7 +169,7 @@ impl Db {
 
     /// True when the database answers a trivial query.
     pub async fn healthy(&self) -> bool {
-        sqlx::query_scalar::<_, i64>("SELECT 1").fetch_one(&self.pool).await.is_ok()
+        on!(&self.pool, p => sqlx::query_scalar::<_, i64>("SELECT CAST(1 AS BIGINT)").fetch_one(p).await.is_ok())
     }
 }
 
@@ -133,14 +186,67 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// A transaction that takes the write lock at once, so that what it reads is still true
-/// when it writes. Every writing transaction starts this way: a deferred one that reads
-/// first fails at once (SQLITE_BUSY, not retried) when another writer committed meanwhile.
-pub(crate) async fn write_tx(db: &Db) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, crate::AppError> {
-    db.pool().begin_with("BEGIN IMMEDIATE").await.map_err(internal)
+/// when it writes. Every writing transaction starts this way: on SQLite a deferred one that
+/// reads first fails at once (SQLITE_BUSY, not retried) when another writer committed
+/// meanwhile; on PostgreSQL (read committed) its reads could be stale by its writes. So
+/// writers take turns on both, as they do on SQLite's one write lock.
+pub(crate) async fn write_tx(db: &Db) -> Result<Tx, crate::AppError> {
+    begin_write(db.pool()).await.map_err(internal)
+}
+
+/// The advisory lock every PostgreSQL writer holds until it commits (any number: the
+/// same for all).
+const WRITE_LOCK: i64 = 0x5350_4143_4542_4144; // "SPACEBAD"
+
+pub(crate) async fn begin_write(pool: &Pool) -> Result<Tx, sqlx::Error> {
+    Ok(match pool {
+        Backend::Sqlite(p) => Backend::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+        Backend::Postgres(p) => {
+            let mut tx = p.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(WRITE_LOCK).execute(&mut *tx).await?;
+            Backend::Postgres(tx)
+        }
+    })
+}
+
+/// A database URL for messages: the password left out.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user_info = &url[scheme + 3..at];
+            let user = user_info.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &url[..scheme + 3], &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
 }
 
 /// Logs a storage failure and turns it into the opaque error clients see.
 pub(crate) fn internal(e: sqlx::Error) -> crate::AppError {
     tracing::error!(error = %e, "database error");
     crate::AppError::Internal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_url_is_shown_without_its_password() {
+        assert_eq!(redacted("postgres://sb:secret@db.example:5432/baduk"), "postgres://sb@db.example:5432/baduk");
+        assert_eq!(redacted("postgres://db.example/baduk"), "postgres://db.example/baduk");
+    }
+
+    #[tokio::test]
+    async fn only_postgres_urls_are_databases_and_sqlite_lives_in_the_data_folder() {
+        let dir = std::env::temp_dir();
+        let refused = |r: Result<Db, OpenError>| match r {
+            Err(OpenError::BadUrl(what)) => what,
+            other => panic!("expected a refusal, got {:?}", other.map(|_| ())),
+        };
+        let what = refused(Db::open_configured(Some("mysql://u:pw@h/db"), &dir).await);
+        assert_eq!(what, "mysql://u@h/db");
+        let what = refused(Db::open_configured(Some("sqlite://x.db"), &dir).await);
+        assert!(what.contains("--data-dir"), "{what}");
+    }
 }

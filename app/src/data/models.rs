@@ -1,8 +1,8 @@
 //! The computer's models (003 §12.5): appended, never changed. The first, built-in model
 //! carries the engine's default weights, so a fresh server has a computer to play.
 
+use crate::data::{on, Cols, Neutral};
 use engine::computer::{model::fingerprint, Weights, DEFAULT_WEIGHTS};
-use sqlx::Row;
 
 use super::{internal, Db};
 use crate::AppError;
@@ -23,22 +23,22 @@ pub struct ModelRow {
     pub created_by: Option<i64>,
 }
 
-fn row_to_model(r: &sqlx::sqlite::SqliteRow) -> Result<ModelRow, AppError> {
-    let weights: String = r.get("weights");
+fn row_to_model(r: &impl Cols) -> Result<ModelRow, AppError> {
+    let weights: String = r.col("weights")?;
     let weights: [f64; 8] = serde_json::from_str(&weights).map_err(|e| {
         tracing::error!(error = %e, "stored model weights do not parse");
         AppError::Internal
     })?;
-    let source: String = r.get("source");
+    let source: String = r.col("source")?;
     Ok(ModelRow {
-        id: r.get("id"),
-        version: r.get::<i64, _>("version") as u32,
+        id: r.col("id")?,
+        version: r.col::<i64>("version")? as u32,
         source: source.parse().map_err(|_| AppError::Internal)?,
         weights: Weights(weights),
-        fingerprint: r.get("fingerprint"),
-        provenance: r.get("provenance"),
-        created_at_ms: r.get("created_at_ms"),
-        created_by: r.get("created_by"),
+        fingerprint: r.col("fingerprint")?,
+        provenance: r.col("provenance")?,
+        created_at_ms: r.col("created_at_ms")?,
+        created_by: r.col("created_by")?,
     })
 }
 
@@ -55,14 +55,15 @@ impl Db {
         by: Option<(i64, &str)>,
     ) -> Result<ModelRow, AppError> {
         let mut tx = super::write_tx(self).await?;
-        let version: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
-            .fetch_one(&mut *tx)
-            .await
+        let version: i64 =
+            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
+            .fetch_one(&mut **t)
+            .await)
             .map_err(internal)?;
         let weights_json = serde_json::to_string(&weights.0).map_err(|_| AppError::Internal)?;
-        let id: i64 = sqlx::query_scalar(
+        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
             "INSERT INTO models (version, source, weights, fingerprint, provenance, created_at_ms, created_by) \
-             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(version)
         .bind(<&str>::from(source))
@@ -71,8 +72,8 @@ impl Db {
         .bind(provenance)
         .bind(now)
         .bind(by.map(|(id, _)| id))
-        .fetch_one(&mut *tx)
-        .await
+        .fetch_one(&mut **t)
+        .await)
         .map_err(internal)?;
         // An administrator's import or training run is in their log with the model it made.
         let action = match source {
@@ -83,27 +84,27 @@ impl Db {
         if let (Some((actor, reasons)), Some(action)) = (by, action) {
             let logged = super::audit::Logged { actor, action, target_user: None, room_id: None, reasons };
             let after = serde_json::json!({ "model_id": id, "version": version, "fingerprint": fingerprint(weights) });
-            super::audit::append(&mut tx, now, &logged, None, Some(&after)).await?;
+            super::audit::append(&mut tx.conn(), now, &logged, None, Some(&after)).await?;
         }
-        tx.commit().await.map_err(internal)?;
+        tx.commit().await?;
         self.model(id).await?.ok_or(AppError::Internal)
     }
 
     /// Every model, newest first.
     pub async fn models(&self) -> Result<Vec<ModelRow>, AppError> {
-        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM models ORDER BY version DESC"))
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)?;
+        let rows = on!(self.pool(), p => sqlx::query(&format!("SELECT {COLUMNS} FROM models ORDER BY version DESC"))
+            .fetch_all(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?;
         rows.iter().map(row_to_model).collect()
     }
 
     pub async fn model(&self, id: i64) -> Result<Option<ModelRow>, AppError> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM models WHERE id = ?"))
+        let row = on!(self.pool(), p => sqlx::query(&format!("SELECT {COLUMNS} FROM models WHERE id = $1"))
             .bind(id)
-            .fetch_optional(self.pool())
-            .await
-            .map_err(internal)?;
+            .fetch_optional(p)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?;
         row.as_ref().map(row_to_model).transpose()
     }
 
@@ -114,9 +115,9 @@ impl Db {
     /// The built-in model, stored on first use.
     pub async fn builtin_model(&self, now: i64) -> Result<ModelRow, AppError> {
         let id: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM models WHERE source = 'builtin' ORDER BY version LIMIT 1")
-                .fetch_optional(self.pool())
-                .await
+            on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM models WHERE source = 'builtin' ORDER BY version LIMIT 1")
+                .fetch_optional(p)
+                .await)
                 .map_err(internal)?;
         if let Some(id) = id {
             return self.model(id).await?.ok_or(AppError::Internal);

@@ -1,7 +1,7 @@
 //! Program matches (003 §12.4): the series and which room is which of its games.
 
+use crate::data::{on, Cols, Neutral};
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 
 use super::{internal, Db};
 use crate::{learning::programs::PinnedContestant, matches::settings::MatchSettings, AppError};
@@ -40,14 +40,14 @@ impl Db {
     pub async fn insert_series(&self, plan: &SeriesPlan, now: i64, by: i64) -> Result<i64, AppError> {
         let plan_json = serde_json::to_value(plan).map_err(|_| AppError::Internal)?;
         let mut tx = super::write_tx(self).await?;
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES (?, ?, ?) RETURNING id",
+        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
+            "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES ($1, $2, $3) RETURNING id",
         )
         .bind(plan_json.to_string())
         .bind(now)
         .bind(by)
-        .fetch_one(&mut *tx)
-        .await
+        .fetch_one(&mut **t)
+        .await)
         .map_err(internal)?;
         let logged = super::audit::Logged {
             actor: by,
@@ -57,18 +57,18 @@ impl Db {
             reasons: "",
         };
         let after = serde_json::json!({ "program_match": id, "plan": plan_json });
-        super::audit::append(&mut tx, now, &logged, None, Some(&after)).await?;
-        tx.commit().await.map_err(internal)?;
+        super::audit::append(&mut tx.conn(), now, &logged, None, Some(&after)).await?;
+        tx.commit().await?;
         Ok(id)
     }
 
     pub async fn add_series_game(&self, series: i64, game: u32, room_id: i64) -> Result<(), AppError> {
-        sqlx::query("INSERT INTO program_match_games (series_id, game, room_id) VALUES (?, ?, ?)")
+        on!(self.pool(), p => sqlx::query("INSERT INTO program_match_games (series_id, game, room_id) VALUES ($1, $2, $3)")
             .bind(series)
             .bind(i64::from(game))
             .bind(room_id)
-            .execute(self.pool())
-            .await
+            .execute(p)
+            .await.map(|r| r.rows_affected()))
             .map_err(internal)?;
         Ok(())
     }
@@ -82,35 +82,35 @@ impl Db {
         moves: u32,
     ) -> Result<(), AppError> {
         let result = serde_json::to_string(result).map_err(|_| AppError::Internal)?;
-        sqlx::query(
-            "UPDATE program_match_games SET result = ?, moves = ? WHERE series_id = ? AND game = ? AND result IS NULL",
+        on!(self.pool(), p => sqlx::query(
+            "UPDATE program_match_games SET result = $1, moves = $2 WHERE series_id = $3 AND game = $4 AND result IS NULL",
         )
         .bind(result)
         .bind(i64::from(moves))
         .bind(series)
         .bind(i64::from(game))
-        .execute(self.pool())
-        .await
+        .execute(p)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
         Ok(())
     }
 
     pub async fn finish_series(&self, series: i64, now: i64) -> Result<(), AppError> {
-        sqlx::query("UPDATE program_matches SET finished_at_ms = ? WHERE id = ? AND finished_at_ms IS NULL")
+        on!(self.pool(), p => sqlx::query("UPDATE program_matches SET finished_at_ms = $1 WHERE id = $2 AND finished_at_ms IS NULL")
             .bind(now)
             .bind(series)
-            .execute(self.pool())
-            .await
+            .execute(p)
+            .await.map(|r| r.rows_affected()))
             .map_err(internal)?;
         Ok(())
     }
 
     /// Every series, newest first.
     pub async fn series_list(&self) -> Result<Vec<SeriesRow>, AppError> {
-        let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM program_matches ORDER BY id DESC")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)?;
+        let ids: Vec<i64> = on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM program_matches ORDER BY id DESC")
+            .fetch_all(p)
+            .await)
+        .map_err(internal)?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             out.extend(self.series(id).await?);
@@ -120,33 +120,33 @@ impl Db {
 
     /// The series not yet finished (resumed at start).
     pub async fn unfinished_series(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar("SELECT id FROM program_matches WHERE finished_at_ms IS NULL ORDER BY id")
-            .fetch_all(self.pool())
-            .await
+        on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM program_matches WHERE finished_at_ms IS NULL ORDER BY id")
+            .fetch_all(p)
+            .await)
             .map_err(internal)
     }
 
     pub async fn series(&self, id: i64) -> Result<Option<SeriesRow>, AppError> {
         let Some(r) =
-            sqlx::query("SELECT id, plan, created_at_ms, created_by, finished_at_ms FROM program_matches WHERE id = ?")
+            on!(self.pool(), p => sqlx::query("SELECT id, plan, created_at_ms, created_by, finished_at_ms FROM program_matches WHERE id = $1")
                 .bind(id)
-                .fetch_optional(self.pool())
-                .await
+                .fetch_optional(p)
+                .await.map(Neutral::neutral))
                 .map_err(internal)?
         else {
             return Ok(None);
         };
-        let plan: String = r.get("plan");
+        let plan: String = r.col("plan")?;
         let plan: SeriesPlan = serde_json::from_str(&plan).map_err(|e| {
             tracing::error!(series = id, error = %e, "a stored program match plan does not parse");
             AppError::Internal
         })?;
-        let rows: Vec<(i64, i64, Option<String>, Option<i64>)> = sqlx::query_as(
-            "SELECT game, room_id, result, moves FROM program_match_games WHERE series_id = ? ORDER BY game",
+        let rows: Vec<(i64, i64, Option<String>, Option<i64>)> = on!(self.pool(), p => sqlx::query_as(
+            "SELECT game, room_id, result, moves FROM program_match_games WHERE series_id = $1 ORDER BY game",
         )
         .bind(id)
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await)
         .map_err(internal)?;
         let mut rooms = Vec::with_capacity(rows.len());
         for (game, room_id, result, moves) in rows {
@@ -165,9 +165,9 @@ impl Db {
         Ok(Some(SeriesRow {
             id,
             plan,
-            created_at_ms: r.get("created_at_ms"),
-            created_by: r.get("created_by"),
-            finished_at_ms: r.get("finished_at_ms"),
+            created_at_ms: r.col("created_at_ms")?,
+            created_by: r.col("created_by")?,
+            finished_at_ms: r.col("finished_at_ms")?,
             rooms,
         }))
     }

@@ -1,6 +1,4 @@
-use sqlx::Row;
-
-use super::{internal, Db};
+use super::{internal, on, Cols, Db};
 use crate::AppError;
 
 /// A room as listed: what the lobby and "your games" show.
@@ -32,9 +30,9 @@ impl Db {
     /// free seat).
     pub async fn open_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
         self.listed(
-            &format!(
-            "{LISTED} WHERE r.status = 'open' AND r.access = 'open' ORDER BY r.created_at_ms DESC, r.id DESC LIMIT 100"
-        ),
+            |_| format!(
+                "{LISTED} WHERE r.status = 'open' AND r.access = 'open' ORDER BY r.created_at_ms DESC, r.id DESC LIMIT 100"
+            ),
             None,
         )
         .await
@@ -42,16 +40,18 @@ impl Db {
 
     /// Games under way, anyone may watch them (003 §8.1), most recently started first.
     pub async fn live_rooms(&self) -> Result<Vec<RoomRow>, AppError> {
-        self.listed(&format!("{LISTED} WHERE r.status = 'playing' ORDER BY r.id DESC LIMIT 100"), None).await
+        self.listed(|_| format!("{LISTED} WHERE r.status = 'playing' ORDER BY r.id DESC LIMIT 100"), None).await
     }
 
     /// Unfinished rooms where `user_id` holds a seat, newest first.
     pub async fn rooms_of(&self, user_id: i64) -> Result<Vec<RoomRow>, AppError> {
         self.listed(
-            &format!(
-                "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = ? \
-                 WHERE r.status IN ('open', 'playing') ORDER BY r.id DESC LIMIT 100"
-            ),
+            |_| {
+                format!(
+                    "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = $1 \
+                     WHERE r.status IN ('open', 'playing') ORDER BY r.id DESC LIMIT 100"
+                )
+            },
             Some(user_id),
         )
         .await
@@ -61,11 +61,13 @@ impl Db {
     /// recently ended first, at most `limit`.
     pub async fn finished_rooms_of(&self, user_id: i64, limit: u32) -> Result<Vec<RoomRow>, AppError> {
         self.listed(
-            &format!(
-                "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = ? \
-                 WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
-                 ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
-            ),
+            |phase| {
+                format!(
+                    "{LISTED} JOIN room_players p ON p.room_id = r.id AND p.user_id = $1 \
+                     WHERE r.status = 'finished' AND COALESCE({phase}, '') <> 'cancelled' \
+                     ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+                )
+            },
             Some(user_id),
         )
         .await
@@ -74,78 +76,85 @@ impl Db {
     /// The finished games `user_id` played or was approved to read by both players (003
     /// §8.1; the listing's `readers`), newest first, at most `limit`: a player's archive.
     pub async fn finished_rooms_readable_by(&self, user_id: i64, limit: u32) -> Result<Vec<RoomRow>, AppError> {
-        let sql = format!(
-            "{LISTED} WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
-             AND (EXISTS (SELECT 1 FROM room_players p WHERE p.room_id = r.id AND p.user_id = ?) \
-               OR EXISTS (SELECT 1 FROM json_each(r.listing, '$.readers') j WHERE j.value = ?)) \
-             ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
-        );
-        let rows = sqlx::query(&sql).bind(user_id).bind(user_id).fetch_all(self.pool()).await.map_err(internal)?;
-        rows.iter().map(room_row).collect()
+        on!(self.pool(), p => {
+            let sql = format!(
+                "{LISTED} WHERE r.status = 'finished' AND COALESCE({phase}, '') <> 'cancelled' \
+                 AND (EXISTS (SELECT 1 FROM room_players p WHERE p.room_id = r.id AND p.user_id = $1) \
+                   OR {reader}) \
+                 ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}",
+                phase = dialect::LISTING_PHASE,
+                reader = dialect::listing_reader(2),
+            );
+            let rows = sqlx::query(&sql).bind(user_id).bind(user_id).fetch_all(p).await.map_err(internal)?;
+            rows.iter().map(room_row).collect()
+        })
     }
 
     /// Every finished game (not cancelled rooms), newest first, at most `limit`: the
     /// administrator's archive.
     pub async fn finished_rooms(&self, limit: u32) -> Result<Vec<RoomRow>, AppError> {
         self.listed(
-            &format!(
-                "{LISTED} WHERE r.status = 'finished' AND COALESCE(json_extract(r.listing, '$.phase'), '') <> 'cancelled' \
-                 ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
-            ),
+            |phase| {
+                format!(
+                    "{LISTED} WHERE r.status = 'finished' AND COALESCE({phase}, '') <> 'cancelled' \
+                     ORDER BY r.ended_at_ms DESC, r.id DESC LIMIT {limit}"
+                )
+            },
             None,
         )
         .await
     }
 
-    async fn listed(&self, sql: &str, user: Option<i64>) -> Result<Vec<RoomRow>, AppError> {
-        let mut q = sqlx::query(sql);
-        if let Some(u) = user {
-            q = q.bind(u);
-        }
-        let rows = q.fetch_all(self.pool()).await.map_err(internal)?;
-        rows.iter().map(room_row).collect()
+    /// Rooms by the query `sql` makes from the dialect's listing phase, with `user` bound.
+    async fn listed(&self, sql: impl Fn(&str) -> String, user: Option<i64>) -> Result<Vec<RoomRow>, AppError> {
+        on!(self.pool(), p => {
+            let sql = sql(dialect::LISTING_PHASE);
+            let mut q = sqlx::query(&sql);
+            if let Some(u) = user {
+                q = q.bind(u);
+            }
+            let rows = q.fetch_all(p).await.map_err(internal)?;
+            rows.iter().map(room_row).collect()
+        })
     }
 
     /// Every room's id and whether it is finished, oldest first (training's scan).
     pub async fn room_ids_with_status(&self) -> Result<Vec<(i64, bool)>, AppError> {
-        let rows: Vec<(i64, String)> = sqlx::query_as("SELECT id, status FROM rooms ORDER BY id")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)?;
+        let rows: Vec<(i64, String)> =
+            on!(self.pool(), p => sqlx::query_as("SELECT id, status FROM rooms ORDER BY id").fetch_all(p).await)
+                .map_err(internal)?;
         Ok(rows.into_iter().map(|(id, status)| (id, status == "finished")).collect())
     }
 
     /// Rooms whose game is under way (started, not finished): paused while training runs.
     pub async fn rooms_in_play(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar("SELECT id FROM rooms WHERE status = 'playing' ORDER BY id")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)
+        on!(self.pool(), p => {
+            sqlx::query_scalar("SELECT id FROM rooms WHERE status = 'playing' ORDER BY id").fetch_all(p).await
+        })
+        .map_err(internal)
     }
 
     /// Whether room `id` was ever created (finished rooms included).
     pub async fn room_exists(&self, id: i64) -> Result<bool, AppError> {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM rooms WHERE id = ?")
-            .bind(id)
-            .fetch_one(self.pool())
-            .await
-            .map(|n| n > 0)
-            .map_err(internal)
+        on!(self.pool(), p => {
+            sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM rooms WHERE id = $1").bind(id).fetch_one(p).await
+        })
+        .map(|n| n > 0)
+        .map_err(internal)
     }
 }
 
-fn room_row(r: &sqlx::sqlite::SqliteRow) -> Result<RoomRow, AppError> {
-    let size = |axis: &str| r.try_get::<i64, _>(axis).map_err(internal);
+fn room_row(r: &impl Cols) -> Result<RoomRow, AppError> {
     Ok(RoomRow {
-        id: r.try_get("id").map_err(internal)?,
-        name: r.try_get("name").map_err(internal)?,
-        preset: r.try_get("preset").map_err(internal)?,
-        mode: r.try_get("mode").map_err(internal)?,
-        size: [size("size_x")?, size("size_y")?, size("size_z")?],
-        status: r.try_get("status").map_err(internal)?,
-        created_at_ms: r.try_get("created_at_ms").map_err(internal)?,
-        ended_at_ms: r.try_get("ended_at_ms").map_err(internal)?,
-        creator: r.try_get("creator").map_err(internal)?,
-        listing: r.try_get("listing").map_err(internal)?,
+        id: r.col("id")?,
+        name: r.col("name")?,
+        preset: r.col("preset")?,
+        mode: r.col("mode")?,
+        size: [r.col("size_x")?, r.col("size_y")?, r.col("size_z")?],
+        status: r.col("status")?,
+        created_at_ms: r.col("created_at_ms")?,
+        ended_at_ms: r.col("ended_at_ms")?,
+        creator: r.col("creator")?,
+        listing: r.col("listing")?,
     })
 }

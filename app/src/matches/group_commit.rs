@@ -7,14 +7,17 @@
 //! No added wait: a batch is what is waiting when the previous commit ends (one append when
 //! the server is idle), at most [`BATCH`].
 
-use sqlx::{Acquire, SqlitePool};
+use sqlx::Acquire;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{
     events::{Event, StoredEvent},
     listing::Listing,
 };
-use crate::{data::internal, AppError};
+use crate::{
+    data::{backend::AsConn, begin_write, internal, on, Pool},
+    AppError,
+};
 
 /// The most appends one transaction carries: bounds a batch's latency and memory.
 const BATCH: usize = 256;
@@ -43,12 +46,12 @@ type Job = (Append, oneshot::Sender<Answer>);
 #[derive(Clone, Debug)]
 pub(crate) struct Writer {
     jobs: mpsc::Sender<Job>,
-    pool: SqlitePool,
+    pool: Pool,
 }
 
 impl Writer {
     /// Starts the writer on `pool` (a pool of one connection: the writer's own).
-    pub fn start(pool: SqlitePool) -> Writer {
+    pub fn start(pool: Pool) -> Writer {
         let (jobs, rx) = mpsc::channel(QUEUE);
         tokio::spawn(run(pool.clone(), rx));
         Writer { jobs, pool }
@@ -56,7 +59,7 @@ impl Writer {
 
     /// Closes the writer's connection (appends after this fail).
     pub async fn close(&self) {
-        self.pool.close().await;
+        on!(&self.pool, p => p.close().await);
     }
 
     /// Appends durably: answers after the commit that carried this append.
@@ -72,17 +75,17 @@ fn stopped() -> AppError {
     AppError::Internal
 }
 
-async fn run(pool: SqlitePool, mut jobs: mpsc::Receiver<Job>) {
+async fn run(pool: Pool, mut jobs: mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH);
     while jobs.recv_many(&mut batch, BATCH).await > 0 {
         write_batch(&pool, &mut batch).await;
     }
-    pool.close().await;
+    on!(&pool, p => p.close().await);
 }
 
 /// Writes and answers every job in `batch` (left empty).
-async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Job>) {
-    let mut tx = match pool.begin_with("BEGIN IMMEDIATE").await {
+async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
+    let mut tx = match begin_write(pool).await {
         Ok(tx) => tx,
         Err(e) => {
             let _ = internal(e);
@@ -100,8 +103,8 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Job>) {
         let answer = if broken {
             Err(AppError::Internal)
         } else {
-            match (&mut tx).begin().await {
-                Ok(mut savepoint) => match super::store::append_in(&mut savepoint, append).await {
+            on!(&mut tx, t => match t.begin().await {
+                Ok(mut savepoint) => match super::store::append_in(&mut savepoint.as_conn(), append).await {
                     Ok(stored) => match savepoint.commit().await {
                         Ok(()) => Ok(stored),
                         Err(e) => {
@@ -121,15 +124,15 @@ async fn write_batch(pool: &SqlitePool, batch: &mut Vec<Job>) {
                     broken = true;
                     Err(internal(e))
                 }
-            }
+            })
         };
         answers.push((reply, answer));
     }
     let committed = if broken {
-        let _ = tx.rollback().await;
+        let _ = on!(tx, t => t.rollback().await);
         false
     } else {
-        tx.commit().await.map_err(internal).is_ok()
+        tx.commit().await.is_ok()
     };
     for (reply, answer) in answers {
         // A refusal stays what it was: nothing of it was written either way.
@@ -152,11 +155,11 @@ mod tests {
     async fn rooms(n: usize) -> (Db, Vec<i64>, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("sb-group-commit-{}", random_hex::<8>().unwrap()));
         let db = Db::open(&dir).await.unwrap();
-        let host: i64 = sqlx::query_scalar(
+        let host: i64 = on!(db.pool(), p => sqlx::query_scalar(
             "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES ('host', 'x', 'player', 0) RETURNING id",
         )
-        .fetch_one(db.pool())
-        .await
+        .fetch_one(p)
+        .await)
         .unwrap();
         let secrets = RoomSecrets { invite_sha256: ["a".into(), "b".into()], nigiri_seed: None };
         let settings = MatchSettings::classic_default(9);

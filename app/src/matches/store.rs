@@ -1,7 +1,7 @@
 //! Rooms and their event logs in the database. An event is acknowledged to anyone only after
 //! `append` has committed it (SQLite WAL, synchronous=FULL: it survives a killed process).
 
-use sqlx::Row;
+use crate::data::{on, Cols, Conn, Neutral};
 
 use super::{
     commands::RoomPhase,
@@ -28,11 +28,6 @@ impl Cause<'_> {
     }
 }
 
-/// A listing to write again from the room's log: never written (the room closed before lists
-/// existed), or written before it had `readers` and `under_review` (a finished room's
-/// listing is otherwise only rewritten when its actor loads it).
-const STALE_LISTING: &str = "(listing IS NULL OR json_type(listing, '$.readers') IS NULL)";
-
 impl Db {
     /// Creates the room row and its first event (`RoomCreated`) in one transaction.
     pub async fn insert_room(
@@ -46,9 +41,9 @@ impl Db {
         let spec = settings.board;
         let len = |a: engine::Axis| a.end - a.start + 1;
         let mut tx = crate::data::write_tx(self).await?;
-        let id: i64 = sqlx::query_scalar(
+        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
             "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode, \
-             retention_days, access) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             retention_days, access) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(name)
         .bind(settings.preset.as_str())
@@ -61,12 +56,12 @@ impl Db {
         .bind(<&str>::from(settings.mode.tag()))
         .bind(settings.record_retention_days.map(i64::from))
         .bind(<&str>::from(settings.access))
-        .fetch_one(&mut *tx)
-        .await
+        .fetch_one(&mut **t)
+        .await)
         .map_err(internal)?;
         let event = Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by };
-        let stored = insert_event(&mut tx, id, 1, at_ms, Some(created_by), event, Some(secrets)).await?;
-        tx.commit().await.map_err(internal)?;
+        let stored = insert_event(&mut tx.conn(), id, 1, at_ms, Some(created_by), event, Some(secrets)).await?;
+        tx.commit().await?;
         Ok((id, stored))
     }
 
@@ -102,8 +97,8 @@ impl Db {
     /// loaded whose stored listing is not what its log says now).
     pub async fn set_listing(&self, room_id: i64, listing: &Listing) -> Result<(), AppError> {
         let mut tx = crate::data::write_tx(self).await?;
-        write_listing(&mut tx, room_id, ListingUpdate { listing, players_changed: true }).await?;
-        tx.commit().await.map_err(internal)
+        write_listing(&mut tx.conn(), room_id, ListingUpdate { listing, players_changed: true }).await?;
+        tx.commit().await
     }
 
     /// Writes a listing only where it is stale (the background lister of closed rooms, which
@@ -111,25 +106,26 @@ impl Db {
     pub async fn set_listing_if_stale(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
         let mut tx = crate::data::write_tx(self).await?;
         let missing: Option<i64> =
-            sqlx::query_scalar(&format!("SELECT id FROM rooms WHERE id = ? AND {STALE_LISTING}"))
+            on!(&mut tx, t => sqlx::query_scalar(&format!("SELECT id FROM rooms WHERE id = $1 AND {}", dialect::STALE_LISTING))
                 .bind(room_id)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(internal)?;
+                .fetch_optional(&mut **t)
+                .await)
+            .map_err(internal)?;
         if missing.is_none() {
             return Ok(false);
         }
-        write_listing(&mut tx, room_id, ListingUpdate { listing, players_changed: true }).await?;
-        tx.commit().await.map_err(internal)?;
+        write_listing(&mut tx.conn(), room_id, ListingUpdate { listing, players_changed: true }).await?;
+        tx.commit().await?;
         Ok(true)
     }
 
     /// The listing last written for a room (`None`: never, or unreadable: written anew).
     pub async fn listing_of(&self, room_id: i64) -> Result<Option<Listing>, AppError> {
-        let text: Option<Option<String>> = sqlx::query_scalar("SELECT listing FROM rooms WHERE id = ?")
+        let text: Option<Option<String>> =
+            on!(self.pool(), p => sqlx::query_scalar("SELECT listing FROM rooms WHERE id = $1")
             .bind(room_id)
-            .fetch_optional(self.pool())
-            .await
+            .fetch_optional(p)
+            .await)
             .map_err(internal)?;
         Ok(text.flatten().and_then(|t| serde_json::from_str(&t).ok()))
     }
@@ -150,7 +146,7 @@ impl Db {
     /// even its first row is unreadable.
     pub async fn load_log_checked(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
         self.load_log_checked_from(
-            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? ORDER BY seq",
+            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = $1 ORDER BY seq",
             room_id,
         )
         .await
@@ -159,26 +155,27 @@ impl Db {
     /// A game's log as the learning archive keeps it (003 §12.7), read like a room's.
     pub async fn load_archived_log(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
         self.load_log_checked_from(
-            "SELECT seq, at_ms, NULL AS actor_id, body FROM learning_archive WHERE room_id = ? ORDER BY seq",
+            "SELECT seq, at_ms, CAST(NULL AS BIGINT) AS actor_id, body FROM learning_archive WHERE room_id = $1 ORDER BY seq",
             room_id,
         )
         .await
     }
 
     async fn load_log_checked_from(&self, sql: &'static str, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
-        let rows = sqlx::query(sql).bind(room_id).fetch_all(self.pool()).await.map_err(internal)?;
+        let rows = on!(self.pool(), p => sqlx::query(sql).bind(room_id).fetch_all(p).await.map(Neutral::neutral))
+            .map_err(internal)?;
         let rows: Vec<RawRow> = rows
             .into_iter()
             .map(|r| {
-                let body: String = r.get("body");
-                (
-                    r.get("seq"),
-                    r.get("at_ms"),
-                    r.get("actor_id"),
+                let body: String = r.col("body")?;
+                Ok((
+                    r.col("seq")?,
+                    r.col("at_ms")?,
+                    r.col("actor_id")?,
                     serde_json::from_str(&body).map_err(|e| e.to_string()),
-                )
+                ))
             })
-            .collect();
+            .collect::<Result<_, AppError>>()?;
         let Some((_, _, _, first)) = rows.first() else { return Ok(None) };
         let first = first.as_ref().map_err(|e| unreadable(room_id, 1, e))?;
         let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| unreadable(room_id, 1, e))?;
@@ -216,10 +213,10 @@ impl Db {
             Some(first) if after <= 0 => upgrade::scoring_method(&first.body),
             _ if rows.iter().any(|r| upgrade::is_format_1(&r.body)) => {
                 let first: Option<String> =
-                    sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND seq = 1")
+                    on!(self.pool(), p => sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = $1 AND seq = 1")
                         .bind(room_id)
-                        .fetch_optional(self.pool())
-                        .await
+                        .fetch_optional(p)
+                        .await)
                         .map_err(internal)?;
                 let first =
                     first.map(|b| serde_json::from_str(&b)).transpose().map_err(|e| unreadable(room_id, 1, e))?;
@@ -231,40 +228,41 @@ impl Db {
     }
 
     async fn event_rows(&self, room_id: i64, after: i64) -> Result<Vec<EventRow>, AppError> {
-        let rows = sqlx::query(
-            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = ? AND seq > ? ORDER BY seq",
+        let rows = on!(self.pool(), p => sqlx::query(
+            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = $1 AND seq > $2 ORDER BY seq",
         )
         .bind(room_id)
         .bind(after)
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await.map(Neutral::neutral))
         .map_err(internal)?;
         rows.into_iter()
             .map(|r| {
-                let seq: i64 = r.get("seq");
-                let body: String = r.get("body");
+                let seq: i64 = r.col("seq")?;
+                let body: String = r.col("body")?;
                 let body = serde_json::from_str(&body).map_err(|e| unreadable(room_id, seq, e))?;
-                Ok(EventRow { seq, at_ms: r.get("at_ms"), actor: r.get("actor_id"), body })
+                Ok(EventRow { seq, at_ms: r.col("at_ms")?, actor: r.col("actor_id")?, body })
             })
             .collect()
     }
 
     /// Closed rooms whose listing is stale and whose record is still stored.
     pub async fn stale_closed_room_ids(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar(&format!(
-            "SELECT id FROM rooms WHERE status = 'finished' AND {STALE_LISTING} AND purged_at_ms IS NULL ORDER BY id"
+        on!(self.pool(), p => sqlx::query_scalar(&format!(
+            "SELECT id FROM rooms WHERE status = 'finished' AND {} AND purged_at_ms IS NULL ORDER BY id",
+            dialect::STALE_LISTING
         ))
-        .fetch_all(self.pool())
-        .await
+        .fetch_all(p)
+        .await)
         .map_err(internal)
     }
 
     /// Rooms whose match is not finished (their actors are started at boot).
     pub async fn unfinished_room_ids(&self) -> Result<Vec<i64>, AppError> {
-        sqlx::query_scalar("SELECT id FROM rooms WHERE status <> 'finished' ORDER BY id")
-            .fetch_all(self.pool())
-            .await
-            .map_err(internal)
+        on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM rooms WHERE status <> 'finished' ORDER BY id")
+            .fetch_all(p)
+            .await)
+        .map_err(internal)
     }
 }
 
@@ -309,7 +307,7 @@ fn unreadable(room_id: i64, seq: i64, e: impl std::fmt::Display) -> AppError {
 /// One append inside the writer's transaction (its own savepoint): the events, the room's
 /// status when they change it, its listing, and an administrator's log entries.
 pub(super) async fn append_in(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     Append { room_id, version, at_ms, actor, before, events, listing }: Append,
 ) -> Result<Vec<StoredEvent>, AppError> {
     let status = events.iter().rev().find_map(|e| match e {
@@ -330,10 +328,11 @@ pub(super) async fn append_in(
     }
     // 003 §9.7: nothing is added to a record its retention deleted (the writer's
     // transaction holds the write lock, so a purge cannot come between).
-    let purged: Option<Option<i64>> = sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = ?")
+    let purged: Option<Option<i64>> =
+        on!(&mut *conn, c => sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = $1")
         .bind(room_id)
-        .fetch_optional(&mut *conn)
-        .await
+        .fetch_optional(&mut **c)
+        .await)
         .map_err(internal)?;
     if let Some(Some(at_ms)) = purged {
         return Err(AppError::Match(super::commands::MatchError::RecordDeleted { at_ms }));
@@ -341,13 +340,13 @@ pub(super) async fn append_in(
     if let Some(status) = status {
         // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
         let ended = (status != RoomPhase::Playing.as_str()).then_some(at_ms);
-        sqlx::query("UPDATE rooms SET status = ?, ended_at_ms = ? WHERE id = ?")
+        on!(&mut *conn, c => sqlx::query("UPDATE rooms SET status = $1, ended_at_ms = $2 WHERE id = $3")
             .bind(status)
             .bind(ended)
             .bind(room_id)
-            .execute(&mut *conn)
-            .await
-            .map_err(internal)?;
+            .execute(&mut **c)
+            .await.map(|r| r.rows_affected()))
+        .map_err(internal)?;
     }
     if let Some((listing, players_changed)) = listing {
         write_listing(conn, room_id, ListingUpdate { listing: &listing, players_changed }).await?;
@@ -356,7 +355,7 @@ pub(super) async fn append_in(
 }
 
 async fn insert_event(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     room_id: i64,
     seq: i64,
     at_ms: i64,
@@ -376,15 +375,15 @@ async fn insert_event(
         }
     }
     let body = body.to_string();
-    sqlx::query("INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES (?, ?, ?, ?, ?, ?)")
+    on!(&mut *conn, c => sqlx::query("INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(room_id)
         .bind(seq)
         .bind(at_ms)
         .bind(actor)
         .bind(event.kind())
         .bind(body)
-        .execute(&mut *conn)
-        .await
+        .execute(&mut **c)
+        .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
     Ok(StoredEvent { seq, at_ms, actor, event })
 }
@@ -399,32 +398,32 @@ pub struct ListingUpdate<'a> {
 
 /// The listing and the seated accounts, in the caller's transaction.
 async fn write_listing(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn<'_>,
     room_id: i64,
     ListingUpdate { listing, players_changed }: ListingUpdate<'_>,
 ) -> Result<(), AppError> {
     let json = serde_json::to_string(listing).map_err(|_| AppError::Internal)?;
-    sqlx::query("UPDATE rooms SET listing = ? WHERE id = ?")
+    on!(&mut *conn, c => sqlx::query("UPDATE rooms SET listing = $1 WHERE id = $2")
         .bind(json)
         .bind(room_id)
-        .execute(&mut *conn)
-        .await
-        .map_err(internal)?;
+        .execute(&mut **c)
+        .await.map(|r| r.rows_affected()))
+    .map_err(internal)?;
     if !players_changed {
         return Ok(());
     }
-    sqlx::query("DELETE FROM room_players WHERE room_id = ?")
+    on!(&mut *conn, c => sqlx::query("DELETE FROM room_players WHERE room_id = $1")
         .bind(room_id)
-        .execute(&mut *conn)
-        .await
-        .map_err(internal)?;
+        .execute(&mut **c)
+        .await.map(|r| r.rows_affected()))
+    .map_err(internal)?;
     for user in &listing.players {
-        sqlx::query("INSERT INTO room_players (room_id, user_id) VALUES (?, ?)")
+        on!(&mut *conn, c => sqlx::query("INSERT INTO room_players (room_id, user_id) VALUES ($1, $2)")
             .bind(room_id)
             .bind(user)
-            .execute(&mut *conn)
-            .await
-            .map_err(internal)?;
+            .execute(&mut **c)
+            .await.map(|r| r.rows_affected()))
+        .map_err(internal)?;
     }
     Ok(())
 }

@@ -89,6 +89,10 @@ struct Args {
     /// Data directory for a spawned or in-process server (default: a new temporary one).
     #[arg(long)]
     data_dir: Option<PathBuf>,
+    /// PostgreSQL for the in-process server instead of SQLite (`postgres://…`; a spawned
+    /// server reads `DATABASE_URL` itself).
+    #[arg(long)]
+    database_url: Option<String>,
     /// Spectator handshakes in flight at once while connecting.
     #[arg(long, default_value_t = 256)]
     connect_concurrency: usize,
@@ -168,6 +172,7 @@ async fn start_target(args: &Args) -> (String, Target) {
                 bind: "127.0.0.1".parse().unwrap(),
                 port: 0,
                 data_dir: dir.clone(),
+                database_url: args.database_url.clone(),
                 log: "warn".into(),
                 log_format: server::config::LogFormat::Text,
                 site_root: dir.join("site"),

@@ -256,6 +256,10 @@ impl ServerProcess {
                     cmd.env_remove(k);
                 }
             }
+            // The suite's run on PostgreSQL: this folder's database.
+            if let Some(url) = test_database_url(data_dir) {
+                cmd.env("DATABASE_URL", url);
+            }
             let mut child = cmd
                 .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
                 .arg("--data-dir")
@@ -323,4 +327,39 @@ pub async fn wait_healthy(base: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("server at {base} did not become healthy");
+}
+
+/// The PostgreSQL database a test on `data_dir` uses when the suite runs against PostgreSQL
+/// (`SPACE_BADUK_TEST_POSTGRES`: a server URL, e.g. `postgres://postgres@127.0.0.1:5433`,
+/// whose user may create databases); `None` on SQLite. One database per data folder, made
+/// on first use, so that a test's restarts find their data and tests in parallel do not
+/// share any.
+pub fn test_database_url(data_dir: &std::path::Path) -> Option<String> {
+    use std::hash::{Hash, Hasher};
+    let server = std::env::var("SPACE_BADUK_TEST_POSTGRES").ok()?;
+    let server = server.trim_end_matches('/').to_string();
+    // SipHash with fixed keys: the same folder gives the same name in every process.
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    data_dir.hash(&mut hasher);
+    let name = format!("sb_{:016x}", hasher.finish());
+    let admin = format!("{server}/postgres");
+    let create = format!("CREATE DATABASE {name}");
+    // Its own thread and runtime: callers may be sync code inside a runtime.
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        rt.block_on(async {
+            use sqlx::{Connection, Executor};
+            let mut conn = sqlx::PgConnection::connect(&admin).await.expect("the test PostgreSQL server answers");
+            match conn.execute(create.as_str()).await {
+                Ok(_) => {}
+                // 42P04: it exists (a restart of the same test).
+                Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("42P04") => {}
+                Err(e) => panic!("cannot create the test database: {e}"),
+            }
+            let _ = conn.close().await;
+        })
+    })
+    .join()
+    .expect("creating the test database");
+    Some(format!("{server}/{name}"))
 }

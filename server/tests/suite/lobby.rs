@@ -166,8 +166,9 @@ async fn games_under_way_are_listed_for_anyone_and_sorted_for_their_players() {
     srv.stop().await;
 
     // A room closed before lists existed has no listing: the next start lists it from its log.
-    let db = app::data::Db::open(dir.path()).await.unwrap();
-    sqlx::query("UPDATE rooms SET listing = NULL WHERE id = ?").bind(room).execute(db.pool()).await.unwrap();
+    let db = RawDb::open(dir.path()).await;
+    let sql = "UPDATE rooms SET listing = NULL WHERE id = $1";
+    db.exec(sql, sql, &[room]).await;
     db.close().await;
     let srv = Running::start(dir.path()).await;
     let alice = alice.at(&srv.base);

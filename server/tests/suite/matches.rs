@@ -184,25 +184,15 @@ async fn nigiri_is_recorded_and_a_restart_holds_the_game_until_both_are_ready() 
 
     // The seed is in the stored log (the room_created row, beside the public event: auditable),
     // and the draw replays from it.
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join(app::data::DB_FILE).display()))
-        .await
-        .unwrap();
-    let body = |kind: &'static str| {
-        let pool = pool.clone();
-        async move {
-            let b: String = sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = ? AND kind = ?")
-                .bind(room)
-                .bind(kind)
-                .fetch_one(&pool)
-                .await
-                .unwrap();
-            serde_json::from_str::<Value>(&b).unwrap()
-        }
+    let db = RawDb::open(dir.path()).await;
+    let body = async |kind: &str| {
+        let sql = format!("SELECT body FROM match_events WHERE room_id = $1 AND kind = '{kind}'");
+        serde_json::from_str::<Value>(&db.scalar::<String>(&sql, &[room]).await).unwrap()
     };
     let seed = body("room_created").await["nigiri_seed"].as_u64().expect("seed recorded");
     let replayed = app::matches::state::nigiri(seed);
     assert_eq!(serde_json::to_value(replayed).unwrap(), body("started").await["black"]);
-    pool.close().await;
+    db.close().await;
 
     // Restart: the move is intact and play waits for both players' Ready (003 §6.1–6.3).
     let srv = Running::start(dir.path()).await;

@@ -387,20 +387,20 @@ async fn a_damaged_log_is_queued_held_and_repaired() {
     played(&alice, &bob, room, mv(2, 2, 2), 3).await;
     srv.stop().await;
     // Damage: Black's third move is rewritten onto an occupied point.
-    let db = app::data::Db::open(dir.path()).await.unwrap();
-    let seq: i64 = sqlx::query_scalar(
-        "SELECT seq FROM match_events WHERE room_id = ? AND kind = 'move_played' ORDER BY seq DESC LIMIT 1",
+    let db = RawDb::open(dir.path()).await;
+    let seq: i64 = db
+        .scalar(
+            "SELECT seq FROM match_events WHERE room_id = $1 AND kind = 'move_played' ORDER BY seq DESC LIMIT 1",
+            &[room],
+        )
+        .await;
+    db.exec(
+        "UPDATE match_events SET body = json_set(body, '$.at.x', 1, '$.at.y', 1, '$.at.z', 1) WHERE room_id = $1 AND seq = $2",
+        "UPDATE match_events SET body = jsonb_set(body::jsonb, '{at}', '{\"x\": 1, \"y\": 1, \"z\": 1}'::jsonb)::text \
+         WHERE room_id = $1 AND seq = $2",
+        &[room, seq],
     )
-    .bind(room)
-    .fetch_one(db.pool())
-    .await
-    .unwrap();
-    sqlx::query("UPDATE match_events SET body = json_set(body, '$.at.x', 1, '$.at.y', 1, '$.at.z', 1) WHERE room_id = ? AND seq = ?")
-        .bind(room)
-        .bind(seq)
-        .execute(db.pool())
-        .await
-        .unwrap();
+    .await;
     db.close().await;
     clock.advance_ms(60_000);
     let srv = Running::start_with_clock(dir.path(), shared.clone()).await;

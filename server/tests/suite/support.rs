@@ -27,6 +27,7 @@ pub fn config(dir: &Path) -> Config {
         bind: "127.0.0.1".parse().unwrap(),
         port: 0,
         data_dir: dir.to_path_buf(),
+        database_url: testclient::test_database_url(dir),
         log: "warn".into(),
         log_format: server::config::LogFormat::Text,
         site_root: "target/site".into(),
@@ -168,4 +169,80 @@ pub async fn until_view(p: &Player, room: i64, pred: impl Fn(&serde_json::Value)
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     panic!("room {room} never reached the expected state: {}", p.view(room).await);
+}
+
+/// The test's database opened directly (SQLite file or the test's PostgreSQL database), for
+/// tests that damage or rewind stored data while the server is stopped.
+pub enum RawDb {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+impl RawDb {
+    pub async fn open(dir: &Path) -> RawDb {
+        match testclient::test_database_url(dir) {
+            Some(url) => RawDb::Postgres(sqlx::PgPool::connect(&url).await.unwrap()),
+            None => RawDb::Sqlite(
+                sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.join(app::data::DB_FILE).display()))
+                    .await
+                    .unwrap(),
+            ),
+        }
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, RawDb::Postgres(_))
+    }
+
+    /// Runs `sqlite` or `postgres` (each dialect's spelling) with `ints` bound as $1, $2, ….
+    pub async fn exec(&self, sqlite: &str, postgres: &str, ints: &[i64]) -> u64 {
+        match self {
+            RawDb::Sqlite(p) => {
+                let mut q = sqlx::query(sqlite);
+                for i in ints {
+                    q = q.bind(*i);
+                }
+                q.execute(p).await.unwrap().rows_affected()
+            }
+            RawDb::Postgres(p) => {
+                let mut q = sqlx::query(postgres);
+                for i in ints {
+                    q = q.bind(*i);
+                }
+                q.execute(p).await.unwrap().rows_affected()
+            }
+        }
+    }
+
+    /// One value of a query both dialects spell the same.
+    pub async fn scalar<T>(&self, sql: &str, ints: &[i64]) -> T
+    where
+        T: Send + Unpin,
+        T: for<'r> sqlx::Decode<'r, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite>,
+        T: for<'r> sqlx::Decode<'r, sqlx::Postgres> + sqlx::Type<sqlx::Postgres>,
+    {
+        match self {
+            RawDb::Sqlite(p) => {
+                let mut q = sqlx::query_scalar(sql);
+                for i in ints {
+                    q = q.bind(*i);
+                }
+                q.fetch_one(p).await.unwrap()
+            }
+            RawDb::Postgres(p) => {
+                let mut q = sqlx::query_scalar(sql);
+                for i in ints {
+                    q = q.bind(*i);
+                }
+                q.fetch_one(p).await.unwrap()
+            }
+        }
+    }
+
+    pub async fn close(&self) {
+        match self {
+            RawDb::Sqlite(p) => p.close().await,
+            RawDb::Postgres(p) => p.close().await,
+        }
+    }
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The server test suite against PostgreSQL (issue 15 §2): a throwaway PostgreSQL server in a
+# temporary directory (initdb + pg_ctl, as the `postgres` user when run as root: PostgreSQL
+# refuses to run as root), the suite with SPACE_BADUK_TEST_POSTGRES pointing at it (each
+# test makes its own database), then the server stopped and its directory deleted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
+  echo "test-postgres: no PostgreSQL server found under /usr/lib/postgresql (Debian package postgresql)" >&2
+  exit 1
+fi
+
+tmp=$(mktemp -d /tmp/sb-postgres.XXXXXX)
+as_pg=()
+if [ "$(id -u)" -eq 0 ]; then
+  chown postgres: "$tmp"
+  as_pg=(runuser -u postgres --)
+fi
+# A free port: bound and released by the kernel's choice.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+stop() {
+  "${as_pg[@]}" "$bindir/pg_ctl" -D "$tmp/data" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$tmp"
+}
+trap stop EXIT
+
+"${as_pg[@]}" "$bindir/initdb" -D "$tmp/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+"${as_pg[@]}" "$bindir/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w \
+  -o "-p $port -k $tmp -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
+
+export SPACE_BADUK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port"
+echo "test-postgres: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on port $port; the server suite again"
+cargo test -p server --test suite "$@"
