@@ -414,8 +414,10 @@ impl Actor {
                     self.state.version = last.seq;
                 }
                 // The view's changed fields ride with the last event, for browsers to apply
-                // (only computed while someone watches).
-                let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now));
+                // (only computed while someone watches; the hints while the player to move does).
+                let mover_watches =
+                    self.state.account_of(self.state.to_move()).is_some_and(|u| self.connections.contains_key(&u));
+                let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
                 for (i, e) in stored.iter().enumerate() {
                     let fields = if i + 1 == stored.len() { live.take() } else { None };
                     let _ = self.events.send(Published::new(e.clone(), fields));

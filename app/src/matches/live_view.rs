@@ -1,8 +1,11 @@
 //! What the frequent events change in a room's view, sent with them on the live stream so
-//! that a spectator's browser keeps its view itself instead of asking for the whole of it
-//! after every event (issue 15 §1, lila-ws's versioned events). A move, an acknowledgement,
-//! a pass and an illegal attempt are applied this way; after anything else, or a gap in
-//! the event numbers, the browser asks for the view as before.
+//! that a browser — a spectator's or a player's — keeps its view itself instead of asking
+//! for the whole of it after every event (issue 15 §1, lila-ws's versioned events). A move,
+//! an acknowledgement, a pass and an illegal attempt are applied this way; after anything
+//! else, or a gap in the event numbers, the browser asks for the view as before. The one
+//! personal part of a player's view that these events change, the hints of the player to
+//! move (000 §8.3), comes with them while that player watches: they are no secret (anyone
+//! can work them out from the position), and they are computed once per commit.
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +13,7 @@ use super::{
     clocks::ClockView,
     commands::RoomPhase,
     events::{Attention, Colour, Event, HoldReason, Xyz},
-    view::{FaultView, PendingUndo, RoomView},
+    view::{FaultView, Hints, PendingUndo, RoomView},
 };
 
 /// The view's fields that those events change. Sent with the last event of each commit (the
@@ -36,6 +39,10 @@ pub struct LiveFields {
     pub attention: Option<Attention>,
     pub illegal_attempts: u32,
     pub last_pass_by: Option<Colour>,
+    /// The hints of the player to move, while in play and that player's page is connected
+    /// (`None` otherwise: a player's page without them asks for its view).
+    #[serde(default)]
+    pub hints: Option<Hints>,
 }
 
 /// Whether a browser applies `e` itself (with the fields that come with it).
@@ -48,8 +55,9 @@ pub fn applied_in_browser(e: &Event) -> bool {
 
 #[cfg(feature = "ssr")]
 impl LiveFields {
-    /// The fields of the room in state `s` at `now` (also what [`RoomView::shared`] shows).
-    pub fn of(s: &super::state::MatchState, now: i64) -> LiveFields {
+    /// The fields of the room in state `s` at `now` (also what [`RoomView::shared`] shows),
+    /// with the hints of the player to move when `hints` (and play is on).
+    pub fn of(s: &super::state::MatchState, now: i64, hints: bool) -> LiveFields {
         use super::state::UNDO_ANSWER_MS;
         let g = &s.game;
         let geometry = g.geometry();
@@ -88,12 +96,13 @@ impl LiveFields {
                 Some((c, engine::Move::Pass)) => Some(*c),
                 _ => None,
             },
+            hints: (hints && s.phase() == RoomPhase::Playing).then(|| Hints::of(s)),
         }
     }
 }
 
 impl LiveFields {
-    /// Writes these fields into `view`.
+    /// Writes these fields into `view`; the hints only into the view of the player to move.
     pub fn write_into(self, view: &mut RoomView) {
         let LiveFields {
             version,
@@ -115,6 +124,7 @@ impl LiveFields {
             attention,
             illegal_attempts,
             last_pass_by,
+            hints,
         } = self;
         view.version = version;
         view.server_time_ms = server_time_ms;
@@ -135,6 +145,14 @@ impl LiveFields {
         view.attention = attention;
         view.illegal_attempts = illegal_attempts;
         view.last_pass_by = last_pass_by;
+        let to_me = view.your_colour == Some(to_move) && phase == RoomPhase::Playing;
+        view.hints = hints.filter(|_| to_me);
+    }
+
+    /// Whether `view` (after these fields) lacks the hints its player should see: then the
+    /// browser asks for the view.
+    pub fn lacks_hints_for(&self, view: &RoomView) -> bool {
+        view.your_colour == Some(self.to_move) && self.phase == RoomPhase::Playing && self.hints.is_none()
     }
 }
 

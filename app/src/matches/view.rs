@@ -73,6 +73,24 @@ pub struct Hints {
     pub atari: Vec<Vec<Xyz>>,
 }
 
+#[cfg(feature = "ssr")]
+impl Hints {
+    /// The hints of the player to move in `s`.
+    pub fn of(s: &super::state::MatchState) -> Hints {
+        let g = &s.game;
+        let c = s.to_move();
+        let xyz = |p: engine::Point| super::state::xyz_of(g.geometry(), p);
+        Hints {
+            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.kind())).collect(),
+            atari: if s.rules.atari_warning() {
+                g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ResultView {
@@ -177,19 +195,9 @@ impl RoomView {
     /// viewer's colour, the hints for the player to move (000 §8.3), whether they may read the
     /// stored record (003 §8.1) and the clocks at `now`.
     pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::commands::Requester>, now: i64) {
-        let g = &s.game;
-        let geometry = g.geometry();
-        let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
         let your_colour = viewer.and_then(|v| s.colour_shown_to(v.user_id));
         // 000 §8.3: illegal points and atari warnings only for the player to move.
-        let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|c| Hints {
-            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.kind())).collect(),
-            atari: if s.rules.atari_warning() {
-                g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
-            } else {
-                Vec::new()
-            },
-        });
+        let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|_| Hints::of(s));
         self.your_colour = your_colour;
         self.hints = hints;
         self.may_read_record = viewer.is_some_and(|v| s.may_read_record(v));
@@ -227,7 +235,8 @@ impl RoomView {
             attention,
             illegal_attempts,
             last_pass_by,
-        } = super::live_view::LiveFields::of(s, 0);
+            hints: _,
+        } = super::live_view::LiveFields::of(s, 0, false);
         let scoring = s.scoring().map(|sc| {
             let limit_s = match &s.rules {
                 // 000 §8.5: the review limit; 003 §10.1: the scoring-wait alert, if agreed.

@@ -802,9 +802,10 @@ fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
     check(&t);
 }
 
-/// Issue 15 §1: a spectator's browser that applies the moves, acknowledgements, passes and
-/// illegal attempts it is sent (each commit's fields with its last event) holds exactly the
-/// view the server would send it — on a flat board (with a capture) and in a box.
+/// Issue 15 §1: a browser that applies the moves, acknowledgements, passes and illegal
+/// attempts it is sent (each commit's fields with its last event) holds exactly the view the
+/// server would send it — a spectator's and each player's (with the hints of the player to
+/// move), on a flat board (with a capture) and in a box.
 #[test]
 fn a_view_kept_by_applying_live_events_is_the_servers_view() {
     use crate::matches::{
@@ -817,7 +818,8 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
     };
     for (settings, z) in [(classic9(), 1), (space_box(3), 2)] {
         let mut t = T::started(settings);
-        let mut kept = RoomView::of(1, &t.s, None, t.now, 0);
+        let viewers = [None, Some(caller(HOST)), Some(caller(GUEST))];
+        let mut kept: Vec<RoomView> = viewers.iter().map(|v| RoomView::of(1, &t.s, v.as_ref(), t.now, 0)).collect();
         // Black 2,1 and 1,2 (on the flat board: taking White's 1,1); White tries the
         // occupied 2,1, then passes.
         let script = [
@@ -840,12 +842,25 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
             assert!(!new.is_empty(), "{command:?} made no event");
             for (i, e) in new.iter().enumerate() {
                 assert!(applied_in_browser(&e.event), "{:?} is not applied in the browser", e.event);
-                let fields = (i + 1 == new.len()).then(|| LiveFields::of(&t.s, t.now));
-                kept.apply_live(&e.event, fields);
+                // Both players watch: the hints come along.
+                let fields = (i + 1 == new.len()).then(|| LiveFields::of(&t.s, t.now, true));
+                for view in &mut kept {
+                    if let Some(f) = &fields {
+                        assert!(!f.lacks_hints_for(view));
+                    }
+                    view.apply_live(&e.event, fields.clone());
+                }
             }
-            let server = RoomView::of(1, &t.s, None, t.now, 0);
-            assert_eq!(sorted(kept.clone()), sorted(server), "after {command:?}");
+            for (view, viewer) in kept.iter().zip(&viewers) {
+                let server = RoomView::of(1, &t.s, viewer.as_ref(), t.now, 0);
+                assert_eq!(sorted(view.clone()), sorted(server), "after {command:?}, seen by {viewer:?}");
+            }
+            // Without the hints (the player to move not watching), that player's page asks.
+            let bare = LiveFields::of(&t.s, t.now, false);
+            let mover = if t.s.to_move() == kept[1].your_colour.unwrap() { &kept[1] } else { &kept[2] };
+            assert!(bare.lacks_hints_for(mover) && !bare.lacks_hints_for(&kept[0]));
         }
+        let kept = &kept[0];
         // On the flat board 1,1 has two neighbours, both Black's; in the box it has four.
         assert_eq!(kept.captures[0], u32::from(z == 1), "Black took a stone on the flat board");
         assert_eq!(kept.illegal_attempts, 1);

@@ -1,8 +1,8 @@
 //! The room's live stream in the browser: one WebSocket carrying the room's numbered
-//! events. A spectator's page applies moves, acknowledgements, passes and illegal attempts
-//! itself, with the view's fields that come with each commit's last event (issue 15 §1);
-//! after any other event, a gap, or on a player's page (hints and acknowledgements are
-//! personal) the view is fetched again. A dropped connection reconnects
+//! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
+//! and illegal attempts itself, with the view's fields (and, for the player to move, the
+//! hints) that come with each commit's last event (issue 15 §1); after any other event, a
+//! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
 //! player's presence (003 §6.1). Displaying an opponent's move sends the acknowledgement
@@ -83,8 +83,11 @@ mod hydrate {
                     c.borrow_mut().acked = n;
                     let id = ctx.id;
                     leptos::task::spawn_local(async move {
-                        let _ = crate::api::match_command(id, Command::Acknowledge { move_number: n }).await;
-                        ctx.refresh();
+                        // The acknowledgement comes back on the stream; only a refusal
+                        // means the view is not what this page thinks.
+                        if crate::api::match_command(id, Command::Acknowledge { move_number: n }).await.is_err() {
+                            ctx.refresh();
+                        }
                     });
                 }
             }
@@ -195,12 +198,13 @@ mod hydrate {
         }
     }
 
-    /// Applies `e` to a spectator's view when the view is in step with it (the event right
+    /// Applies `e` to the page's view when the view is in step with it (the event right
     /// after what the view holds); false when the view must be fetched instead.
     fn apply(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, e: &StoredEvent, live: Option<LiveFields>) -> bool {
-        let (spectator, version) = ctx.view.with_untracked(|v| (v.your_colour.is_none(), v.version));
+        let version = ctx.view.with_untracked(|v| v.version);
         let base = version.max(conn.borrow().applied.unwrap_or(0));
-        if !spectator || !applied_in_browser(&e.event) || e.seq != base + 1 {
+        let lacks_hints = live.as_ref().is_some_and(|f| ctx.view.with_untracked(|v| f.lacks_hints_for(v)));
+        if !applied_in_browser(&e.event) || e.seq != base + 1 || lacks_hints {
             conn.borrow_mut().applied = None;
             return false;
         }

@@ -143,9 +143,11 @@ impl RoomCtx {
                     let text = self.view.with_untracked(|v| room_error(lang.get_untracked(), v, &e));
                     self.notice.set(Some(Notice::Error(text)));
                     done(false);
+                    // A refusal: the view may be behind what the server holds.
+                    self.refresh();
                 }
             }
-            self.refresh();
+            // Accepted: its events come on the stream, which applies or fetches (live.rs).
         });
     }
 
