@@ -19,8 +19,8 @@
 //!
 //! The game: Black fills the planes z = 1…⌊n/2⌋, White the planes above the middle one, each
 //! in reading order, both skipping the points with x, y, z ≡ 2 (mod 4) (eyes); the middle
-//! plane stays empty. Every chain keeps liberties, so no move captures or is suicide, and
-//! the count at the end is known: each side's stones plus its eyes.
+//! plane stays empty, and so does each point Black took back. Every chain keeps liberties,
+//! so no move captures or is suicide.
 
 use std::{
     path::PathBuf,
@@ -117,7 +117,7 @@ async fn watch(base: String, room: i64, msgs: Arc<AtomicU64>, last_seq: Arc<Atom
         if let Message::Text(t) = msg {
             msgs.fetch_add(1, Relaxed);
             if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                if let Some(seq) = v["seq"].as_i64() {
+                if let Some(seq) = v["event"]["seq"].as_i64() {
                     last_seq.fetch_max(seq, Relaxed);
                 }
             }
@@ -165,6 +165,8 @@ async fn run(args: Args) -> std::process::ExitCode {
     .expect("a box");
     settings.colours = app::matches::settings::ColourAssignment::HostBlack;
     settings.time = app::matches::settings::TimeControl::SpaceHours { black: 5, white: 5 };
+    // Two consents make the result final (no administrator in this run to confirm it).
+    settings.review = app::matches::referee::ReviewPolicy::WhenDisputed;
     let room = started_room(&black, &white, "soak", &settings).await.expect("room set up");
     let msgs = Arc::new(AtomicU64::new(0));
     let seen: Vec<Arc<AtomicI64>> = (0..args.spectators).map(|_| Arc::new(AtomicI64::new(0))).collect();
@@ -172,27 +174,34 @@ async fn run(args: Args) -> std::process::ExitCode {
         seen.iter().map(|s| tokio::spawn(watch(base.clone(), room, msgs.clone(), s.clone()))).collect();
 
     let (black_walk, white_walk) = walks(n);
-    let total = black_walk.len().min(white_walk.len());
-    let mut rtt = Vec::with_capacity(2 * total);
-    let mut ack_rtt = Vec::with_capacity(2 * total);
+    let mut rtt = Vec::with_capacity(2 * white_walk.len());
+    let mut ack_rtt = Vec::with_capacity(2 * white_walk.len());
     let mut rss = Vec::new();
     let mut undos = 0u32;
     let mut number = 0u32;
     let game_started = Instant::now();
-    for i in 0..total {
-        for (mover, other, at) in [(&black, &white, black_walk[i]), (&white, &black, white_walk[i])] {
-            number += 1;
-            rtt.push(must(mover, room, &Command::Move { at }).await);
-            ack_rtt.push(must(other, room, &Command::Acknowledge { move_number: number }).await);
-            let is_black = std::ptr::eq(mover, &black);
-            if is_black && args.undo_every > 0 && (i as u32 + 1) % args.undo_every == 0 {
-                must(&black, room, &Command::RequestUndo).await;
-                must(&white, room, &Command::AnswerUndo { accept: true }).await;
-                undos += 1;
-                rtt.push(must(&black, room, &Command::Move { at }).await);
-                ack_rtt.push(must(&white, room, &Command::Acknowledge { move_number: number }).await);
-            }
+    // Black's next point: after an undo the same point may not be played at once (003 §5,
+    // `undo_repetition`), so Black goes on with the next one and the undone point stays
+    // empty (one more eye).
+    let mut black_next = black_walk.iter().copied();
+    let mut pairs = 0u32;
+    'game: for &white_at in &white_walk {
+        let Some(black_at) = black_next.next() else { break };
+        pairs += 1;
+        number += 1;
+        rtt.push(must(&black, room, &Command::Move { at: black_at }).await);
+        ack_rtt.push(must(&white, room, &Command::Acknowledge { move_number: number }).await);
+        if args.undo_every > 0 && pairs.is_multiple_of(args.undo_every) {
+            must(&black, room, &Command::RequestUndo).await;
+            must(&white, room, &Command::AnswerUndo { accept: true }).await;
+            undos += 1;
+            let Some(instead) = black_next.next() else { break 'game };
+            rtt.push(must(&black, room, &Command::Move { at: instead }).await);
+            ack_rtt.push(must(&white, room, &Command::Acknowledge { move_number: number }).await);
         }
+        number += 1;
+        rtt.push(must(&white, room, &Command::Move { at: white_at }).await);
+        ack_rtt.push(must(&black, room, &Command::Acknowledge { move_number: number }).await);
         if number % 1000 < 2 {
             rss.push((number, rss_mib(server.pid()).unwrap_or(f64::NAN)));
         }
@@ -209,7 +218,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         must(&white, room, &Command::RequestScoring).await;
         view = black.view(room).await;
     }
-    let statement = view["scoring"]["statement"].as_u64().unwrap_or_else(|| panic!("no statement: {view}")) as u32;
+    let statement = view["scoring"]["statement"].as_u64().unwrap_or_else(|| panic!("no statement: {view}"));
     must(&black, room, &Command::Consent { statement }).await;
     must(&white, room, &Command::Consent { statement }).await;
     let game_s = game_started.elapsed().as_secs_f64();
