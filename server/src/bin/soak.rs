@@ -260,7 +260,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     let (first_p50, first_p99) = summary(&rtt[..window]);
     let (last_p50, last_p99) = summary(&rtt[rtt.len() - window..]);
     let (ack_p50, ack_p99) = summary(&ack_rtt);
-    println!("soak: {n}×{n}×{n}, {number} moves and passes ({undos} undone and replayed), {} events", version);
+    println!("soak: {n}×{n}×{n}, {number} moves and passes ({undos} taken back by consent), {} events", version);
     println!("  finished rooms stored first: {} in {finished_s:.1} s", args.finished_rooms);
     println!("  game: {game_s:.1} s; result {result}");
     println!("  move round trip, first {window}: p50 {first_p50:.2} ms, p99 {first_p99:.2} ms");
