@@ -166,7 +166,7 @@ impl Db {
                 if role == before.role {
                     return Err(AppError::input("role", InputProblem::Unchanged));
                 }
-                on!(&mut tx.conn(), t => sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
+                on!(&mut tx, t => sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
                     .bind(role)
                     .bind(target)
                     .execute(&mut **t)
@@ -178,7 +178,7 @@ impl Db {
                 if disabled == before.disabled_at_ms.is_some() {
                     return Err(AppError::input("disabled", InputProblem::Unchanged));
                 }
-                on!(&mut tx.conn(), t => sqlx::query("UPDATE users SET disabled_at_ms = $1 WHERE id = $2")
+                on!(&mut tx, t => sqlx::query("UPDATE users SET disabled_at_ms = $1 WHERE id = $2")
                     .bind(disabled.then_some(now))
                     .bind(target)
                     .execute(&mut **t)
@@ -215,7 +215,7 @@ impl Db {
         let mut tx = write_tx(self).await?;
         account(&mut tx.conn(), target).await?;
         retire_reset_links(&mut tx.conn(), target, now).await?;
-        on!(&mut tx.conn(), t => sqlx::query(
+        on!(&mut tx, t => sqlx::query(
             "INSERT INTO password_resets (token_sha256, user_id, issued_by, created_at_ms, expires_at_ms) \
              VALUES ($1, $2, $3, $4, $5)",
         )
@@ -257,7 +257,7 @@ impl Db {
         let hash = hash_password(new.to_string()).await?;
         let mut tx = write_tx(self).await?;
         // Again inside the transaction: the link may have been used or retired meanwhile.
-        let row = on!(&mut tx.conn(), t => sqlx::query(open)
+        let row = on!(&mut tx, t => sqlx::query(open)
             .bind(&digest)
             .bind(now)
             .fetch_optional(&mut **t)

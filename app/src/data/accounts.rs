@@ -197,11 +197,11 @@ impl Db {
     pub async fn issue_setup_token(&self) -> Result<SetupToken, AppError> {
         let secret = random_hex::<24>()?;
         let mut tx = super::write_tx(self).await?;
-        on!(&mut tx.conn(), t => sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
+        on!(&mut tx, t => sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
             .execute(&mut **t)
             .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
-        on!(&mut tx.conn(), t => sqlx::query("INSERT INTO setup_tokens (token_sha256, created_at_ms) VALUES ($1, $2)")
+        on!(&mut tx, t => sqlx::query("INSERT INTO setup_tokens (token_sha256, created_at_ms) VALUES ($1, $2)")
             .bind(sha256_hex(&secret))
             .bind(now_ms())
             .execute(&mut **t)
@@ -218,7 +218,7 @@ impl Db {
         validate_password(password)?;
         let hash = hash_password(password.to_string()).await?;
         let mut tx = super::write_tx(self).await?;
-        let used = on!(&mut tx.conn(), t => sqlx::query(
+        let used = on!(&mut tx, t => sqlx::query(
             "UPDATE setup_tokens SET used_at_ms = $1 \
              WHERE token_sha256 = $2 AND used_at_ms IS NULL AND revoked = 0",
         )

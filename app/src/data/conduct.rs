@@ -50,7 +50,7 @@ impl Db {
     /// Stores a report in its case; answers the case and whether it is new.
     pub async fn add_report(&self, r: &ReportRow<'_>, now: i64) -> Result<(i64, bool), AppError> {
         let mut tx = write_tx(self).await?;
-        let open: Option<i64> = on!(&mut tx.conn(), t => sqlx::query_scalar(
+        let open: Option<i64> = on!(&mut tx, t => sqlx::query_scalar(
             "SELECT id FROM report_cases WHERE room_id = $1 AND subject_user_id IS NOT DISTINCT FROM $2 AND decided_at_ms IS NULL",
         )
         .bind(r.room_id)
@@ -61,7 +61,7 @@ impl Db {
         let (case, new) = match open {
             Some(id) => (id, false),
             None => {
-                let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
+                let id: i64 = on!(&mut tx, t => sqlx::query_scalar(
                     "INSERT INTO report_cases (room_id, subject_user_id, opened_at_ms) VALUES ($1, $2, $3) RETURNING id",
                 )
                 .bind(r.room_id)
@@ -73,7 +73,7 @@ impl Db {
                 (id, true)
             }
         };
-        on!(&mut tx.conn(), t => sqlx::query(
+        on!(&mut tx, t => sqlx::query(
             "INSERT INTO reports (case_id, reporter_id, category, description, at_seq, at_ms) VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(case)
@@ -187,7 +187,7 @@ impl Db {
         now: i64,
     ) -> Result<Vec<i64>, AppError> {
         let mut tx = write_tx(self).await?;
-        let room: Option<(i64, Option<i64>)> = on!(&mut tx.conn(), t => sqlx::query_as(
+        let room: Option<(i64, Option<i64>)> = on!(&mut tx, t => sqlx::query_as(
             "UPDATE report_cases SET decided_at_ms = $1, decided_by = $2, outcome = $3, sanction = $4, reasons = $5 \
              WHERE id = $6 AND decided_at_ms IS NULL RETURNING room_id, subject_user_id",
         )
@@ -214,7 +214,7 @@ impl Db {
             append(&mut tx.conn(), now, &e, None, Some(&serde_json::json!({ "case": id }))).await?;
         }
         let reporters: Vec<i64> =
-            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT DISTINCT reporter_id FROM reports WHERE case_id = $1 ORDER BY reporter_id")
+            on!(&mut tx, t => sqlx::query_scalar("SELECT DISTINCT reporter_id FROM reports WHERE case_id = $1 ORDER BY reporter_id")
                 .bind(id)
                 .fetch_all(&mut **t)
                 .await)

@@ -21,14 +21,14 @@ impl Db {
     pub async fn sync_queue(&self, room_id: i64, items: &[RoomItem]) -> Result<Vec<QueueKind>, AppError> {
         let mut tx = super::write_tx(self).await?;
         let existing: Vec<String> =
-            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = $1")
+            on!(&mut tx, t => sqlx::query_scalar("SELECT kind FROM queue_items WHERE room_id = $1")
             .bind(room_id)
             .fetch_all(&mut **t)
             .await)
             .map_err(internal)?;
         for kind in &existing {
             if !items.iter().any(|i| i.kind.as_str() == kind) {
-                on!(&mut tx.conn(), t => sqlx::query("DELETE FROM queue_items WHERE room_id = $1 AND kind = $2")
+                on!(&mut tx, t => sqlx::query("DELETE FROM queue_items WHERE room_id = $1 AND kind = $2")
                     .bind(room_id)
                     .bind(kind)
                     .execute(&mut **t)
@@ -39,7 +39,7 @@ impl Db {
         let mut new = Vec::new();
         for item in items {
             if !existing.iter().any(|k| k == item.kind.as_str()) {
-                on!(&mut tx.conn(), t => sqlx::query("INSERT INTO queue_items (room_id, kind, since_ms) VALUES ($1, $2, $3)")
+                on!(&mut tx, t => sqlx::query("INSERT INTO queue_items (room_id, kind, since_ms) VALUES ($1, $2, $3)")
                     .bind(room_id)
                     .bind(item.kind.as_str())
                     .bind(item.since_ms)
@@ -70,7 +70,7 @@ impl Db {
     pub async fn claim(&self, room_id: i64, kind: QueueKind, admin: i64, now: i64) -> Result<ClaimOutcome, AppError> {
         // Only a claim of an unclaimed item changes anything, and only that one is logged.
         let mut tx = super::write_tx(self).await?;
-        let fresh = on!(&mut tx.conn(), t => sqlx::query(
+        let fresh = on!(&mut tx, t => sqlx::query(
             "UPDATE queue_items SET claimed_by = $1, claimed_at_ms = $2 \
              WHERE room_id = $3 AND kind = $4 AND claimed_by IS NULL",
         )
@@ -129,7 +129,7 @@ impl Db {
         }
         let mut tx = super::write_tx(self).await?;
         for u in users {
-            on!(&mut tx.conn(), t => sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES ($1, $2, $3, $4, $5)")
+            on!(&mut tx, t => sqlx::query("INSERT INTO notifications (user_id, room_id, kind, detail, at_ms) VALUES ($1, $2, $3, $4, $5)")
                 .bind(u)
                 .bind(room_id)
                 .bind(<&str>::from(kind))

@@ -116,15 +116,14 @@ impl Db {
         make: impl FnOnce(&RulesVersion) -> Result<RulesVersion, AppError>,
     ) -> Result<RulesVersion, AppError> {
         let mut tx = write_tx(self).await?;
-        let latest =
-            on!(&mut tx.conn(), t => sqlx::query(&format!("{VERSION_COLUMNS} ORDER BY c.version DESC LIMIT 1"))
+        let latest = on!(&mut tx, t => sqlx::query(&format!("{VERSION_COLUMNS} ORDER BY c.version DESC LIMIT 1"))
             .fetch_one(&mut **t)
             .await.map(Neutral::neutral))
-            .map_err(internal)?;
+        .map_err(internal)?;
         let latest = version_row(&latest)?;
         let next = make(&latest)?;
         let precedent: &Precedent = next.precedent.as_ref().ok_or(AppError::Internal)?;
-        on!(&mut tx.conn(), t => sqlx::query(
+        on!(&mut tx, t => sqlx::query(
             "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
              VALUES ($1, $2, $3, $4, $5, $6)",
         )
@@ -187,13 +186,13 @@ impl Db {
         // What was in force, read under the write lock (two announcements at once log each
         // other's values as before and after, in order).
         let before: Option<(i64, i64)> =
-            on!(&mut tx.conn(), t => sqlx::query_as("SELECT retention_days, scoring_wait_min FROM site_defaults ORDER BY id DESC LIMIT 1")
+            on!(&mut tx, t => sqlx::query_as("SELECT retention_days, scoring_wait_min FROM site_defaults ORDER BY id DESC LIMIT 1")
                 .fetch_optional(&mut **t)
                 .await)
                 .map_err(internal)?;
         let program = SiteDefaults::program();
         let before = before.unwrap_or((i64::from(program.retention_days), i64::from(program.scoring_wait_min)));
-        on!(&mut tx.conn(), t => sqlx::query(
+        on!(&mut tx, t => sqlx::query(
             "INSERT INTO site_defaults (retention_days, scoring_wait_min, set_at_ms, set_by, reasons) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(i64::from(retention_days))
@@ -261,7 +260,7 @@ impl Db {
     pub async fn purge_room(&self, room_id: i64, last_seq: i64, archive: bool, now: i64) -> Result<bool, AppError> {
         let mut tx = write_tx(self).await?;
         let seen: Option<i64> =
-            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT MAX(seq) FROM match_events WHERE room_id = $1")
+            on!(&mut tx, t => sqlx::query_scalar("SELECT MAX(seq) FROM match_events WHERE room_id = $1")
             .bind(room_id)
             .fetch_one(&mut **t)
             .await)
@@ -269,7 +268,7 @@ impl Db {
         if seen != Some(last_seq) {
             return Ok(false);
         }
-        let done = on!(&mut tx.conn(), t => sqlx::query(
+        let done = on!(&mut tx, t => sqlx::query(
             "UPDATE rooms SET purged_at_ms = $1 WHERE id = $2 AND status = 'finished' AND purged_at_ms IS NULL",
         )
         .bind(now)
@@ -298,7 +297,7 @@ impl Db {
             "DELETE FROM room_viewers WHERE room_id = $1",
             "DELETE FROM queue_items WHERE room_id = $1",
         ] {
-            on!(&mut tx.conn(), t => sqlx::query(sql).bind(room_id).execute(&mut **t).await.map(|r| r.rows_affected()))
+            on!(&mut tx, t => sqlx::query(sql).bind(room_id).execute(&mut **t).await.map(|r| r.rows_affected()))
                 .map_err(internal)?;
         }
         tx.commit().await?;
@@ -320,7 +319,7 @@ impl Db {
         run_by: Option<(i64, &str)>,
     ) -> Result<(), AppError> {
         let mut tx = write_tx(self).await?;
-        on!(&mut tx.conn(), t => sqlx::query("INSERT INTO retention_runs (at_ms, trigger, run_by, report) VALUES ($1, $2, $3, $4)")
+        on!(&mut tx, t => sqlx::query("INSERT INTO retention_runs (at_ms, trigger, run_by, report) VALUES ($1, $2, $3, $4)")
             .bind(report.at_ms)
             .bind(<&str>::from(report.trigger))
             .bind(run_by.map(|(id, _)| id))

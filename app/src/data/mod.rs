@@ -102,7 +102,7 @@ impl Db {
     }
 
     /// Connects to the PostgreSQL database at `url` (`postgres://…`) and runs its migrations.
-    pub async fn connect_postgres(url: &str) -> Result<Self, OpenError> {
+    async fn connect_postgres(url: &str) -> Result<Self, OpenError> {
         let options = PgConnectOptions::from_str(url).map_err(|_| OpenError::BadUrl(redacted(url)))?;
         let connect = |source| OpenError::Connect { path: redacted(url), source };
         let pool = PgPoolOptions::new()
@@ -146,11 +146,6 @@ impl Db {
         let first = crate::governance::seed::first_version(now_ms());
         db.seed_common_rules(&first).await.map_err(|_| OpenError::CommonRules)?;
         Ok(db)
-    }
-
-    /// Which database this is (the backup works on the SQLite file only).
-    pub fn is_postgres(&self) -> bool {
-        matches!(self.pool, Backend::Postgres(_))
     }
 
     pub fn pool(&self) -> &Pool {

@@ -55,13 +55,12 @@ impl Db {
         by: Option<(i64, &str)>,
     ) -> Result<ModelRow, AppError> {
         let mut tx = super::write_tx(self).await?;
-        let version: i64 =
-            on!(&mut tx.conn(), t => sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
+        let version: i64 = on!(&mut tx, t => sqlx::query_scalar("SELECT COALESCE(MAX(version), 0) + 1 FROM models")
             .fetch_one(&mut **t)
             .await)
-            .map_err(internal)?;
+        .map_err(internal)?;
         let weights_json = serde_json::to_string(&weights.0).map_err(|_| AppError::Internal)?;
-        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
+        let id: i64 = on!(&mut tx, t => sqlx::query_scalar(
             "INSERT INTO models (version, source, weights, fingerprint, provenance, created_at_ms, created_by) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )

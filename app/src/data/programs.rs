@@ -40,7 +40,7 @@ impl Db {
     pub async fn insert_series(&self, plan: &SeriesPlan, now: i64, by: i64) -> Result<i64, AppError> {
         let plan_json = serde_json::to_value(plan).map_err(|_| AppError::Internal)?;
         let mut tx = super::write_tx(self).await?;
-        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
+        let id: i64 = on!(&mut tx, t => sqlx::query_scalar(
             "INSERT INTO program_matches (plan, created_at_ms, created_by) VALUES ($1, $2, $3) RETURNING id",
         )
         .bind(plan_json.to_string())

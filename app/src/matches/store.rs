@@ -41,7 +41,7 @@ impl Db {
         let spec = settings.board;
         let len = |a: engine::Axis| a.end - a.start + 1;
         let mut tx = crate::data::write_tx(self).await?;
-        let id: i64 = on!(&mut tx.conn(), t => sqlx::query_scalar(
+        let id: i64 = on!(&mut tx, t => sqlx::query_scalar(
             "INSERT INTO rooms (name, preset, size_x, size_y, size_z, status, created_by, created_at_ms, mode, \
              retention_days, access) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
