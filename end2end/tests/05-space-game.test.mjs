@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
-import { agreeAndReady, createRoom, pass, play, player, referee, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
+import { agreeAndReady, createRoom, inStep, pass, play, player, referee, roomView, sit, tap, until, waitHydrated } from "./game.mjs";
 
 /// Moves the region view to layer `z` with the layer buttons.
 async function toLayer(page, z) {
@@ -95,6 +95,7 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await bob.page.click("[data-testid=request-undo]");
     await alice.page.click("[data-testid=undo-accept]");
     await until(id, (v) => v.to_move === "white" && !v.stones.some(([p]) => p.x === 2 && p.y === 1 && p.z === 1), "undo");
+    await inStep(bob.page, id);
 
     // A tap on the 3D view selects a point (a drag only rotates). The default camera looks
     // at the box centre from yaw −0.55, pitch 0.45; on that central ray the point nearest

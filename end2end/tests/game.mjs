@@ -96,6 +96,14 @@ export async function until(id, pred, what) {
   throw new Error(`room ${id} never reached: ${what}\n${JSON.stringify(await roomView(id)).slice(0, 2000)}`);
 }
 
+/// Waits until the page holds the server's latest event (its room's `data-version`): a test
+/// that taps right after an event must not race the event's arrival, which clears the
+/// selection (003 §7.7).
+export async function inStep(page, id) {
+  const { version } = await roomView(id);
+  await page.waitForFunction((v) => Number(document.querySelector("main.room")?.dataset.version) >= v, version);
+}
+
 /// Taps a point in a board SVG (`board` for flat boards, `region` for a box's region view).
 export async function tap(page, x, y, z) {
   // A box's region pane shows its 3D view by default; points are tapped on the layer plan.

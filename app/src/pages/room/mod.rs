@@ -456,7 +456,8 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
             <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
         </header>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
-        <main class="room" class:flat=flat class:with-desk=desk
+        // data-version: the last event the page holds, so a test can wait until it is in step.
+        <main class="room" class:flat=flat class:with-desk=desk data-version=move || ctx.view.with(|v| v.version)
             class:counting=move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).is_some()>
             // 000 §9: the last seconds of a byo-yomi period in large numbers.
             {move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).map(|n| view! {
