@@ -297,6 +297,7 @@ fn match_status(e: &MatchError) -> u16 {
         | AppealNotAllowed { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
         Illegal { .. } | BadMark { .. } | BadRuling { .. } | BadSanction { .. } => 422,
+        ServedElsewhere { .. } => 503,
         Internal => 500,
     }
 }
@@ -365,13 +366,17 @@ mod response {
         fn into_response(self) -> Response {
             let status = StatusCode::from_u16(self.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             let mut body = self.body();
-            if status.is_server_error() {
+            // A room another instance serves is not a fault (nothing to look up in the log).
+            if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
                 let id = correlation_id();
                 tracing::error!(correlation_id = %id, error = ?self, "answered with a server error");
                 body.detail.insert("correlation_id".into(), id.into());
             }
             let mut response = (status, Json(body)).into_response();
             if let AppError::Throttled { retry_after_s } | AppError::Busy { retry_after_s, .. } = self {
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+            }
+            if let AppError::Match(crate::matches::commands::MatchError::ServedElsewhere { retry_after_s }) = self {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             response

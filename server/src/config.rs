@@ -60,6 +60,15 @@ pub struct Config {
     /// Public base URL used in the printed setup link (defaults to http://BIND:PORT).
     #[arg(long, env = "SPACE_BADUK_PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// This instance's name among several sharing one PostgreSQL database (it holds room
+    /// leases under it; a restart under the same name takes them back at once). Defaults to
+    /// HOST:PORT (the configured port). The embedded SQLite database has one instance, always named `embedded`.
+    #[arg(long, env = "SPACE_BADUK_INSTANCE_ID")]
+    pub instance_id: Option<String>,
+    /// Where the other instances reach this one (`http://10.0.0.5:3000`); defaults to the
+    /// public URL.
+    #[arg(long, env = "SPACE_BADUK_ADVERTISE_URL")]
+    pub advertise_url: Option<String>,
     /// Start even when the site root lacks the browser bundle: the API and server-rendered
     /// pages work, the pages never become interactive. For tests and benchmarks.
     #[arg(long, env = "SPACE_BADUK_NO_BROWSER_BUNDLE", default_value_t = false)]
@@ -73,6 +82,30 @@ pub enum LogFormat {
 }
 
 impl Config {
+    /// This instance among those sharing the database (issue 15 §3), listening on `bound`.
+    pub fn instance(&self, bound: std::net::SocketAddr) -> app::matches::service::Instance {
+        // One process has the embedded file (the data folder's lock); several names there
+        // are for tests only.
+        if self.database_url.is_none() && self.instance_id.is_none() {
+            return app::matches::service::Instance::embedded();
+        }
+        let id = self.instance_id.clone().unwrap_or_else(|| {
+            let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| "localhost".into());
+            // The configured port, not the bound one: a restart is the same instance (it
+            // takes its leases back at once) even when the system picked the port (`--port 0`).
+            format!("{host}:{}", self.port)
+        });
+        let address = self
+            .advertise_url
+            .clone()
+            .or_else(|| self.public_url.clone())
+            .unwrap_or_else(|| Config { port: bound.port(), ..self.clone() }.public_url());
+        app::matches::service::Instance::new(id, Some(address))
+    }
+
     pub fn public_url(&self) -> String {
         self.public_url.clone().unwrap_or_else(|| match self.bind {
             IpAddr::V6(a) => format!("http://[{a}]:{}", self.port),

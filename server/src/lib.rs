@@ -126,7 +126,7 @@ impl Server {
             .site_pkg_dir("pkg")
             .site_addr(addr)
             .build();
-        let matches = MatchService::new(db.clone(), clock.clone());
+        let matches = MatchService::for_instance(db.clone(), clock.clone(), config.instance(addr));
         let loaded = matches.boot().await.map_err(StartError::Setup)?;
         tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
         let series = matches.resume_program_matches().await.map_err(StartError::Setup)?;
@@ -143,7 +143,8 @@ impl Server {
         matches.retention_tick(app::governance::RunTrigger::Start).await;
         let next_ms = clock.now_ms() + Schedule::EVERY_MS;
         let schedule = Schedule { matches: matches.clone(), clock: clock.clone(), next_ms };
-        let router = routes::router(options, db, Arc::new(SignInThrottle::new(clock)), matches, config).await?;
+        let router =
+            routes::router(options, db.clone(), Arc::new(SignInThrottle::new(db, clock)), matches, config).await?;
         Ok(Server { addr, setup_url, listener, router, schedule })
     }
 
@@ -152,14 +153,17 @@ impl Server {
         // Aborted when serving ends, or when this future is dropped (the guard): retention,
         // and the sweep that releases idle rooms' actors (issue 15 §1).
         let releasing = self.schedule.matches.start_releasing().abort_handle();
+        // Room leases renewed, and the other instances' doorbell heard (issue 15 §3).
+        let leasing = self.schedule.matches.start_leasing().abort_handle();
+        let listening = self.schedule.matches.start_listening().await.map(|t| t.abort_handle());
         let schedule = tokio::spawn(self.schedule.run()).abort_handle();
-        struct Stop([tokio::task::AbortHandle; 2]);
+        struct Stop(Vec<tokio::task::AbortHandle>);
         impl Drop for Stop {
             fn drop(&mut self) {
                 self.0.iter().for_each(tokio::task::AbortHandle::abort);
             }
         }
-        let _stop = Stop([schedule, releasing]);
+        let _stop = Stop([schedule, releasing, leasing].into_iter().chain(listening).collect());
         axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(shutdown)
             .await

@@ -7,7 +7,14 @@ use app::{
     matches::service::MatchService,
     shell, App,
 };
-use axum::{http::StatusCode, middleware, response::IntoResponse, routing::get, Json, Router};
+use axum::{
+    body::Bytes,
+    http::{HeaderMap, StatusCode},
+    middleware,
+    response::{IntoResponse, Response},
+    routing::{get, post},
+    Json, Router,
+};
 use leptos::{config::LeptosOptions, prelude::provide_context};
 use leptos_axum::{generate_route_list, LeptosRoutes};
 use tower_http::compression::CompressionLayer;
@@ -40,6 +47,7 @@ pub async fn router(
     let context_db = db.clone();
     let health_db = db.clone();
     let health_matches = matches.clone();
+    let peer_matches = matches.clone();
     let api = crate::api::router(crate::api::ApiState {
         db: db.clone(),
         matches: matches.clone(),
@@ -70,6 +78,12 @@ pub async fn router(
         .layer(middleware::from_fn(|req, next| crate::middleware::limit_body(MAX_BODY_BYTES, req, next)));
     let router = Router::new()
         .route("/healthz", get(move || healthz(health_db.clone(), health_matches.clone())))
+        .route(
+            "/internal/v1/rooms/{id}/commands",
+            post(move |id: crate::api::RoomId, headers: HeaderMap, body: Bytes| {
+                forwarded_command(peer_matches.clone(), id, headers, body)
+            }),
+        )
         .merge(pages)
         .merge(api)
         .layer(sessions)
@@ -90,4 +104,28 @@ async fn healthz(db: Db, matches: MatchService) -> impl IntoResponse {
         "rooms_in_memory": matches.rooms_in_memory().await,
     }));
     (if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, body)
+}
+
+/// `POST /internal/v1/rooms/{id}/commands`: a command another instance forwarded to this one,
+/// the room's owner (issue 15 §3). Only an instance that read this one's peer key from the
+/// database can send one (anyone else: 403, before the body is read); it runs here and is
+/// never forwarded again. The answer is `{"Ok": reply}` (`null` for a presence) or `{"Err": error}`.
+async fn forwarded_command(
+    matches: MatchService,
+    crate::api::RoomId(id): crate::api::RoomId,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let key = headers.get(app::matches::service::PEER_KEY_HEADER).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if !matches.is_peer_key(key) {
+        return app::AppError::Forbidden.into_response();
+    }
+    let forwarded: app::matches::service::Forwarded = match serde_json::from_slice(&body) {
+        Ok(f) => f,
+        Err(e) if e.is_syntax() || e.is_eof() => {
+            return app::AppError::MalformedJson { why: e.to_string() }.into_response()
+        }
+        Err(e) => return app::AppError::InvalidJson { why: e.to_string() }.into_response(),
+    };
+    Json(matches.forwarded(id, forwarded).await).into_response()
 }

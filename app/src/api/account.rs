@@ -41,11 +41,13 @@ pub async fn change_password(
     use crate::data::SignInThrottle;
     let throttle = use_context::<std::sync::Arc<SignInThrottle>>().ok_or(AppError::Internal)?;
     let keys = SignInThrottle::keys(&me.username, super::auth::client_ip().await);
-    throttle.check(&keys)?;
+    throttle.check(&keys).await?;
     let changed = db()?.change_password(me.user_id, &current_password, &new_password, keep.as_deref(), now_ms()?).await;
     match &changed {
-        Err(AppError::InvalidInput { field, .. }) if field == "current_password" => throttle.record_failure(&keys),
-        Ok(_) => throttle.record_success(&me.username),
+        Err(AppError::InvalidInput { field, .. }) if field == "current_password" => {
+            throttle.record_failure(&keys).await?
+        }
+        Ok(_) => throttle.record_success(&me.username).await?,
         Err(_) => {}
     }
     changed

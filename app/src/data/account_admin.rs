@@ -135,7 +135,7 @@ impl Db {
         let mut tx = write_tx(self).await?;
         let ended = set_password(&mut tx.conn(), user, &hash, keep, EndReason::PasswordChanged, now).await?;
         tx.commit().await?;
-        self.logins_changed();
+        self.logins_changed().await;
         Ok(ended)
     }
 
@@ -196,7 +196,7 @@ impl Db {
         append(&mut tx.conn(), now, &logged, Some(&was), Some(&now_is)).await?;
         let after = account(&mut tx.conn(), target).await?;
         tx.commit().await?;
-        self.logins_changed();
+        self.logins_changed().await;
         Ok(after)
     }
 
@@ -268,7 +268,7 @@ impl Db {
         let username: String = row.col("username")?;
         set_password(&mut tx.conn(), user, &hash, None, EndReason::PasswordReset, now).await?;
         tx.commit().await?;
-        self.logins_changed();
+        self.logins_changed().await;
         Ok(username)
     }
 }

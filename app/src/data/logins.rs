@@ -118,7 +118,7 @@ impl Db {
             .execute(p)
             .await.map(|r| r.rows_affected()))
             .map_err(internal)?;
-        self.logins_changed();
+        self.logins_changed().await;
         Ok(())
     }
 
@@ -134,7 +134,7 @@ impl Db {
         .execute(p)
         .await.map(|r| r.rows_affected()))
         .map_err(internal)?;
-        self.logins_changed();
+        self.logins_changed().await;
         Ok(done == 1)
     }
 
@@ -143,14 +143,15 @@ impl Db {
         let mut tx = super::write_tx(self).await?;
         let ended = end_logins(&mut tx.conn(), user, keep, why).await;
         let committed = tx.commit().await;
-        self.logins_changed();
+        self.logins_changed().await;
         committed.and(ended)
     }
 
     /// After committing anything that can end a login or change an account's standing:
     /// what the login cache holds is asked again.
-    pub(super) fn logins_changed(&self) {
+    pub(super) async fn logins_changed(&self) {
         self.logins.changed();
+        self.ring_logins().await;
     }
 }
 

@@ -20,10 +20,10 @@ pub async fn authenticate(
     client: Option<IpAddr>,
 ) -> Result<User, AppError> {
     let keys = SignInThrottle::keys(username, client);
-    throttle.check(&keys)?;
+    throttle.check(&keys).await?;
     match db.verify_password(username, password).await {
         Ok(user) => {
-            throttle.record_success(username);
+            throttle.record_success(username).await?;
             // The password was right, so saying why costs nothing to the account's secrecy.
             if db.is_disabled(user.id).await? {
                 return Err(AppError::AccountDisabled);
@@ -31,7 +31,7 @@ pub async fn authenticate(
             Ok(user)
         }
         Err(AppError::BadCredentials) => {
-            throttle.record_failure(&keys);
+            throttle.record_failure(&keys).await?;
             Err(AppError::BadCredentials)
         }
         Err(e) => Err(e),

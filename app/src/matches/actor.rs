@@ -15,7 +15,10 @@ use super::{
     view::RoomView,
 };
 use super::{live_view::LiveFields, published::Published};
-use crate::{clock::Clock, data::Db};
+use crate::{
+    clock::Clock,
+    data::{leases::Lease, Db},
+};
 
 pub use super::commands::CommandReply;
 
@@ -77,6 +80,12 @@ pub(crate) enum Request {
     Release {
         reply: oneshot::Sender<bool>,
     },
+    /// Another instance took the room's lease, or this follower is being replaced by the
+    /// room's owner here (issue 15 §3): stop, after answering what was already queued (a
+    /// command among it is refused by the fence).
+    Stop,
+    /// A follower's room has new events (the doorbell rang): read them.
+    CatchUp,
 }
 
 /// A room nobody watches, with nothing due and nothing asked of it for this long, gives
@@ -96,6 +105,8 @@ pub struct ConductFacts {
 /// Lets others talk to a room's actor and follow its events.
 #[derive(Clone)]
 pub struct RoomHandle {
+    /// The lease the actor writes under; `None`: it follows a room another instance owns.
+    pub(crate) lease: Option<Lease>,
     pub(crate) tx: mpsc::Sender<Request>,
     pub(crate) events: broadcast::Sender<Arc<Published>>,
     /// Closed when the actor's task has ended (its sender is dropped with the task).
@@ -119,14 +130,23 @@ impl RoomHandle {
     }
 }
 
+/// How often a follower with viewers here reads the room's new events (issue 15 §3): on
+/// PostgreSQL the doorbell says when, and the poll only covers a ring lost in a reconnection
+/// the listener did not notice; the embedded database has no bell.
+const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+const FOLLOW_POLL_WITH_DOORBELL: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How many events a slow viewer may fall behind before it must catch up from the log.
 const BROADCAST_CAPACITY: usize = 1024;
 const INBOX: usize = 256;
 
-/// Starts a room's actor. `listed`: the room's listing as stored, if known (the actor
-/// writes it anew when the state says otherwise).
+/// Starts a room's actor: its owner under `lease`, or (`None`) a follower of a room another
+/// instance owns — it answers reads from the log (read again before each answer, and every
+/// [`FOLLOW_POLL`] while someone watches here), and refuses commands. `listed`: the room's
+/// listing as stored, if known (an owner writes it anew when the state says otherwise).
 pub(crate) fn spawn(
     room_id: i64,
+    lease: Option<Lease>,
     state: MatchState,
     db: Db,
     clock: Arc<dyn Clock>,
@@ -141,6 +161,8 @@ pub(crate) fn spawn(
     let actor = Actor {
         computer: super::computer::ComputerPlayer::new(thought_tx),
         room_id,
+        lease,
+        lost: false,
         state,
         db,
         clock,
@@ -157,7 +179,7 @@ pub(crate) fn spawn(
         actor.run(rx, thought_rx).await;
         drop(done_tx);
     });
-    RoomHandle { tx, events, done }
+    RoomHandle { lease, tx, events, done }
 }
 
 pub(crate) fn random_seed() -> u64 {
@@ -166,6 +188,10 @@ pub(crate) fn random_seed() -> u64 {
 
 struct Actor {
     room_id: i64,
+    /// `None`: a follower (see [`spawn`]).
+    lease: Option<Lease>,
+    /// Told to stop, or its lease was taken by another instance: this actor stops.
+    lost: bool,
     state: MatchState,
     db: Db,
     clock: Arc<dyn Clock>,
@@ -192,23 +218,38 @@ struct Actor {
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<Request>, mut thoughts: mpsc::Receiver<super::computer::Thought>) {
         // The queue follows the room from its first moment (a room loaded held is queued),
-        // and so do the lists.
-        self.tell_desk(&[], self.clock.now_ms()).await;
+        // and so do the lists — the owner's to write.
+        let owner = self.lease.is_some();
+        if owner {
+            self.tell_desk(&[], self.clock.now_ms()).await;
+        }
         let listing = self.state.listing();
-        if self.listed.as_ref() != Some(&listing) {
+        if owner && self.listed.as_ref() != Some(&listing) {
             match self.db.set_listing(self.room_id, &listing).await {
                 Ok(()) => self.listed = Some(listing),
                 Err(e) => tracing::error!(room_id = self.room_id, error = %e, "listing not stored"),
             }
         }
         loop {
-            self.drive_computer().await;
-            let deadline = self.state.next_deadline();
+            if owner {
+                self.drive_computer().await;
+            }
+            // A follower's timers are its owner's; it reads what they wrote.
+            let deadline = self.state.next_deadline().filter(|_| owner);
             let clock = self.clock.clone();
             let timer = async move {
                 match deadline {
                     Some(at) => clock.sleep_until(at).await,
                     None => std::future::pending().await,
+                }
+            };
+            let polling = !owner && self.watchers > 0;
+            let every = if self.db.has_doorbell() { FOLLOW_POLL_WITH_DOORBELL } else { FOLLOW_POLL };
+            let poll = async move {
+                if polling {
+                    tokio::time::sleep(every).await
+                } else {
+                    std::future::pending().await
                 }
             };
             tokio::select! {
@@ -226,6 +267,7 @@ impl Actor {
                         }
                         let _ = reply.send(false);
                     }
+                    Some(Request::Stop) => self.lost = true,
                     Some(req) => {
                         self.last_active_ms = self.clock.now_ms();
                         self.on_request(req).await
@@ -236,6 +278,7 @@ impl Actor {
                     self.last_active_ms = self.clock.now_ms();
                     self.on_thought(thought).await
                 }
+                () = poll => self.catch_up().await,
                 () = timer => {
                     let now = self.clock.now_ms();
                     self.last_active_ms = now;
@@ -244,6 +287,15 @@ impl Actor {
                         return;
                     }
                 }
+            }
+            if self.lost {
+                // Nothing new can arrive now; what already did is answered (reads from what
+                // this actor knows, commands refused by the fence) before this task ends.
+                rx.close();
+                while let Ok(req) = rx.try_recv() {
+                    self.on_request(req).await;
+                }
+                return;
             }
             if self.state.poisoned && !self.reload().await {
                 return;
@@ -254,20 +306,84 @@ impl Actor {
     /// Nobody watches, nothing is due or being thought about, and nothing was asked for
     /// [`RELEASE_AFTER_MS`]: the log alone says all this room is.
     fn releasable(&self) -> bool {
+        let owes_nothing = self.lease.is_none()
+            || (self.state.next_deadline().is_none()
+                && !self.computer.is_thinking()
+                && self.state.computer_step().is_none());
         self.watchers == 0
             && !self.state.poisoned
-            && self.state.next_deadline().is_none()
-            && !self.computer.is_thinking()
-            && self.state.computer_step().is_none()
+            && owes_nothing
             && self.clock.now_ms() - self.last_active_ms >= RELEASE_AFTER_MS
     }
 
+    /// A follower reads and applies what the room's owner stored since its version, and
+    /// publishes it to the viewers here; a log it cannot follow step by step (a gap, a
+    /// repair) is read again whole.
+    async fn catch_up(&mut self) {
+        let new = match self.db.load_events(self.room_id, self.state.version).await {
+            Ok(new) if !new.is_empty() => new,
+            Ok(_) => return,
+            Err(e) => {
+                tracing::warn!(room_id = self.room_id, error = %e, "follower did not read the log");
+                return;
+            }
+        };
+        let stepped = new.iter().all(|e| {
+            let steps = e.seq == self.state.version + 1 && !matches!(e.event, Event::RecordRepaired { .. });
+            let applied = steps && self.state.apply(&e.event, e.at_ms).is_ok();
+            if applied {
+                self.state.version = e.seq;
+            }
+            applied
+        });
+        if !stepped && !self.reload().await {
+            self.state.poisoned = true;
+        }
+        self.shared_view = None;
+        // Viewers here get every stored event either way (a repair's set-aside ones too, as
+        // the log has them).
+        self.publish(&new, self.clock.now_ms());
+    }
+
+    /// Gives stored events to this room's viewers here; the last carries the view's changed
+    /// fields (only computed while someone watches; the hints while the player to move does).
+    fn publish(&self, stored: &[StoredEvent], now: i64) {
+        let mover_watches =
+            self.state.account_of(self.state.to_move()).is_some_and(|u| self.connections.contains_key(&u));
+        let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
+        for (i, e) in stored.iter().enumerate() {
+            let fields = if i + 1 == stored.len() { live.take() } else { None };
+            let _ = self.events.send(Published::new(e.clone(), fields));
+        }
+    }
+
     async fn on_request(&mut self, req: Request) {
+        if self.lease.is_none() {
+            match req {
+                // Not this instance's to decide (the service sends commands to the owner).
+                Request::Command { reply, .. }
+                | Request::ApproveViewer { reply, .. }
+                | Request::Sanction { reply, .. } => {
+                    let _ = reply.send(Err(MatchError::ServedElsewhere { retry_after_s: 1 }));
+                    return;
+                }
+                // Counted here, for polling; the owner decides what a player's connection means.
+                Request::Presence { connected, user_id } => {
+                    let _ = self.count_presence(user_id, connected);
+                    return;
+                }
+                Request::Release { .. } | Request::Stop => {}
+                _ => self.catch_up().await,
+            }
+        }
         match req {
             // Only the run loop releases; one queued behind another is simply declined.
             Request::Release { reply } => {
                 let _ = reply.send(false);
             }
+            Request::Stop => self.lost = true,
+            // An owner has it all already; a follower read it above.
+            Request::CatchUp => {}
             Request::View { viewer, reply } => {
                 let restricted = viewer.as_ref().and_then(|v| self.state.viewing_restricted(v.user_id));
                 let _ = reply.send(match restricted {
@@ -318,15 +434,7 @@ impl Actor {
             }
             Request::Presence { user_id, connected } => {
                 let now = self.clock.now_ms();
-                self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
-                let Some(uid) = user_id else { return };
-                let n = self.connections.entry(uid).or_insert(0);
-                let before = *n;
-                *n = if connected { *n + 1 } else { n.saturating_sub(1) };
-                let after = *n;
-                if after == 0 {
-                    self.connections.remove(&uid);
-                }
+                let Some((uid, before, after)) = self.count_presence(user_id, connected) else { return };
                 // Only a player's first stream opening or last stream closing matters.
                 if (before == 0) == (after == 0) {
                     return;
@@ -346,6 +454,21 @@ impl Actor {
                 let _ = reply.send(self.decided(caller.user_id, decision, now, before).await);
             }
         }
+    }
+
+    /// Counts a live stream opening or closing; for a signed-in viewer, their account and
+    /// their streams here before and after.
+    fn count_presence(&mut self, user_id: Option<i64>, connected: bool) -> Option<(i64, usize, usize)> {
+        self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
+        let uid = user_id?;
+        let n = self.connections.entry(uid).or_insert(0);
+        let before = *n;
+        *n = if connected { *n + 1 } else { n.saturating_sub(1) };
+        let after = *n;
+        if after == 0 {
+            self.connections.remove(&uid);
+        }
+        Some((uid, before, after))
     }
 
     /// The room as `viewer` sees it now; the viewer-independent part is computed once per
@@ -377,13 +500,18 @@ impl Actor {
         match self.commit_as(decision.events, Some(caller), now, before.as_ref()).await {
             Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
             // Not stored, so not acknowledged.
-            Err(()) => Err(MatchError::Internal),
+            Err(e) => Err(e),
         }
     }
 
     /// Stores events already applied to the state, then publishes them. On a failed write
     /// the in-memory change is dropped by rebuilding from the log.
-    async fn commit(&mut self, events: Vec<Event>, actor: Option<i64>, now: i64) -> Result<Vec<StoredEvent>, ()> {
+    async fn commit(
+        &mut self,
+        events: Vec<Event>,
+        actor: Option<i64>,
+        now: i64,
+    ) -> Result<Vec<StoredEvent>, MatchError> {
         self.commit_as(events, actor, now, None).await
     }
 
@@ -395,10 +523,15 @@ impl Actor {
         actor: Option<i64>,
         now: i64,
         before: Option<&super::state::Standing>,
-    ) -> Result<Vec<StoredEvent>, ()> {
+    ) -> Result<Vec<StoredEvent>, MatchError> {
         if events.is_empty() {
             return Ok(Vec::new());
         }
+        let Some(lease) = self.lease else {
+            // A follower never handles what makes events; if it did, its state is not the log's.
+            self.state.poisoned = true;
+            return Err(MatchError::ServedElsewhere { retry_after_s: 1 });
+        };
         let version = self.state.version;
         let listing = self.state.listing();
         let update = (self.listed.as_ref() != Some(&listing)).then(|| super::store::ListingUpdate {
@@ -407,23 +540,22 @@ impl Actor {
         });
         let before = before.and_then(|b| serde_json::to_value(b).ok());
         let cause = super::store::Cause { actor, before: before.as_ref() };
-        match self.db.append_events(self.room_id, version, now, cause, events, update).await {
+        match self.db.append_events(lease, version, now, cause, events, update).await {
             Ok(stored) => {
                 self.listed = Some(listing);
                 if let Some(last) = stored.last() {
                     self.state.version = last.seq;
                 }
-                // The view's changed fields ride with the last event, for browsers to apply
-                // (only computed while someone watches; the hints while the player to move does).
-                let mover_watches =
-                    self.state.account_of(self.state.to_move()).is_some_and(|u| self.connections.contains_key(&u));
-                let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
-                for (i, e) in stored.iter().enumerate() {
-                    let fields = if i + 1 == stored.len() { live.take() } else { None };
-                    let _ = self.events.send(Published::new(e.clone(), fields));
-                }
+                // The view's changed fields ride with the last event, for browsers to apply.
+                self.publish(&stored, now);
                 self.tell_desk(&stored, now).await;
                 Ok(stored)
+            }
+            // Fenced: another instance owns the room now; this actor's state is not the
+            // log's and it may not write, so it stops (the service asks the new owner).
+            Err(crate::AppError::Match(e @ MatchError::ServedElsewhere { .. })) => {
+                self.lost = true;
+                Err(e)
             }
             Err(_) => {
                 if !self.reload().await {
@@ -432,7 +564,7 @@ impl Actor {
                     self.state.poisoned = true;
                     self.shared_view = None;
                 }
-                Err(())
+                Err(MatchError::Internal)
             }
         }
     }

@@ -57,7 +57,7 @@ impl RoomPhase {
 /// user as the server knows them from their session (anonymous visitors have none). Their
 /// account role is all the server knows of them beyond their name; whether they play in a
 /// room follows from the room's seats, not from this.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Requester {
     pub user_id: i64,
     pub username: String,
@@ -375,6 +375,10 @@ pub enum MatchError {
     AppealNotAllowed { why: super::conduct::AppealRefusal },
     #[error("sanction not possible: {why:?}")]
     BadSanction { why: super::conduct::SanctionProblem },
+    /// Another server instance owns this room now (issue 15 §3); asked again, the request
+    /// reaches it.
+    #[error("this room is served by another server instance; try again in {retry_after_s} s")]
+    ServedElsewhere { retry_after_s: u32 },
     #[error("internal error")]
     Internal,
 }

@@ -27,7 +27,8 @@ const QUEUE: usize = 4096;
 /// One room's append, owned by the writer until it answers.
 #[derive(Debug)]
 pub(crate) struct Append {
-    pub room_id: i64,
+    /// The room, and the lease its actor holds: the append is refused if the lease moved on.
+    pub lease: crate::data::leases::Lease,
     /// The room's last stored event number; the events get the numbers after it.
     pub version: i64,
     pub at_ms: i64,
@@ -96,10 +97,13 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
         }
     };
     let mut answers = Vec::with_capacity(batch.len());
+    // Each room's last event, for the other instances' doorbell.
+    let mut rings = Vec::with_capacity(batch.len());
     // A savepoint that cannot be opened or rolled back leaves the transaction in an unknown
     // state: then nothing of the batch is committed.
     let mut broken = false;
     for (append, reply) in batch.drain(..) {
+        let room = append.lease.room_id;
         let answer = if broken {
             Err(AppError::Internal)
         } else {
@@ -126,7 +130,16 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
                 }
             })
         };
+        if let Ok(stored) = &answer {
+            rings.extend(stored.last().map(|e| (room, e.seq)));
+        }
         answers.push((reply, answer));
+    }
+    if !broken && !rings.is_empty() {
+        if let Err(e) = crate::data::doorbell::ring_events(&mut tx.conn(), &rings).await {
+            broken = true;
+            let _ = internal(e);
+        }
     }
     let committed = if broken {
         let _ = on!(tx, t => t.rollback().await);
@@ -148,11 +161,15 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
 mod tests {
     use super::*;
     use crate::{
-        data::{secrets::random_hex, Db},
+        data::{
+            leases::{Lease, Previous, Taking},
+            secrets::random_hex,
+            Db,
+        },
         matches::{events::RoomSecrets, settings::MatchSettings},
     };
 
-    async fn rooms(n: usize) -> (Db, Vec<i64>, std::path::PathBuf) {
+    async fn rooms(n: usize) -> (Db, Vec<Lease>, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("sb-group-commit-{}", random_hex::<8>().unwrap()));
         let db = Db::open(&dir).await.unwrap();
         let host: i64 = on!(db.pool(), p => sqlx::query_scalar(
@@ -165,25 +182,21 @@ mod tests {
         let settings = MatchSettings::classic_default(9);
         let mut ids = Vec::new();
         for i in 0..n {
-            ids.push(db.insert_room(&format!("r{i}"), &settings, host, &secrets, 0).await.unwrap().0);
+            let id = db.insert_room(&format!("r{i}"), &settings, host, &secrets, 0).await.unwrap().0;
+            match db.take_lease(id, "test", 0).await.unwrap() {
+                Taking::Taken { lease, .. } => ids.push(lease),
+                held => panic!("a new room's lease: {held:?}"),
+            }
         }
         (db, ids, dir)
     }
 
-    fn append(room_id: i64, version: i64) -> Append {
-        Append {
-            room_id,
-            version,
-            at_ms: 1,
-            actor: None,
-            before: None,
-            events: vec![Event::PlayResumed],
-            listing: None,
-        }
+    fn append(lease: Lease, version: i64) -> Append {
+        Append { lease, version, at_ms: 1, actor: None, before: None, events: vec![Event::PlayResumed], listing: None }
     }
 
-    async fn seqs(db: &Db, room: i64) -> Vec<i64> {
-        db.load_events(room, 0).await.unwrap().iter().map(|e| e.seq).collect()
+    async fn seqs(db: &Db, room: Lease) -> Vec<i64> {
+        db.load_events(room.room_id, 0).await.unwrap().iter().map(|e| e.seq).collect()
     }
 
     /// One transaction for the batch; the append that fails (its event number is taken)
@@ -210,6 +223,54 @@ mod tests {
         assert_eq!(got[2].as_ref().map(|s| s[0].seq), Ok(3));
         assert_eq!(seqs(&db, a).await, vec![1, 2, 3]);
         assert_eq!(seqs(&db, b).await, vec![1]);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Fencing (issue 15 §3): once another instance has taken a room's lease (its holder
+    /// stopped renewing), the old holder's append is refused and writes nothing; the new
+    /// holder's goes in, and a room beside it in the same batch is not disturbed.
+    #[tokio::test]
+    async fn an_append_under_a_lease_taken_since_is_refused() {
+        let (db, ids, dir) = rooms(2).await;
+        let (old, other) = (ids[0], ids[1]);
+        // Still held (not expired): another instance cannot take it.
+        let held = db.take_lease(old.room_id, "second", 1_000).await.unwrap();
+        assert!(matches!(held, Taking::HeldBy { ref owner, .. } if owner == "test"), "{held:?}");
+        // Expired: taken, under the next epoch.
+        let after = crate::data::leases::LEASE_MS + 1;
+        let Taking::Taken { lease: new, previous } = db.take_lease(old.room_id, "second", after).await.unwrap() else {
+            panic!("an expired lease is taken");
+        };
+        assert_eq!((new.epoch, previous), (old.epoch + 1, Previous::Lapsed));
+        let mut batch = Vec::new();
+        let mut answers = Vec::new();
+        for job in [append(old, 1), append(other, 1), append(new, 1)] {
+            let (reply, answer) = oneshot::channel();
+            batch.push((job, reply));
+            answers.push(answer);
+        }
+        write_batch(db.pool(), &mut batch).await;
+        let mut got = Vec::new();
+        for answer in answers {
+            got.push(answer.await.unwrap().map(|s| s[0].seq));
+        }
+        use crate::matches::commands::MatchError;
+        assert_eq!(got, vec![Err(AppError::Match(MatchError::ServedElsewhere { retry_after_s: 1 })), Ok(2), Ok(2)]);
+        assert_eq!(seqs(&db, new).await, vec![1, 2]);
+        // The first instance, renewing, no longer finds the room among its leases.
+        let renewed = db.renew_leases("test", None, "key", after).await.unwrap();
+        assert_eq!(renewed, vec![(other.room_id, other.epoch)]);
+        // Its own name takes a live lease back at once (a restart under the same name).
+        let Taking::Taken { lease: mine, previous } = db.take_lease(other.room_id, "test", after).await.unwrap() else {
+            panic!("the holder's own name takes its lease back");
+        };
+        assert_eq!((mine.epoch, previous), (other.epoch + 1, Previous::Mine));
+        // Given back, it is taken at once by anyone, and the epoch still grows.
+        db.release_lease(new).await.unwrap();
+        let again = db.take_lease(old.room_id, "test", after + 1).await.unwrap();
+        let lease = Lease { room_id: old.room_id, epoch: new.epoch + 1 };
+        assert_eq!(again, Taking::Taken { lease, previous: Previous::Free });
         db.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -17,7 +17,12 @@ use super::{
 };
 use crate::{
     clock::Clock,
-    data::{secrets::random_hex, sha256_hex, Db},
+    data::{
+        doorbell::Ring,
+        leases::{Lease, Peer, Previous, Taking, LEASE_MS, RENEW_EVERY_MS},
+        secrets::random_hex,
+        sha256_hex, Db,
+    },
     AppError,
 };
 
@@ -29,10 +34,43 @@ pub use super::commands::CreatedRoom;
 /// How often the service looks for idle rooms to release.
 const RELEASE_SWEEP_MS: i64 = 60 * 1000;
 
+/// This server instance among those sharing the database (issue 15 §3): its name, under
+/// which it holds room leases, and where its peers reach it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Instance {
+    pub id: String,
+    /// Where the other instances send commands for the rooms this one owns.
+    pub address: Option<String>,
+    /// What a forwarded command must carry (made at start; the others read it from the
+    /// database, so only they can forward).
+    pub peer_key: String,
+}
+
+impl std::fmt::Debug for Instance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Instance").field("id", &self.id).field("address", &self.address).finish_non_exhaustive()
+    }
+}
+
+impl Instance {
+    /// An instance named `id`, reached at `address`, with a fresh peer key.
+    pub fn new(id: String, address: Option<String>) -> Self {
+        Instance { id, address, peer_key: super::super::data::secrets::random_hex::<16>().unwrap_or_default() }
+    }
+
+    /// The embedded database's only instance (the data folder's lock keeps it alone).
+    pub fn embedded() -> Self {
+        Self::new("embedded".into(), None)
+    }
+}
+
 #[derive(Clone)]
 pub struct MatchService {
     pub(super) db: Db,
     pub(super) clock: Arc<dyn Clock>,
+    instance: Arc<Instance>,
+    /// Forwards commands to the instance that owns their room.
+    peers: reqwest::Client,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
     pub(super) desk: Desk,
     /// The one training run at a time (003 §12.3).
@@ -45,10 +83,22 @@ pub(super) fn from_app(_: AppError) -> MatchError {
 }
 
 impl MatchService {
+    /// The service of the embedded database's one instance.
     pub fn new(db: Db, clock: Arc<dyn Clock>) -> Self {
+        Self::for_instance(db, clock, Instance::embedded())
+    }
+
+    /// The service of `instance`, one of several sharing the database.
+    pub fn for_instance(db: Db, clock: Arc<dyn Clock>, instance: Instance) -> Self {
         let desk = Desk::new(db.clone());
         let training = Default::default();
-        MatchService { db, clock, rooms: Arc::new(Mutex::new(HashMap::new())), desk, training }
+        let instance = Arc::new(instance);
+        let peers = reqwest::Client::builder()
+            .connect_timeout(std::time::Duration::from_secs(2))
+            .timeout(std::time::Duration::from_secs(10))
+            .build()
+            .unwrap_or_default();
+        MatchService { db, clock, instance, peers, rooms: Arc::new(Mutex::new(HashMap::new())), desk, training }
     }
 
     pub(crate) fn db(&self) -> &Db {
@@ -72,20 +122,50 @@ impl MatchService {
     /// play are held until both players are ready again (003 §6.1–6.3). Returns how many
     /// rooms were loaded.
     pub async fn boot(&self) -> Result<usize, AppError> {
+        // Known to the other instances (and to forwarded commands) from the start.
+        self.renew().await?;
         let ids = self.db.unfinished_room_ids().await?;
         let mut rooms = self.rooms.lock().await;
         for id in &ids {
-            match self.load(*id, true).await {
+            match self.load(*id, Loading::Boot).await {
                 Ok(handle) => {
                     rooms.insert(*id, handle);
                 }
+                // Another instance serves it.
+                Err(MatchError::ServedElsewhere { .. }) => {}
                 Err(e) => tracing::error!(room_id = id, error = %e, "room not loaded"),
             }
         }
         Ok(rooms.len())
     }
 
-    async fn load(&self, room_id: i64, restarting: bool) -> Result<RoomHandle, MatchError> {
+    /// Takes the room's lease and loads it from its log as its owner. While another instance
+    /// holds the lease, the room is loaded as a follower (reads only; at boot, not at all:
+    /// `ServedElsewhere`).
+    async fn load(&self, room_id: i64, loading: Loading) -> Result<RoomHandle, MatchError> {
+        match self.take_lease(room_id).await? {
+            Ok((lease, previous)) => self.load_as(room_id, Some(lease), restarting(loading, previous)).await,
+            Err(elsewhere) if loading == Loading::Boot => Err(elsewhere),
+            Err(_) => self.load_as(room_id, None, false).await,
+        }
+    }
+
+    /// The room's lease for this instance (with whom it was taken from), or
+    /// `ServedElsewhere` with how long until the holder's lease lapses unless renewed.
+    async fn take_lease(&self, room_id: i64) -> Result<Result<(Lease, Previous), MatchError>, MatchError> {
+        let now = self.clock.now_ms();
+        Ok(match self.db.take_lease(room_id, &self.instance.id, now).await.map_err(from_app)? {
+            Taking::Taken { lease, previous } => Ok((lease, previous)),
+            Taking::HeldBy { until_ms, .. } => {
+                let retry_after_s = u32::try_from((until_ms - now + 999) / 1000).unwrap_or(u32::MAX).max(1);
+                Err(MatchError::ServedElsewhere { retry_after_s })
+            }
+            Taking::NoSuchRoom => return Err(MatchError::RoomNotFound),
+        })
+    }
+
+    /// Loads the room from its log: its owner under `lease`, or a follower (`None`).
+    async fn load_as(&self, room_id: i64, lease: Option<Lease>, restarting: bool) -> Result<RoomHandle, MatchError> {
         let Some(log) = self.db.load_log_checked(room_id).await.map_err(from_app)? else {
             // 003 §9.7: a record deleted under its retention is gone, and says so.
             return Err(match self.db.purged_at(room_id).await.map_err(from_app)? {
@@ -104,21 +184,15 @@ impl MatchService {
         if let Some(crate::matches::events::HoldReason::DamagedRecord { seq, why }) = state.hold() {
             tracing::error!(room_id, seq, why, "event log does not replay; room held as damaged");
         }
-        if restarting
-            && state.hold().is_none_or(|h| !matches!(h, crate::matches::events::HoldReason::DamagedRecord { .. }))
-        {
+        if let Some(lease) = lease.filter(|_| {
+            restarting
+                && state.hold().is_none_or(|h| !matches!(h, crate::matches::events::HoldReason::DamagedRecord { .. }))
+        }) {
             let held = state.on_restart(self.clock.now_ms());
             if !held.is_empty() {
                 let stored = self
                     .db
-                    .append_events(
-                        room_id,
-                        state.version,
-                        self.clock.now_ms(),
-                        super::store::Cause::by(None),
-                        held,
-                        None,
-                    )
+                    .append_events(lease, state.version, self.clock.now_ms(), super::store::Cause::by(None), held, None)
                     .await
                     .map_err(from_app)?;
                 if let Some(last) = stored.last() {
@@ -127,7 +201,7 @@ impl MatchService {
             }
         }
         let listed = self.db.listing_of(room_id).await.map_err(from_app)?;
-        Ok(actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), listed))
+        Ok(actor::spawn(room_id, lease, state, self.db.clone(), self.clock.clone(), self.desk.clone(), listed))
     }
 
     /// Lists again every closed room whose listing is stale (none yet, or one older than its
@@ -161,17 +235,43 @@ impl MatchService {
         self.rooms.lock().await.remove(&room_id);
     }
 
+    /// The room's actor here, its owner or a follower: enough for reads.
     pub(crate) async fn handle(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
         let mut rooms = self.rooms.lock().await;
-        match rooms.get(&room_id) {
+        let loading = match rooms.get(&room_id) {
             Some(h) if h.is_alive() => return Ok(h.clone()),
             // Released or stopped: it may still be answering what it had queued.
-            Some(h) => h.ended().await,
-            None => {}
-        }
-        let h = self.load(room_id, false).await?;
+            Some(h) => {
+                h.ended().await;
+                Loading::Reload
+            }
+            None => Loading::Fresh,
+        };
+        let h = self.load(room_id, loading).await?;
         rooms.insert(room_id, h.clone());
         Ok(h)
+    }
+
+    /// The room's owning actor here: a follower is replaced by the owner when the lease can
+    /// be taken (given back, or lapsed: then as after a server failure); while another
+    /// instance holds it, `ServedElsewhere`.
+    pub(crate) async fn owner(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
+        let h = self.handle(room_id).await?;
+        if h.lease.is_some() {
+            return Ok(h);
+        }
+        let mut rooms = self.rooms.lock().await;
+        let follower = match rooms.get(&room_id) {
+            Some(now) if now.is_alive() && now.lease.is_some() => return Ok(now.clone()),
+            Some(now) => now.clone(),
+            None => h,
+        };
+        let (lease, previous) = self.take_lease(room_id).await??;
+        let _ = follower.tx.send(Request::Stop).await;
+        follower.ended().await;
+        let owner = self.load_as(room_id, Some(lease), restarting(Loading::Reload, previous)).await?;
+        rooms.insert(room_id, owner.clone());
+        Ok(owner)
     }
 
     /// Sends `request` to the room's actor; if that actor was released in the meantime
@@ -209,9 +309,147 @@ impl MatchService {
             // Unless the room was loaded again meanwhile.
             if rooms.get(id).is_some_and(|now| now.same_actor(h)) {
                 rooms.remove(id);
+                // Given back, so that any instance may load it at once (kept if this fails:
+                // it lapses).
+                if let Some(lease) = h.lease {
+                    if let Err(e) = self.db.release_lease(lease).await {
+                        tracing::warn!(room_id = id, error = %e, "lease not given back");
+                    }
+                }
             }
         }
         released.len()
+    }
+
+    /// Renews this instance's leases (and says it is alive) every [`RENEW_EVERY_MS`] of the
+    /// service's clock, for as long as the returned task runs. A room whose lease another
+    /// instance took stops here at once (its next append would be refused anyway); if the
+    /// database cannot be reached for a whole lease, every room stops (each may be taken).
+    pub fn start_leasing(&self) -> tokio::task::JoinHandle<()> {
+        let this = self.clone();
+        tokio::spawn(async move {
+            let mut renewed_at = this.clock.now_ms();
+            loop {
+                let at = this.clock.now_ms() + RENEW_EVERY_MS;
+                this.clock.sleep_until(at).await;
+                let now = this.clock.now_ms();
+                match this.renew().await {
+                    Ok(held) => {
+                        renewed_at = now;
+                        this.stop_lost(held).await;
+                        this.take_over_lapsed(now).await;
+                    }
+                    Err(_) if now - renewed_at >= LEASE_MS => {
+                        tracing::error!("leases not renewed for a whole lease; this instance's rooms stop");
+                        this.stop_rooms(|_| true).await;
+                    }
+                    Err(_) => {}
+                }
+            }
+        })
+    }
+
+    /// Listens to the doorbell (PostgreSQL): a followed room whose owner elsewhere stored new
+    /// events reads them at once; after a reconnection every followed room reads again. `None`
+    /// on the embedded database (one instance). Runs for as long as the returned task does.
+    pub async fn start_listening(&self) -> Option<tokio::task::JoinHandle<()>> {
+        let mut rings = self.db.listen().await?;
+        let this = self.clone();
+        Some(tokio::spawn(async move {
+            while let Some(ring) = rings.recv().await {
+                let followers: Vec<RoomHandle> = {
+                    let rooms = this.rooms.lock().await;
+                    match ring {
+                        Ring::Events { room, .. } => rooms.get(&room).into_iter().cloned().collect(),
+                        Ring::Resync => rooms.values().cloned().collect(),
+                        Ring::Logins => Vec::new(),
+                    }
+                };
+                for h in followers.into_iter().filter(|h| h.lease.is_none()) {
+                    // A full inbox has a catch-up coming anyway (every read catches up).
+                    let _ = h.tx.try_send(Request::CatchUp);
+                }
+            }
+        }))
+    }
+
+    /// Takes over the unfinished rooms whose owner stopped renewing (their clocks and
+    /// computer seats need an owner even if nobody asks); several instances may try, the
+    /// lease decides. Returns how many this instance took.
+    pub async fn take_over_lapsed(&self, now: i64) -> usize {
+        let lapsed = match self.db.lapsed_leases(now, 100).await {
+            Ok(ids) => ids,
+            Err(_) => return 0,
+        };
+        let mut taken = 0;
+        for room_id in lapsed {
+            match self.owner(room_id).await {
+                Ok(_) => {
+                    tracing::info!(room_id, "room taken over from an instance that stopped renewing");
+                    taken += 1;
+                }
+                Err(MatchError::ServedElsewhere { .. }) => {}
+                Err(e) => tracing::warn!(room_id, error = %e, "lapsed room not taken over"),
+            }
+        }
+        taken
+    }
+
+    /// Renews this instance's leases and its entry among the instances.
+    async fn renew(&self) -> Result<Vec<(i64, i64)>, AppError> {
+        let i = &self.instance;
+        self.db.renew_leases(&i.id, i.address.as_deref(), &i.peer_key, self.clock.now_ms()).await
+    }
+
+    /// True when `key` is this instance's peer key (compared in constant time).
+    pub fn is_peer_key(&self, key: &str) -> bool {
+        let mine = self.instance.peer_key.as_bytes();
+        let given = key.as_bytes();
+        !mine.is_empty()
+            && mine.len() == given.len()
+            && mine.iter().zip(given).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    }
+
+    /// Stops the owners here whose lease is not among `renewed` and was taken since (a room
+    /// loaded while the renewal ran holds a lease the renewal did not see: it stays).
+    async fn stop_lost(&self, renewed: Vec<(i64, i64)>) {
+        let renewed: std::collections::HashSet<(i64, i64)> = renewed.into_iter().collect();
+        let unseen: Vec<Lease> = {
+            let rooms = self.rooms.lock().await;
+            rooms
+                .values()
+                .filter(|h| h.is_alive())
+                .filter_map(|h| h.lease)
+                .filter(|l| !renewed.contains(&(l.room_id, l.epoch)))
+                .collect()
+        };
+        let mut lost = std::collections::HashSet::new();
+        for lease in unseen {
+            if let Ok(false) = self.db.holds(lease, &self.instance.id).await {
+                lost.insert(lease);
+            }
+        }
+        if !lost.is_empty() {
+            self.stop_rooms(|lease| lost.contains(lease)).await;
+        }
+    }
+
+    /// Stops the actors of the rooms whose lease `lost` says is gone; returns how many.
+    pub async fn stop_rooms(&self, lost: impl Fn(&Lease) -> bool) -> usize {
+        let gone: Vec<(i64, RoomHandle)> = {
+            let mut rooms = self.rooms.lock().await;
+            let ids: Vec<i64> = rooms
+                .iter()
+                .filter(|(_, h)| h.is_alive() && h.lease.as_ref().is_some_and(&lost))
+                .map(|(id, _)| *id)
+                .collect();
+            ids.into_iter().filter_map(|id| rooms.remove(&id).map(|h| (id, h))).collect()
+        };
+        for (id, h) in &gone {
+            tracing::info!(room_id = id, "lease lost; the room's actor stops");
+            let _ = h.tx.send(Request::Stop).await;
+        }
+        gone.len()
     }
 
     /// Rooms whose actor is in memory now.
@@ -277,6 +515,13 @@ impl MatchService {
         };
         let (room_id, first) =
             self.db.insert_room(name, &settings, creator.user_id, &secrets, self.clock.now_ms()).await?;
+        let lease = match self.db.take_lease(room_id, &self.instance.id, self.clock.now_ms()).await? {
+            Taking::Taken { lease, .. } => lease,
+            taking => {
+                tracing::error!(room_id, ?taking, "a new room's lease was not taken");
+                return Err(AppError::Internal);
+            }
+        };
         let mut state = MatchState::replay(&[first], secrets).map_err(|e| {
             tracing::error!(error = %e, "new room does not replay");
             AppError::Internal
@@ -296,7 +541,7 @@ impl MatchService {
             let stored = self
                 .db
                 .append_events(
-                    room_id,
+                    lease,
                     state.version,
                     now,
                     super::store::Cause::by(Some(creator.user_id)),
@@ -308,8 +553,15 @@ impl MatchService {
                 state.version = last.seq;
             }
         }
-        let handle =
-            actor::spawn(room_id, state, self.db.clone(), self.clock.clone(), self.desk.clone(), Some(listing));
+        let handle = actor::spawn(
+            room_id,
+            Some(lease),
+            state,
+            self.db.clone(),
+            self.clock.clone(),
+            self.desk.clone(),
+            Some(listing),
+        );
         self.rooms.lock().await.insert(room_id, handle);
         Ok(CreatedRoom { room_id, invite_codes: codes })
     }
@@ -349,8 +601,88 @@ impl MatchService {
         Ok(())
     }
 
+    /// Runs a command in the room's actor, wherever it is: here, or forwarded to the instance
+    /// that owns the room (issue 15 §3).
     pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
-        let h = self.handle(room_id).await?;
+        match self.command_here(room_id, caller.clone(), cmd.clone()).await {
+            Err(elsewhere @ MatchError::ServedElsewhere { .. }) => {
+                match self.db.lease_peer(room_id, &self.instance.id, self.clock.now_ms()).await {
+                    Ok(Some(peer)) => self.forward(&peer, room_id, &caller, &cmd).await,
+                    _ => Err(elsewhere),
+                }
+            }
+            answer => answer,
+        }
+    }
+
+    /// Runs a command here, where this instance owns the room or can take it (a command
+    /// forwarded by another instance is not forwarded again). An actor that finds its lease
+    /// taken (fencing) has stopped; the command is then asked once more.
+    pub async fn command_here(
+        &self,
+        room_id: i64,
+        caller: Requester,
+        cmd: Command,
+    ) -> Result<CommandReply, MatchError> {
+        match self.command_once(room_id, caller.clone(), cmd.clone()).await {
+            Err(MatchError::ServedElsewhere { .. }) => self.command_once(room_id, caller, cmd).await,
+            answer => answer,
+        }
+    }
+
+    /// Sends a command to the instance that owns its room; if it cannot be reached, the
+    /// caller is asked to try again (its lease lapses if it is gone, and another takes over).
+    async fn forward(
+        &self,
+        peer: &Peer,
+        room_id: i64,
+        caller: &Requester,
+        cmd: &Command,
+    ) -> Result<CommandReply, MatchError> {
+        match self.send_to(peer, room_id, &Forwarded::Command { caller: caller.clone(), cmd: cmd.clone() }).await {
+            Some(Ok(Some(reply))) => Ok(reply),
+            Some(Ok(None)) => Err(MatchError::Internal),
+            Some(Err(refused)) => Err(refused),
+            None => Err(MatchError::ServedElsewhere { retry_after_s: 1 }),
+        }
+    }
+
+    /// Sends `what` to the instance that owns the room; its answer, or `None` when it could not
+    /// be reached or refused (logged).
+    async fn send_to(
+        &self,
+        peer: &Peer,
+        room_id: i64,
+        what: &Forwarded,
+    ) -> Option<Result<Option<CommandReply>, MatchError>> {
+        let url = format!("{}{}", peer.address.trim_end_matches('/'), forwarded_path(room_id));
+        let sent = self.peers.post(&url).header(PEER_KEY_HEADER, &peer.key).json(what).send().await;
+        match sent {
+            Ok(r) if r.status().is_success() => r.json::<Result<Option<CommandReply>, MatchError>>().await.ok(),
+            Ok(r) => {
+                tracing::warn!(room_id, %url, status = %r.status(), "forwarded command refused by its owner");
+                None
+            }
+            Err(e) => {
+                tracing::warn!(room_id, %url, error = %e, "the room's owner did not answer a forwarded command");
+                None
+            }
+        }
+    }
+
+    /// Handles what another instance forwarded to this one, the room's owner (never
+    /// forwarded again): a command's reply, or nothing for a presence.
+    pub async fn forwarded(&self, room_id: i64, what: Forwarded) -> Result<Option<CommandReply>, MatchError> {
+        match what {
+            Forwarded::Command { caller, cmd } => self.command_here(room_id, caller, cmd).await.map(Some),
+            Forwarded::Presence { user_id, connected } => {
+                self.presence_here(room_id, user_id, connected).await.map(|()| None)
+            }
+        }
+    }
+
+    async fn command_once(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
+        let h = self.owner(room_id).await?;
         let (reply, rx) = oneshot::channel();
         let request = match cmd {
             // 003 §8.1: the name means an account (by its key, as at sign-up); the room
@@ -391,10 +723,25 @@ impl MatchService {
 
     /// A live stream opened or closed. A player's last stream closing during play or
     /// scoring is a disconnection (003 §6.1); the first one opening again ends it.
+    ///
+    /// A signed-in viewer's stream on a follower is told to the room's owner as well (a
+    /// player's connection counts wherever the load balancer put it); if the owner cannot be
+    /// reached, its successor counts from the streams opened after it took over.
     pub async fn presence(&self, room_id: i64, user_id: Option<i64>, connected: bool) {
-        if let Ok(h) = self.handle(room_id).await {
-            let _ = self.deliver(room_id, h, Request::Presence { user_id, connected }).await;
+        let Ok(h) = self.handle(room_id).await else { return };
+        let following = h.lease.is_none();
+        let _ = self.deliver(room_id, h, Request::Presence { user_id, connected }).await;
+        if let (true, Some(user_id)) = (following, user_id) {
+            if let Ok(Some(peer)) = self.db.lease_peer(room_id, &self.instance.id, self.clock.now_ms()).await {
+                let _ = self.send_to(&peer, room_id, &Forwarded::Presence { user_id, connected }).await;
+            }
         }
+    }
+
+    /// A viewer's stream on another instance opened or closed (forwarded to this owner).
+    async fn presence_here(&self, room_id: i64, user_id: i64, connected: bool) -> Result<(), MatchError> {
+        let h = self.owner(room_id).await?;
+        self.deliver(room_id, h, Request::Presence { user_id: Some(user_id), connected }).await
     }
 
     /// The room and its stored log, for those allowed to read the record (003 §8.1, §9.7).
@@ -540,6 +887,45 @@ impl MatchService {
     pub async fn mark_read(&self, who: &Requester, up_to: Option<i64>) -> Result<(), AppError> {
         self.db.mark_read(who.user_id, up_to, self.clock.now_ms()).await
     }
+}
+
+/// The header a forwarded command carries its owner's peer key in.
+pub const PEER_KEY_HEADER: &str = "x-space-baduk-peer";
+
+/// Where an instance takes the commands other instances forward to it.
+pub fn forwarded_path(room_id: i64) -> String {
+    format!("/internal/v1/rooms/{room_id}/commands")
+}
+
+/// What an instance forwards to the owner of a room.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Forwarded {
+    /// A command, with who sent it.
+    Command { caller: Requester, cmd: Command },
+    /// A signed-in viewer's live stream opened or closed on the forwarding instance.
+    Presence { user_id: i64, connected: bool },
+}
+
+/// 003 §6.1–6.3: a room is loaded as after a server failure — games in play held until
+/// both are ready — at this instance's start, from an instance that stopped renewing, or
+/// from this instance's own name not given back (its earlier run).
+fn restarting(loading: Loading, previous: Previous) -> bool {
+    match (loading, previous) {
+        (Loading::Boot, _) | (_, Previous::Lapsed) | (Loading::Fresh, Previous::Mine) => true,
+        (Loading::Reload, Previous::Mine) | (_, Previous::Free) => false,
+    }
+}
+
+/// Why a room is being loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loading {
+    /// At this instance's start.
+    Boot,
+    /// Asked for, with no actor of it in this process before.
+    Fresh,
+    /// Its actor here stopped (released, lease lost, or its state lost).
+    Reload,
 }
 
 /// A viewer following a room ([`MatchService::follow`]).

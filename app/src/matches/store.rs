@@ -11,7 +11,7 @@ use super::{
     settings::MatchSettings,
     upgrade,
 };
-use crate::data::{internal, Db};
+use crate::data::{internal, leases::Lease, Db};
 use crate::AppError;
 
 /// Who caused appended events (`None`: the server itself) and, for an administrator's
@@ -60,18 +60,20 @@ impl Db {
         .await)
         .map_err(internal)?;
         let event = Event::RoomCreated { name: name.to_string(), settings: settings.clone(), created_by };
-        let stored = insert_event(&mut tx.conn(), id, 1, at_ms, Some(created_by), event, Some(secrets)).await?;
+        let stored =
+            insert_event(&mut tx.conn(), id, 1, at_ms, Some(created_by), event, Stored::First(secrets)).await?;
         tx.commit().await?;
         Ok((id, stored))
     }
 
     /// Appends events after `version` atomically, with the room's new listing when they
     /// changed it and, for an administrator's action, where the room stood `before` it (for
-    /// their log); fails (nothing written) if another writer got there first. Answers after
+    /// their log); fails (nothing written) if another writer got there first, or with
+    /// `ServedElsewhere` if `lease` was taken by another instance (fencing). Answers after
     /// the commit (group commit: [`super::group_commit`]).
     pub async fn append_events(
         &self,
-        room_id: i64,
+        lease: Lease,
         version: i64,
         at_ms: i64,
         Cause { actor, before }: Cause<'_>,
@@ -82,7 +84,7 @@ impl Db {
             return Ok(Vec::new());
         }
         let append = Append {
-            room_id,
+            lease,
             version,
             at_ms,
             actor,
@@ -308,8 +310,9 @@ fn unreadable(room_id: i64, seq: i64, e: impl std::fmt::Display) -> AppError {
 /// status when they change it, its listing, and an administrator's log entries.
 pub(super) async fn append_in(
     conn: &mut Conn<'_>,
-    Append { room_id, version, at_ms, actor, before, events, listing }: Append,
+    Append { lease, version, at_ms, actor, before, events, listing }: Append,
 ) -> Result<Vec<StoredEvent>, AppError> {
+    let room_id = lease.room_id;
     let status = events.iter().rev().find_map(|e| match e {
         Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
         // A cancelled room is closed like a finished one (see migration 0010).
@@ -324,7 +327,11 @@ pub(super) async fn append_in(
             let logged = (action, reasons, before.as_ref(), &after);
             crate::data::audit::append_room_action(conn, at_ms, actor, room_id, logged).await?;
         }
-        stored.push(insert_event(conn, room_id, version + 1 + i as i64, at_ms, actor, e, None).await?);
+        let seq = version + 1 + i as i64;
+        // The first row is written only under the lease (later rows follow it in the same
+        // savepoint): no extra statement per append.
+        let fence = (i == 0).then_some(lease.epoch);
+        stored.push(insert_event(conn, room_id, seq, at_ms, actor, e, Stored::Event { fence }).await?);
     }
     // 003 §9.7: nothing is added to a record its retention deleted (the writer's
     // transaction holds the write lock, so a purge cannot come between).
@@ -354,6 +361,13 @@ pub(super) async fn append_in(
     Ok(stored)
 }
 
+/// How a row is written: a room's first row carries its secrets; a later one may be fenced
+/// by the lease epoch its writer holds.
+enum Stored<'a> {
+    First(&'a RoomSecrets),
+    Event { fence: Option<i64> },
+}
+
 async fn insert_event(
     conn: &mut Conn<'_>,
     room_id: i64,
@@ -361,7 +375,7 @@ async fn insert_event(
     at_ms: i64,
     actor: Option<i64>,
     event: Event,
-    secrets: Option<&RoomSecrets>,
+    how: Stored<'_>,
 ) -> Result<StoredEvent, AppError> {
     let fault = |e: serde_json::Error| {
         tracing::error!(error = %e, "event did not serialise");
@@ -369,22 +383,36 @@ async fn insert_event(
     };
     // The secrets share the row of `room_created`, beside (not inside) the public event.
     let mut body = serde_json::to_value(&event).map_err(fault)?;
-    if let (Some(obj), Some(secrets)) = (body.as_object_mut(), secrets) {
+    if let (Some(obj), Stored::First(secrets)) = (body.as_object_mut(), &how) {
         if let serde_json::Value::Object(extra) = serde_json::to_value(secrets).map_err(fault)? {
             obj.extend(extra);
         }
     }
     let body = body.to_string();
-    on!(&mut *conn, c => sqlx::query("INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(room_id)
-        .bind(seq)
-        .bind(at_ms)
-        .bind(actor)
-        .bind(event.kind())
-        .bind(body)
-        .execute(&mut **c)
-        .await.map(|r| r.rows_affected()))
-        .map_err(internal)?;
+    let fence = match how {
+        Stored::Event { fence } => fence,
+        Stored::First(_) => None,
+    };
+    let sql = match fence {
+        None => "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES ($1, $2, $3, $4, $5, $6)",
+        Some(_) => {
+            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) SELECT $1, $2, $3, $4, $5, $6 \
+             WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = $1 AND epoch = $7)"
+        }
+    };
+    let written = on!(&mut *conn, c => {
+        let q = sqlx::query(sql).bind(room_id).bind(seq).bind(at_ms).bind(actor).bind(event.kind()).bind(body);
+        let q = match fence {
+            Some(epoch) => q.bind(epoch),
+            None => q,
+        };
+        q.execute(&mut **c).await.map(|r| r.rows_affected())
+    })
+    .map_err(internal)?;
+    if written == 0 {
+        tracing::warn!(room_id, seq, epoch = fence, "append refused: the room's lease was taken by another instance");
+        return Err(AppError::Match(super::commands::MatchError::ServedElsewhere { retry_after_s: 1 }));
+    }
     Ok(StoredEvent { seq, at_ms, actor, event })
 }
 

@@ -105,6 +105,9 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
             other => key("error.appeal", other.into()),
         },
         MatchError::BadSanction { why } => key("error.sanction", why.into()),
+        MatchError::ServedElsewhere { retry_after_s } => {
+            tw("error.served_elsewhere", &[("wait", &super::duration(lang, *retry_after_s))])
+        }
         MatchError::Internal => t(lang, "error.internal"),
     }
 }

@@ -121,6 +121,7 @@ pub(crate) mod tests {
             MatchError::RecordNotAllowed,
             MatchError::UnknownUser { username: "dave".into() },
             MatchError::Internal,
+            MatchError::ServedElsewhere { retry_after_s: 2 },
             MatchError::NotYourTurn { to_move: Color::White },
             MatchError::AwaitingAcknowledgement { colour: Color::Black, move_number: 3 },
             MatchError::NothingToAcknowledge { move_number: 4 },

@@ -275,6 +275,7 @@ async fn create_room(
     (status = 200, description = "The room's current state", body = RoomView),
     (status = 400, response = openapi::BadRequest),
     (status = 404, response = openapi::NoRoom),
+    (status = 503, response = openapi::Elsewhere),
     (status = 500, response = openapi::Fault),
 ))]
 async fn room_view(
@@ -299,6 +300,7 @@ async fn record_viewer(s: &ApiState, session: &Session) -> Result<Requester, App
         (status = 401, response = openapi::NotSignedIn),
         (status = 403, response = openapi::NotAllowed),
         (status = 404, response = openapi::NoRoom),
+        (status = 503, response = openapi::Elsewhere),
         (status = 500, response = openapi::Fault),
 ))]
 async fn record_json(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
@@ -320,6 +322,7 @@ async fn record_json(State(s): State<ApiState>, RoomId(id): RoomId, session: Ses
         (status = 403, response = openapi::NotAllowed),
         (status = 404, response = openapi::NoRoom),
         (status = 422, description = "`no_sgf`: the board is a 3D box", body = ErrorBody),
+        (status = 503, response = openapi::Elsewhere),
         (status = 500, response = openapi::Fault),
 ))]
 async fn record_sgf(State(s): State<ApiState>, RoomId(id): RoomId, session: Session) -> Result<Response, AppError> {
@@ -526,6 +529,7 @@ async fn notifications_read(
         (status = 413, response = openapi::TooLarge),
         (status = 415, response = openapi::NotJson),
         (status = 422, response = openapi::AgainstTheRules),
+        (status = 503, response = openapi::Elsewhere),
         (status = 500, response = openapi::Fault),
 ))]
 async fn command(
@@ -547,6 +551,7 @@ async fn command(
         (status = 400, response = openapi::BadRequest),
         (status = 403, response = openapi::NotAllowed),
         (status = 404, response = openapi::NoRoom),
+        (status = 503, response = openapi::Elsewhere),
         (status = 500, response = openapi::Fault),
 ))]
 async fn events(
@@ -594,6 +599,7 @@ enum StreamMessage<'a> {
     (status = 400, description = "`invalid_input` (`id`, `after`) or `bad_request`: not a WebSocket handshake", body = ErrorBody),
     (status = 403, response = openapi::CrossSite),
     (status = 404, response = openapi::NoRoom),
+    (status = 503, response = openapi::Elsewhere),
     (status = 500, response = openapi::Fault),
 ))]
 async fn stream(

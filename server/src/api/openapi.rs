@@ -29,7 +29,7 @@ pub(super) use answers::*;
         schemas(ErrorBody),
         responses(
             answers::BadRequest, answers::NotSignedIn, answers::NotAllowed, answers::CrossSite, answers::NoRoom,
-            answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled, answers::Busy,
+            answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled, answers::Busy, answers::Elsewhere,
             answers::Fault
         )
     ),
@@ -180,6 +180,14 @@ mod answers {
         headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))
     )]
     pub(crate) struct Busy(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(
+        description = "`served_elsewhere`: another server instance owns the room (issue 15 §3); ask again \
+        after `detail.retry_after_s`",
+        headers(("Retry-After" = u32, description = "Seconds to wait before asking again"))
+    )]
+    pub(crate) struct Elsewhere(ErrorBody);
 
     #[derive(ToResponse)]
     #[response(description = "`internal`: a fault on the server; `detail.correlation_id` names it in the log")]

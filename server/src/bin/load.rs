@@ -178,6 +178,8 @@ async fn start_target(args: &Args) -> (String, Target) {
                 site_root: dir.join("site"),
                 secure_cookies: false,
                 public_url: None,
+                instance_id: None,
+                advertise_url: None,
                 no_browser_bundle: true,
             };
             let srv = server::Server::prepare(&config).await.expect("server starts");

@@ -262,6 +262,9 @@ impl ServerProcess {
             }
             let mut child = cmd
                 .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
+                // Restarted on the same folder, it is the same instance (whatever its port):
+                // it takes its room leases back at once.
+                .args(["--instance-id", "test-server"])
                 .arg("--data-dir")
                 .arg(data_dir)
                 .arg("--site-root")

@@ -13,6 +13,7 @@ mod conduct;
 mod crash;
 mod foundation;
 mod governance;
+mod instances;
 mod learning;
 mod lobby;
 mod matches;

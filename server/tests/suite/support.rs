@@ -33,6 +33,8 @@ pub fn config(dir: &Path) -> Config {
         site_root: "target/site".into(),
         secure_cookies: false,
         public_url: None,
+        instance_id: None,
+        advertise_url: None,
         no_browser_bundle: true,
     }
 }
@@ -42,7 +44,14 @@ impl Running {
         Self::start_with_clock(dir, Arc::new(app::clock::SystemClock)).await
     }
     pub async fn start_with_clock(dir: &Path, clock: Arc<dyn Clock>) -> Running {
-        let server = Server::prepare_with_clock(&config(dir), clock).await.expect("server starts");
+        Self::start_config(&config(dir), clock).await
+    }
+    /// One of several instances on the database in `dir`, named `id` (issue 15 §3).
+    pub async fn start_instance(dir: &Path, clock: Arc<dyn Clock>, id: &str) -> Running {
+        Self::start_config(&Config { instance_id: Some(id.into()), ..config(dir) }, clock).await
+    }
+    async fn start_config(config: &Config, clock: Arc<dyn Clock>) -> Running {
+        let server = Server::prepare_with_clock(config, clock).await.expect("server starts");
         let base = format!("http://{}", server.addr);
         let setup_url = server.setup_url.clone();
         let (stop, rx) = tokio::sync::oneshot::channel::<()>();

@@ -1,0 +1,156 @@
+//! Several server instances on one database (issue 15 §3). Each room is owned by one instance
+//! at a time under a lease; another instance follows it — its views and live events are read
+//! from the log — and forwards its commands to the owner (503, with the wait, when no owner
+//! can be reached); an owner whose lease was taken cannot write (fencing: refused, nothing
+//! stored); when an owner stops renewing, another instance takes its rooms over by itself,
+//! loading them as after a server failure (held, 003 §6.1–6.3). Sessions and the sign-in
+//! throttle are the database's, shared by all instances.
+
+use app::{
+    clock::Clock,
+    matches::{commands::Command, events::Xyz, settings::ColourAssignment},
+};
+
+use crate::support::*;
+
+const LEASE_MS: i64 = app::data::leases::LEASE_MS;
+
+fn at(x: i64, y: i64) -> Command {
+    Command::Move { at: Xyz { x, y, z: 1 } }
+}
+
+async fn moves_stored(db: &RawDb, room: i64) -> i64 {
+    db.scalar("SELECT COUNT(*) FROM match_events WHERE room_id = $1 AND kind = 'move_played'", &[room]).await
+}
+
+async fn lease_owner(db: &RawDb, room: i64) -> String {
+    db.scalar("SELECT owner FROM room_leases WHERE room_id = $1", &[room]).await
+}
+
+/// Instances `a` and `b` on one database, with one manual clock.
+async fn two_instances() -> (tempfile::TempDir, app::clock::ManualClock, Running, Running, RawDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let a = Running::start_instance(dir.path(), shared.clone(), "a").await;
+    let b = Running::start_instance(dir.path(), shared, "b").await;
+    let db = RawDb::open(dir.path()).await;
+    (dir, clock, a, b, db)
+}
+
+#[tokio::test]
+async fn one_instance_owns_a_room_the_others_follow_it_and_take_it_over_when_the_owner_stops() {
+    let (_dir, clock, a, b, db) = two_instances().await;
+    let alice = Player::sign_up(&a.base, "alice").await;
+    let bob = Player::sign_up(&a.base, "bob").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    played(&alice, &bob, room, at(3, 3), 1).await;
+    assert_eq!(lease_owner(&db, room).await, "a");
+
+    // The same sessions on instance b (one cookie jar; the sessions are in the database).
+    let (alice_b, bob_b) = (alice.at(&b.base), bob.at(&b.base));
+    assert_eq!(alice_b.get_json("/api/v1/session").await["username"], "alice");
+    // b follows the room: its view is the log's, and its spectators get the moves live.
+    assert_eq!(view(&b.base, room).await["move_number"], 1);
+    let mut watcher = Player::new(&b.base).stream(room, 0).await;
+    read_until(&mut watcher, |m| m["type"] == "snapshot").await;
+    // A command sent to b is forwarded to a, the owner, which decides it.
+    let (status, body) = bob_b.cmd(room, at(3, 3)).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("illegal")), "a's refusal, through b: {body}");
+    played(&bob_b, &alice, room, at(4, 4), 2).await;
+    let seen = read_until(&mut watcher, |m| event_type(m) == "move_played").await;
+    assert_eq!(seen.last().unwrap()["event"]["event"]["move_number"], 2);
+    assert_eq!(lease_owner(&db, room).await, "a", "forwarded, not taken");
+    assert_eq!(moves_stored(&db, room).await, 2);
+    // Only an instance that read a's peer key from the database can forward to it.
+    let forward = format!("{}/internal/v1/rooms/{room}/commands", a.base);
+    let caller = serde_json::json!({"user_id": 1, "username": "alice", "role": "player"});
+    let body = serde_json::json!({"kind": "command", "caller": caller, "cmd": {"type": "pass"}});
+    let http = Player::new(&a.base).http;
+    for key in [None, Some("0123456789abcdef0123456789abcdef")] {
+        let mut req = http.post(&forward).json(&body);
+        if let Some(k) = key {
+            req = req.header("x-space-baduk-peer", k);
+        }
+        let r = req.send().await.unwrap();
+        assert_eq!(r.status(), 403, "forwarded without a's key ({key:?})");
+    }
+    assert_eq!(moves_stored(&db, room).await, 2);
+
+    // A third instance, c, takes the lease (as if it had found a's lapsed).
+    let now = clock.now_ms();
+    let sql = "UPDATE room_leases SET owner = 'c', epoch = epoch + 1, expires_at_ms = $1 WHERE room_id = $2";
+    assert_eq!(db.exec(sql, sql, &[now + LEASE_MS, room]).await, 1);
+    // a's actor still holds the room in memory and takes the move — but its append is
+    // fenced: refused, and nothing stored; c cannot be reached, so the caller waits.
+    let (status, body) = alice.cmd(room, at(5, 5)).await;
+    assert_eq!((status, body["error"].as_str()), (503, Some("served_elsewhere")), "{body}");
+    let wait = body["detail"]["retry_after_s"].as_i64().unwrap();
+    assert!((1..=LEASE_MS / 1000).contains(&wait), "{body}");
+    assert_eq!(moves_stored(&db, room).await, 2, "a fenced append stored nothing");
+    assert_eq!(alice_b.cmd(room, at(5, 5)).await.0, 503);
+
+    // c never renews, and a stops too. Once c's lease lapses, b takes the room over by
+    // itself — as after a server failure, so the game is held until both are ready.
+    a.stop().await;
+    clock.advance_ms(LEASE_MS + 1);
+    drop(watcher);
+    let held = "SELECT COUNT(*) FROM match_events WHERE room_id = $1 AND kind = 'held'";
+    for _ in 0..500 {
+        if lease_owner(&db, room).await == "b" && db.scalar::<i64>(held, &[room]).await == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(lease_owner(&db, room).await, "b", "b took the room over by itself");
+    let mut player = alice_b.stream(room, 2).await;
+    let got = read_until(&mut player, |m| event_type(m) == "held").await;
+    assert_eq!(got.last().unwrap()["event"]["event"]["reason"]["kind"], "server_restart");
+    let (status, body) = alice_b.cmd(room, at(5, 5)).await;
+    assert_eq!(status, 409, "{body}");
+    alice_b.ok(room, Command::Ready).await;
+    bob_b.ok(room, Command::Ready).await;
+    played(&alice_b, &bob_b, room, at(5, 5), 3).await;
+    assert_eq!(moves_stored(&db, room).await, 3);
+    let v = view(&b.base, room).await;
+    assert_eq!((v["move_number"].as_i64(), v["phase"].as_str()), (Some(3), Some("playing")), "{v}");
+    db.close().await;
+    b.stop().await;
+}
+
+/// The sign-in throttle counts failures in the database: guessing on one instance is
+/// throttled on the next. A sign-out on one instance ends the session on all of them: the
+/// login ends in the database and, on PostgreSQL, the doorbell tells the other instances'
+/// caches (the embedded database has one instance, and no bell).
+#[tokio::test]
+async fn the_throttle_and_sign_outs_are_shared_by_the_instances() {
+    let (_dir, _clock, a, b, db) = two_instances().await;
+    let kim = Player::sign_up(&a.base, "kim").await;
+    let guess = serde_json::json!({ "username": "kim", "password": "not the password" });
+    for i in 0..app::data::throttle::FREE_FAILURES {
+        let on = if i % 2 == 0 { &a.base } else { &b.base };
+        assert_eq!(Player::new(on).post("/api/v1/session", &guess).await.0, 401);
+    }
+    for base in [&a.base, &b.base] {
+        let (status, body) = Player::new(base).post("/api/v1/session", &guess).await;
+        assert_eq!((status, body["error"].as_str()), (429, Some("throttled")), "{body}");
+    }
+
+    let kim_b = kim.at(&b.base);
+    assert_eq!(kim_b.get("/api/v1/session").await.0, 200);
+    assert_eq!(kim.http.delete(format!("{}/api/v1/session", a.base)).send().await.unwrap().status(), 204);
+    assert_eq!(kim.get("/api/v1/session").await.0, 401);
+    if db.is_postgres() {
+        let mut status = 200;
+        for _ in 0..200 {
+            status = kim_b.get("/api/v1/session").await.0;
+            if status == 401 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(status, 401, "signed out on a, still signed in on b");
+    }
+    db.close().await;
+    a.stop().await;
+    b.stop().await;
+}
