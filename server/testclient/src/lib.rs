@@ -245,6 +245,12 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts `bin` on `data_dir` and waits (bounded) until it is healthy.
     pub async fn start(bin: &Path, data_dir: &Path) -> ServerProcess {
+        Self::start_instance(bin, data_dir, "test-server", test_database_url(data_dir)).await
+    }
+
+    /// Starts `bin` as the instance named `id`, on `database_url` if given (several
+    /// instances share one PostgreSQL database, each with a data folder of its own).
+    pub async fn start_instance(bin: &Path, data_dir: &Path, id: &str, database_url: Option<String>) -> ServerProcess {
         let probe = reqwest::Client::new();
         // The port is picked by binding and releasing it, so another process could take it
         // before the server binds: then the server exits and we try another port.
@@ -257,14 +263,14 @@ impl ServerProcess {
                 }
             }
             // The suite's run on PostgreSQL: this folder's database.
-            if let Some(url) = test_database_url(data_dir) {
+            if let Some(url) = &database_url {
                 cmd.env("DATABASE_URL", url);
             }
             let mut child = cmd
                 .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
                 // Restarted on the same folder, it is the same instance (whatever its port):
                 // it takes its room leases back at once.
-                .args(["--instance-id", "test-server"])
+                .args(["--instance-id", id])
                 .arg("--data-dir")
                 .arg(data_dir)
                 .arg("--site-root")

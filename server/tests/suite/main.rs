@@ -9,6 +9,7 @@ mod support;
 
 mod accounts;
 mod backup;
+mod chaos;
 mod conduct;
 mod crash;
 mod foundation;

@@ -223,8 +223,18 @@ impl RawDb {
         }
     }
 
-    /// One value of a query both dialects spell the same.
+    /// One value of a query both dialects spell the same (its first row's first column).
     pub async fn scalar<T>(&self, sql: &str, ints: &[i64]) -> T
+    where
+        T: Send + Unpin,
+        T: for<'r> sqlx::Decode<'r, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite>,
+        T: for<'r> sqlx::Decode<'r, sqlx::Postgres> + sqlx::Type<sqlx::Postgres>,
+    {
+        self.column(sql, ints).await.into_iter().next().unwrap_or_else(|| panic!("no row: {sql}"))
+    }
+
+    /// The first column of every row of a query both dialects spell the same.
+    pub async fn column<T>(&self, sql: &str, ints: &[i64]) -> Vec<T>
     where
         T: Send + Unpin,
         T: for<'r> sqlx::Decode<'r, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite>,
@@ -236,14 +246,14 @@ impl RawDb {
                 for i in ints {
                     q = q.bind(*i);
                 }
-                q.fetch_one(p).await.unwrap()
+                q.fetch_all(p).await.unwrap()
             }
             RawDb::Postgres(p) => {
                 let mut q = sqlx::query_scalar(sql);
                 for i in ints {
                     q = q.bind(*i);
                 }
-                q.fetch_one(p).await.unwrap()
+                q.fetch_all(p).await.unwrap()
             }
         }
     }
