@@ -33,4 +33,12 @@ trap stop EXIT
 
 export SPACE_BADUK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port"
 echo "test-postgres: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on port $port; the server suite again"
-cargo test -p server --test suite "$@"
+if [ $# -gt 0 ]; then
+  cargo test -p server --test suite "$@"
+  exit
+fi
+# The chaos run alone, last: it restarts this PostgreSQL server in the middle of its games,
+# which the other tests must not see.
+cargo test -p server --test suite -- --skip chaos::
+SPACE_BADUK_TEST_PG_RESTART="${as_pg[*]} $bindir/pg_ctl -D $tmp/data -l $tmp/server.log -m fast -w restart >/dev/null" \
+  cargo test -p server --test suite chaos:: -- --nocapture

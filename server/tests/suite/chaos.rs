@@ -4,7 +4,10 @@
 //! that owns the most rooms killed with SIGKILL in the middle. Its players' requests go to the
 //! others (503 while its leases live: the dead owner cannot be reached); when its leases
 //! lapse the survivors take its rooms over by themselves — held as after a server failure,
-//! both players ready again — and play goes on. Afterwards, from the database:
+//! both players ready again — and play goes on. When `scripts/test-postgres.sh` runs it (alone,
+//! with `SPACE_BADUK_TEST_PG_RESTART`), PostgreSQL itself is restarted later in the games:
+//! requests fail while it is down and play goes on once it is back. Afterwards, from the
+//! database:
 //!
 //! * every move whose 200 reply arrived is in its room's log, with its number and point
 //!   (acknowledged actions lost: 0);
@@ -34,11 +37,21 @@ const GAMES: usize = 2;
 /// Moves each game plays; the kill comes after [`KILL_AFTER`] moves in all.
 const MOVES: u32 = 24;
 const KILL_AFTER: usize = 12;
+/// The database restart (when the test command can do it) comes after this many moves.
+const RESTART_AFTER: usize = 34;
 /// Longer than a lease (15 s) and a renewal (5 s): a stalled game fails after this.
 const STALL: Duration = Duration::from_secs(60);
 
 /// The live instances' base URLs (the killed one is taken out).
 type Bases = Arc<Mutex<Vec<String>>>;
+
+/// Moves acknowledged, and requests answered 500 (while the database restarts).
+#[derive(Default)]
+struct Tally {
+    acked: usize,
+    faults: usize,
+}
+type Counts = Arc<Mutex<Tally>>;
 
 fn any(bases: &Bases, k: usize) -> String {
     let b = bases.lock().unwrap();
@@ -48,7 +61,7 @@ fn any(bases: &Bases, k: usize) -> String {
 /// Plays `room` to [`MOVES`] moves through random live instances; returns the move numbers
 /// whose 200 reply arrived. A refused or unanswered request is asked again elsewhere; a held
 /// game (a takeover) is made ready by both players.
-async fn play(players: [Client; 2], room: i64, bases: Bases, acked: Arc<Mutex<usize>>) -> Vec<(u32, i64, i64)> {
+async fn play(players: [Client; 2], room: i64, bases: Bases, counts: Counts) -> Vec<(u32, i64, i64)> {
     let mut got = Vec::new();
     let mut k = room as usize;
     let mut last_progress = Instant::now();
@@ -92,13 +105,17 @@ async fn play(players: [Client; 2], room: i64, bases: Bases, acked: Arc<Mutex<us
             Ok(((200, _), Some(n))) => {
                 let (x, y) = point_of(n);
                 got.push((n, x, y));
-                *acked.lock().unwrap() += 1;
+                counts.lock().unwrap().acked += 1;
                 last_progress = Instant::now();
             }
             Ok(((200, _), None)) => last_progress = Instant::now(),
-            // Another instance's answer about an owner it cannot reach, or a view that was
-            // a step behind: ask again.
+            // Another instance's answer about an owner it cannot reach, a view that was a step
+            // behind, or the database restarting (a fault while it is down): ask again.
             Ok(((503 | 409, _), _)) | Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            Ok(((500, _), _)) => {
+                counts.lock().unwrap().faults += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await
+            }
             Ok(((status, body), _)) => panic!("room {room}: {status} {body}"),
         }
     }
@@ -130,13 +147,14 @@ async fn three_instances_lose_no_acknowledged_move_when_one_is_killed() {
         games.push((room, [black, white]));
     }
 
-    let acked = Arc::new(Mutex::new(0usize));
+    let counts: Counts = Default::default();
+    let acked = || counts.lock().unwrap().acked;
     let mut tasks = Vec::new();
     for (room, players) in games.clone() {
-        tasks.push((room, tokio::spawn(play(players, room, bases.clone(), acked.clone()))));
+        tasks.push((room, tokio::spawn(play(players, room, bases.clone(), counts.clone()))));
     }
     // Kill the instance owning the most rooms, mid-game.
-    while *acked.lock().unwrap() < KILL_AFTER {
+    while acked() < KILL_AFTER {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let mut owned: BTreeMap<String, Vec<i64>> = BTreeMap::new();
@@ -150,14 +168,28 @@ async fn three_instances_lose_no_acknowledged_move_when_one_is_killed() {
     let killed = servers[index].take().unwrap();
     bases.lock().unwrap().retain(|b| *b != killed.base);
     let killed_at = Instant::now();
-    let acked_before = *acked.lock().unwrap();
+    let acked_before = acked();
     let _ = killed.kill();
+
+    // The database restarts under the survivors.
+    let restart = std::env::var("SPACE_BADUK_TEST_PG_RESTART").ok();
+    let mut restarted_after = None;
+    if let Some(cmd) = &restart {
+        let since = Instant::now();
+        while acked() < RESTART_AFTER {
+            assert!(since.elapsed() < STALL, "the games stalled before the restart");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        restarted_after = Some(acked());
+        let status = std::process::Command::new("sh").arg("-c").arg(cmd).status().expect("pg_ctl runs");
+        assert!(status.success(), "PostgreSQL restarted: {status}");
+    }
 
     let mut played = BTreeMap::new();
     for (room, task) in tasks {
         played.insert(room, task.await.expect("a game's driver"));
     }
-    let total = *acked.lock().unwrap();
+    let total = acked();
     for (room, moves) in &played {
         // Acknowledged moves lost: none.
         let sql = "SELECT body FROM match_events WHERE room_id = $1 AND kind = 'move_played' ORDER BY seq";
@@ -188,7 +220,9 @@ async fn three_instances_lose_no_acknowledged_move_when_one_is_killed() {
     }
     eprintln!(
         "chaos: {GAMES} games on 3 instances, {total} moves acknowledged ({acked_before} before the kill of {victim}, \
-         owner of {n} rooms), 0 lost, all games done {:.1} s after the kill",
+         owner of {n} rooms; PostgreSQL restarted after {restarted_after:?}; {} requests answered 500), 0 lost, \
+         all games done {:.1} s after the kill",
+        counts.lock().unwrap().faults,
         killed_at.elapsed().as_secs_f64()
     );
     db.close().await;
