@@ -50,11 +50,13 @@ pub struct DueRoom {
 }
 
 impl Db {
-    /// Stores the version the program ships when there is none yet (at every start).
+    /// Stores the version the program ships when there is none yet (at every start; of
+    /// instances starting together on one database, one stores it).
     pub(super) async fn seed_common_rules(&self, first: &RulesVersion) -> Result<(), AppError> {
         on!(self.pool(), p => sqlx::query(
             "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
-             SELECT 1, $1, CAST(NULL AS BIGINT), $2, $3, CAST(NULL AS TEXT) WHERE NOT EXISTS (SELECT 1 FROM common_rules)",
+             SELECT 1, $1, CAST(NULL AS BIGINT), $2, $3, CAST(NULL AS TEXT) WHERE NOT EXISTS (SELECT 1 FROM common_rules) \
+             ON CONFLICT (version) DO NOTHING",
         )
         .bind(first.created_ms)
         .bind(to_json(&first.clauses)?)

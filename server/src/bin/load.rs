@@ -83,6 +83,11 @@ struct Args {
     /// or the base URL of a running server (e.g. http://127.0.0.1:3000).
     #[arg(long, default_value = "spawn")]
     server: String,
+    /// More running instances of the same deployment (base URLs, comma-separated; issue 15
+    /// §3): game g's Black plays through instance g, its White through instance g + 1, and
+    /// spectators are spread over all of them, so half the commands are forwarded.
+    #[arg(long, value_delimiter = ',')]
+    also: Vec<String>,
     /// The server binary for `--server spawn` (default: `space-baduk` next to this binary).
     #[arg(long)]
     server_bin: Option<PathBuf>,
@@ -542,13 +547,16 @@ async fn run(args: Args) -> std::process::ExitCode {
     let t = Instant::now();
     let run_id = std::process::id();
     let gate = Arc::new(Semaphore::new(4));
+    let bases: Vec<String> =
+        std::iter::once(base.clone()).chain(args.also.iter().map(|b| b.trim_end_matches('/').to_string())).collect();
     let mut setups = Vec::new();
     for g in 0..args.games {
-        let (base, gate, board) = (base.clone(), gate.clone(), args.board);
+        let (gate, board) = (gate.clone(), args.board);
+        let (black_base, white_base) = (bases[g % bases.len()].clone(), bases[(g + 1) % bases.len()].clone());
         setups.push(tokio::spawn(async move {
             let _p = gate.acquire().await.unwrap();
-            let black = Client::sign_up(&base, &format!("b{run_id}-{g}")).await;
-            let white = Client::sign_up(&base, &format!("w{run_id}-{g}")).await;
+            let black = Client::sign_up(&black_base, &format!("b{run_id}-{g}")).await;
+            let white = Client::sign_up(&white_base, &format!("w{run_id}-{g}")).await;
             let room = new_room(&black, &white, board, &format!("load {g}")).await.expect("room set up");
             (black, white, room)
         }));
@@ -580,7 +588,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             Some(idle) => idle.subscribe(),
             None => slots[s % slots.len()].subscribe(),
         };
-        tokio::spawn(spectate(base.clone(), rx, stats.clone(), connect_gate.clone()));
+        tokio::spawn(spectate(bases[s % bases.len()].clone(), rx, stats.clone(), connect_gate.clone()));
     }
     let wanted = args.spectators as i64;
     let connect_deadline = Instant::now() + Duration::from_secs(180);
