@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";
-import { agreeAndReady, createRoom, pass, play, player, sit, tap, until, waitHydrated } from "./game.mjs";
+import { agreeAndReady, createRoom, inStep, pass, play, player, sit, tap, until, waitHydrated } from "./game.mjs";
 
 const selected = async (p) => (await p.page.innerText("[data-testid=selection]")).trim();
 const previewGone = (p) => p.page.waitForSelector("[data-testid=preview]", { state: "detached" });
@@ -71,6 +71,8 @@ test("selection and preview clear on the events of 003 §7.7; the buttons say wh
     await pass(bob, id);
     await until(id, (w) => w.phase === "scoring", "scoring");
     await previewGone(bob);
+    // Alice's pass already cleared Bob's preview; wait for the page to hold the scoring too.
+    await inStep(bob.page, id);
     assert.equal(await bob.page.isDisabled("[data-testid=confirm-move]"), true, "no moves while counting");
     assert.match(await bob.page.innerText("[data-testid=status]"), /Scoring|계가/i);
 
