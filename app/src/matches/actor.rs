@@ -497,11 +497,9 @@ impl Actor {
         if decision.events.is_empty() {
             return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
         }
-        match self.commit_as(decision.events, Some(caller), now, before.as_ref()).await {
-            Ok(stored) => decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored }),
-            // Not stored, so not acknowledged.
-            Err(e) => Err(e),
-        }
+        // Not stored (fenced, or a failed write), so not acknowledged: the commit's error.
+        let stored = self.commit_as(decision.events, Some(caller), now, before.as_ref()).await?;
+        decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored })
     }
 
     /// Stores events already applied to the state, then publishes them. On a failed write
