@@ -10,10 +10,10 @@ say() { printf '\033[1;34m[lint]\033[0m %s\n' "$*"; }
 
 say "cargo fmt --check"
 cargo fmt --all --check
-say "clippy: engine, the participant engine, server (with app[ssr]), the load and soak tools"
+say "clippy: engine, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
 cargo clippy -p engine -p participant -p server --all-targets -- -D warnings
 cargo clippy -p participant --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p server --features load --bin load --bin soak -- -D warnings
+cargo clippy -p server --features load --bin load --bin soak --bin chaos -- -D warnings
 say "clippy: app[ssr] with its tests"
 cargo clippy -p app --features ssr --all-targets -- -D warnings
 say "clippy: app[hydrate] and frontend on wasm32"

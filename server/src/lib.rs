@@ -111,22 +111,23 @@ impl Server {
             check_bundle(&config.site_root)?;
         }
         let db = Db::open_configured(config.database_url.as_deref(), &config.data_dir).await?;
-        let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
-            None
-        } else {
-            let token = db.issue_setup_token().await.map_err(StartError::Setup)?;
-            Some(format!("{}/setup?token={}", config.public_url(), token.secret))
-        };
         let addr = SocketAddr::new(config.bind, config.port);
         let listener = TcpListener::bind(addr).await.map_err(|source| StartError::Bind { addr, source })?;
         let addr = listener.local_addr().map_err(|source| StartError::Bind { addr, source })?;
+        let instance = config.instance(addr);
+        let setup_url = if db.admin_exists().await.map_err(StartError::Setup)? {
+            None
+        } else {
+            let token = db.issue_setup_token(&instance.id).await.map_err(StartError::Setup)?;
+            Some(format!("{}/setup?token={}", config.public_url(), token.secret))
+        };
         let options = LeptosOptions::builder()
             .output_name(app::OUTPUT_NAME)
             .site_root(config.site_root.display().to_string())
             .site_pkg_dir("pkg")
             .site_addr(addr)
             .build();
-        let matches = MatchService::for_instance(db.clone(), clock.clone(), config.instance(addr));
+        let matches = MatchService::for_instance(db.clone(), clock.clone(), instance);
         let loaded = matches.boot().await.map_err(StartError::Setup)?;
         tracing::info!(rooms = loaded, "unfinished rooms loaded from their event logs");
         let series = matches.resume_program_matches().await.map_err(StartError::Setup)?;

@@ -192,26 +192,37 @@ impl Db {
         .map_err(internal)
     }
 
-    /// Revokes earlier unused tokens and issues a new one. Called at start while no
-    /// administrator exists, so only the most recently printed link works.
-    pub async fn issue_setup_token(&self) -> Result<SetupToken, AppError> {
+    /// Issues a new token for the instance `issued_by`, revoking its earlier unused ones.
+    /// Called at start while no administrator exists: the link this instance printed last
+    /// works, and so do those other instances starting beside it printed.
+    pub async fn issue_setup_token(&self, issued_by: &str) -> Result<SetupToken, AppError> {
         let secret = random_hex::<24>()?;
         let mut tx = super::write_tx(self).await?;
-        on!(&mut tx, t => sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
-            .execute(&mut **t)
-            .await.map(|r| r.rows_affected()))
+        on!(&mut tx, t => sqlx::query(
+            "UPDATE setup_tokens SET revoked = 1 \
+             WHERE used_at_ms IS NULL AND (issued_by = $1 OR issued_by IS NULL)",
+        )
+        .bind(issued_by)
+        .execute(&mut **t)
+        .await
+        .map(|r| r.rows_affected()))
         .map_err(internal)?;
-        on!(&mut tx, t => sqlx::query("INSERT INTO setup_tokens (token_sha256, created_at_ms) VALUES ($1, $2)")
-            .bind(sha256_hex(&secret))
-            .bind(now_ms())
-            .execute(&mut **t)
-            .await.map(|r| r.rows_affected()))
+        on!(&mut tx, t => sqlx::query(
+            "INSERT INTO setup_tokens (token_sha256, created_at_ms, issued_by) VALUES ($1, $2, $3)",
+        )
+        .bind(sha256_hex(&secret))
+        .bind(now_ms())
+        .bind(issued_by)
+        .execute(&mut **t)
+        .await
+        .map(|r| r.rows_affected()))
         .map_err(internal)?;
         tx.commit().await?;
         Ok(SetupToken { secret })
     }
 
-    /// Consumes the setup token and creates the first administrator, atomically.
+    /// Consumes the setup token and creates the first administrator, atomically; every
+    /// other instance's link stops working with it (there is one first administrator).
     pub async fn create_first_admin(&self, token: &str, username: &str, password: &str) -> Result<User, AppError> {
         let username = &display_name(username);
         validate_username(username)?;
@@ -230,6 +241,11 @@ impl Db {
         if used != 1 {
             return Err(AppError::BadSetupToken);
         }
+        on!(&mut tx, t => sqlx::query("UPDATE setup_tokens SET revoked = 1 WHERE used_at_ms IS NULL")
+            .execute(&mut **t)
+            .await
+            .map(|r| r.rows_affected()))
+        .map_err(internal)?;
         let user = insert_user(&mut tx.conn(), username, &hash, Role::Admin).await?;
         tx.commit().await?;
         Ok(user)

@@ -36,16 +36,18 @@ pub enum Taking {
     NoSuchRoom,
 }
 
-/// Where another instance takes commands for the rooms it owns, and the key it expects.
+/// Where another instance takes commands for a room it owns, the key it expects, and until
+/// when its lease of that room lasts (as read: it may renew, give up or lose it sooner).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Peer {
     pub address: String,
     pub key: String,
+    pub until_ms: i64,
 }
 
 impl std::fmt::Debug for Peer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Peer").field("address", &self.address).finish_non_exhaustive()
+        f.debug_struct("Peer").field("address", &self.address).field("until_ms", &self.until_ms).finish_non_exhaustive()
     }
 }
 
@@ -127,7 +129,7 @@ impl Db {
     /// commands (`None`: no such holder, or it gave no address).
     pub async fn lease_peer(&self, room_id: i64, me: &str, now_ms: i64) -> Result<Option<Peer>, AppError> {
         let row = on!(self.pool(), p => sqlx::query(
-            "SELECT i.address, i.peer_key FROM room_leases l JOIN server_instances i ON i.id = l.owner \
+            "SELECT i.address, i.peer_key, l.expires_at_ms FROM room_leases l JOIN server_instances i ON i.id = l.owner \
              WHERE l.room_id = $1 AND l.owner <> $2 AND l.expires_at_ms > $3 AND i.address IS NOT NULL",
         )
         .bind(room_id)
@@ -137,7 +139,8 @@ impl Db {
         .await
         .map(Neutral::neutral))
         .map_err(internal)?;
-        row.map(|r| Ok(Peer { address: r.col("address")?, key: r.col("peer_key")? })).transpose()
+        row.map(|r| Ok(Peer { address: r.col("address")?, key: r.col("peer_key")?, until_ms: r.col("expires_at_ms")? }))
+            .transpose()
     }
 
     /// Renews every lease `owner` still holds, and says the instance is alive (reachable at
@@ -177,6 +180,15 @@ impl Db {
         .map_err(internal)?;
         tx.commit().await?;
         held.iter().map(|r| Ok((r.col("room_id")?, r.col("epoch")?))).collect()
+    }
+
+    /// The instances that have not renewed for a whole lease (stopped, or cut off).
+    pub async fn gone_instances(&self, now_ms: i64) -> Result<Vec<String>, AppError> {
+        on!(self.pool(), p => sqlx::query_scalar("SELECT id FROM server_instances WHERE seen_at_ms <= $1")
+            .bind(now_ms - LEASE_MS)
+            .fetch_all(p)
+            .await)
+        .map_err(internal)
     }
 
     /// True while `owner` holds `lease` (nobody took the room since).

@@ -33,10 +33,17 @@ pub(crate) enum Request {
         viewer: Option<Requester>,
         reply: oneshot::Sender<Result<RoomView, MatchError>>,
     },
-    /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers.
+    /// A live stream opened (`true`) or closed; `user_id` is `None` for anonymous viewers;
+    /// `from` names the instance that holds the stream when it is not this one (forwarded).
     Presence {
         user_id: Option<i64>,
         connected: bool,
+        from: Option<String>,
+    },
+    /// These instances stopped renewing: the streams they told of are gone with them (their
+    /// players are disconnected, 003 §6.1, unless connected elsewhere too).
+    PeersGone {
+        instances: Vec<String>,
     },
     /// What the referee's desk shows beside the board (administrators only; checked by the
     /// service): the chains in detail and the state for the timeline.
@@ -168,6 +175,7 @@ pub(crate) fn spawn(
         clock,
         events: events.clone(),
         connections: HashMap::new(),
+        forwarded: HashMap::new(),
         watchers: 0,
         shared_view: None,
         desk,
@@ -196,8 +204,11 @@ struct Actor {
     db: Db,
     clock: Arc<dyn Clock>,
     events: broadcast::Sender<Arc<Published>>,
-    /// Open live streams per signed-in user (a player may have several devices).
+    /// Open live streams per signed-in user (a player may have several devices), wherever
+    /// they are held.
     connections: HashMap<i64, usize>,
+    /// Of those, the ones other instances told of: per (instance, user).
+    forwarded: HashMap<(String, i64), usize>,
     /// All open live streams, anonymous included.
     watchers: usize,
     /// The viewer-independent view of the current version and watcher count: browsers fetch
@@ -368,10 +379,11 @@ impl Actor {
                     return;
                 }
                 // Counted here, for polling; the owner decides what a player's connection means.
-                Request::Presence { connected, user_id } => {
-                    let _ = self.count_presence(user_id, connected);
+                Request::Presence { connected, user_id, from } => {
+                    let _ = self.count_presence(user_id, connected, from);
                     return;
                 }
+                Request::PeersGone { .. } => return,
                 Request::Release { .. } | Request::Stop => {}
                 _ => self.catch_up().await,
             }
@@ -432,18 +444,25 @@ impl Actor {
                     Err(MatchError::RecordNotAllowed)
                 });
             }
-            Request::Presence { user_id, connected } => {
-                let now = self.clock.now_ms();
-                let Some((uid, before, after)) = self.count_presence(user_id, connected) else { return };
-                // Only a player's first stream opening or last stream closing matters.
-                if (before == 0) == (after == 0) {
-                    return;
-                }
-                // One device holds both seats: its connection is both colours'.
-                let colours: Vec<_> = self.state.seats_of(uid).filter_map(|s| self.state.colour_of_seat(s)).collect();
-                for colour in colours {
-                    let events = self.state.presence(colour, after > 0, now);
-                    let _ = self.commit(events, Some(uid), now).await;
+            Request::Presence { user_id, connected, from } => self.presence(user_id, connected, from).await,
+            Request::PeersGone { instances } => {
+                let gone: Vec<((String, i64), usize)> = self
+                    .forwarded
+                    .iter()
+                    .filter(|((i, _), _)| instances.contains(i))
+                    .map(|(k, n)| (k.clone(), *n))
+                    .collect();
+                for ((instance, user_id), streams) in gone {
+                    tracing::info!(
+                        room_id = self.room_id,
+                        instance,
+                        user_id,
+                        streams,
+                        "streams of a gone instance closed"
+                    );
+                    for _ in 0..streams {
+                        self.presence(Some(user_id), false, Some(instance.clone())).await;
+                    }
                 }
             }
             Request::Command { caller, cmd, reply } => {
@@ -456,9 +475,48 @@ impl Actor {
         }
     }
 
+    /// A live stream opened or closed. A player's last stream closing during play or scoring
+    /// is a disconnection (003 §6.1); the first one opening again ends it.
+    async fn presence(&mut self, user_id: Option<i64>, connected: bool, from: Option<String>) {
+        let now = self.clock.now_ms();
+        let Some((uid, before, after)) = self.count_presence(user_id, connected, from) else { return };
+        // Only a player's first stream opening or last stream closing matters.
+        if (before == 0) == (after == 0) {
+            return;
+        }
+        // One device holds both seats: its connection is both colours'.
+        let colours: Vec<_> = self.state.seats_of(uid).filter_map(|s| self.state.colour_of_seat(s)).collect();
+        for colour in colours {
+            let events = self.state.presence(colour, after > 0, now);
+            let _ = self.commit(events, Some(uid), now).await;
+        }
+    }
+
     /// Counts a live stream opening or closing; for a signed-in viewer, their account and
-    /// their streams here before and after.
-    fn count_presence(&mut self, user_id: Option<i64>, connected: bool) -> Option<(i64, usize, usize)> {
+    /// their streams before and after. A close told by an instance that has no open stream
+    /// on record (told before it was counted gone) changes nothing.
+    fn count_presence(
+        &mut self,
+        user_id: Option<i64>,
+        connected: bool,
+        from: Option<String>,
+    ) -> Option<(i64, usize, usize)> {
+        if let (Some(instance), Some(uid)) = (from, user_id) {
+            let key = (instance, uid);
+            let told = self.forwarded.get(&key).copied().unwrap_or(0);
+            match (connected, told) {
+                (false, 0) => return None,
+                (false, 1) => {
+                    self.forwarded.remove(&key);
+                }
+                (false, n) => {
+                    self.forwarded.insert(key, n - 1);
+                }
+                (true, n) => {
+                    self.forwarded.insert(key, n + 1);
+                }
+            }
+        }
         self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
         let uid = user_id?;
         let n = self.connections.entry(uid).or_insert(0);

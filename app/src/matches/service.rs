@@ -72,6 +72,10 @@ pub struct MatchService {
     /// Forwards commands to the instance that owns their room.
     peers: reqwest::Client,
     rooms: Arc<Mutex<HashMap<i64, RoomHandle>>>,
+    /// Rooms last found owned by another instance, while that lease lasts as read: their
+    /// commands go straight to the owner, with no lease attempt (a write) and no follower
+    /// here. A stale entry costs one refused forward; safety is the owner's fencing.
+    elsewhere: Arc<std::sync::Mutex<HashMap<i64, Peer>>>,
     pub(super) desk: Desk,
     /// The one training run at a time (003 §12.3).
     training: crate::learning::service::Training,
@@ -98,7 +102,16 @@ impl MatchService {
             .timeout(std::time::Duration::from_secs(10))
             .build()
             .unwrap_or_default();
-        MatchService { db, clock, instance, peers, rooms: Arc::new(Mutex::new(HashMap::new())), desk, training }
+        MatchService {
+            db,
+            clock,
+            instance,
+            peers,
+            rooms: Arc::new(Mutex::new(HashMap::new())),
+            elsewhere: Default::default(),
+            desk,
+            training,
+        }
     }
 
     pub(crate) fn db(&self) -> &Db {
@@ -254,22 +267,26 @@ impl MatchService {
 
     /// The room's owning actor here: a follower is replaced by the owner when the lease can
     /// be taken (given back, or lapsed: then as after a server failure); while another
-    /// instance holds it, `ServedElsewhere`.
+    /// instance holds it, `ServedElsewhere` — with nothing loaded here for it.
     pub(crate) async fn owner(&self, room_id: i64) -> Result<RoomHandle, MatchError> {
-        let h = self.handle(room_id).await?;
-        if h.lease.is_some() {
-            return Ok(h);
-        }
         let mut rooms = self.rooms.lock().await;
-        let follower = match rooms.get(&room_id) {
-            Some(now) if now.is_alive() && now.lease.is_some() => return Ok(now.clone()),
-            Some(now) => now.clone(),
-            None => h,
+        let (loading, follower) = match rooms.get(&room_id) {
+            Some(h) if h.is_alive() && h.lease.is_some() => return Ok(h.clone()),
+            Some(h) if h.is_alive() => (Loading::Reload, Some(h.clone())),
+            // Released or stopped: it may still be answering what it had queued.
+            Some(h) => {
+                h.ended().await;
+                (Loading::Reload, None)
+            }
+            None => (Loading::Fresh, None),
         };
         let (lease, previous) = self.take_lease(room_id).await??;
-        let _ = follower.tx.send(Request::Stop).await;
-        follower.ended().await;
-        let owner = self.load_as(room_id, Some(lease), restarting(Loading::Reload, previous)).await?;
+        self.forget_peer(room_id);
+        if let Some(follower) = follower {
+            let _ = follower.tx.send(Request::Stop).await;
+            follower.ended().await;
+        }
+        let owner = self.load_as(room_id, Some(lease), restarting(loading, previous)).await?;
         rooms.insert(room_id, owner.clone());
         Ok(owner)
     }
@@ -324,23 +341,34 @@ impl MatchService {
     /// Renews this instance's leases (and says it is alive) every [`RENEW_EVERY_MS`] of the
     /// service's clock, for as long as the returned task runs. A room whose lease another
     /// instance took stops here at once (its next append would be refused anyway); if the
-    /// database cannot be reached for a whole lease, every room stops (each may be taken).
+    /// database cannot be reached until the leases are about to lapse, every room stops (each
+    /// may be taken).
     pub fn start_leasing(&self) -> tokio::task::JoinHandle<()> {
         let this = self.clone();
         tokio::spawn(async move {
             let mut renewed_at = this.clock.now_ms();
+            let mut gone = std::collections::HashSet::new();
             loop {
                 let at = this.clock.now_ms() + RENEW_EVERY_MS;
                 this.clock.sleep_until(at).await;
                 let now = this.clock.now_ms();
-                match this.renew().await {
+                // A database cut off by a partition does not answer at all (no error until
+                // TCP gives up, minutes later): a renewal slower than its interval failed.
+                let renewal = tokio::select! {
+                    renewed = this.renew() => renewed,
+                    () = this.clock.sleep_until(now + RENEW_EVERY_MS) => Err(AppError::Internal),
+                };
+                match renewal {
                     Ok(held) => {
                         renewed_at = now;
                         this.stop_lost(held).await;
                         this.take_over_lapsed(now).await;
+                        gone = this.close_streams_of_gone(gone, now).await;
                     }
-                    Err(_) if now - renewed_at >= LEASE_MS => {
-                        tracing::error!("leases not renewed for a whole lease; this instance's rooms stop");
+                    // Stopped before the leases can lapse (the next renewal could not come in
+                    // time): another instance may take them then.
+                    Err(_) if this.clock.now_ms() - renewed_at >= LEASE_MS - RENEW_EVERY_MS => {
+                        tracing::error!("leases not renewed in time; this instance's rooms stop");
                         this.stop_rooms(|_| true).await;
                     }
                     Err(_) => {}
@@ -393,6 +421,26 @@ impl MatchService {
             }
         }
         taken
+    }
+
+    /// Tells the owners here which instances stopped renewing since `before` (the set
+    /// returned by the last call): the players whose streams those held are disconnected.
+    async fn close_streams_of_gone(
+        &self,
+        before: std::collections::HashSet<String>,
+        now: i64,
+    ) -> std::collections::HashSet<String> {
+        let Ok(gone) = self.db.gone_instances(now).await else { return before };
+        let gone: std::collections::HashSet<String> = gone.into_iter().collect();
+        let new: Vec<String> = gone.difference(&before).cloned().collect();
+        if !new.is_empty() {
+            let owners: Vec<RoomHandle> =
+                self.rooms.lock().await.values().filter(|h| h.lease.is_some()).cloned().collect();
+            for h in owners {
+                let _ = h.tx.send(Request::PeersGone { instances: new.clone() }).await;
+            }
+        }
+        gone
     }
 
     /// Renews this instance's leases and its entry among the instances.
@@ -604,15 +652,51 @@ impl MatchService {
     /// Runs a command in the room's actor, wherever it is: here, or forwarded to the instance
     /// that owns the room (issue 15 §3).
     pub async fn command(&self, room_id: i64, caller: Requester, cmd: Command) -> Result<CommandReply, MatchError> {
-        match self.command_here(room_id, caller.clone(), cmd.clone()).await {
-            Err(elsewhere @ MatchError::ServedElsewhere { .. }) => {
-                match self.db.lease_peer(room_id, &self.instance.id, self.clock.now_ms()).await {
-                    Ok(Some(peer)) => self.forward(&peer, room_id, &caller, &cmd).await,
-                    _ => Err(elsewhere),
-                }
+        if let Some(peer) = self.known_peer(room_id) {
+            match self.forward(&peer, room_id, &caller, &cmd).await {
+                // Not run there (refused unread, or that instance no longer owns the room):
+                // asked afresh below.
+                Forwarding::NotRun => self.forget_peer(room_id),
+                Forwarding::Answered(answer) => return answer,
+                Forwarding::Unknown => return Err(MatchError::ServedElsewhere { retry_after_s: 1 }),
             }
+        }
+        match self.command_here(room_id, caller.clone(), cmd.clone()).await {
+            Err(elsewhere @ MatchError::ServedElsewhere { .. }) => match self.peer_of(room_id).await {
+                Some(peer) => match self.forward(&peer, room_id, &caller, &cmd).await {
+                    Forwarding::Answered(answer) => answer,
+                    Forwarding::NotRun | Forwarding::Unknown => {
+                        self.forget_peer(room_id);
+                        Err(MatchError::ServedElsewhere { retry_after_s: 1 })
+                    }
+                },
+                None => Err(elsewhere),
+            },
             answer => answer,
         }
+    }
+
+    /// The instance known to own `room_id`, while the lease last read lasts.
+    fn known_peer(&self, room_id: i64) -> Option<Peer> {
+        let now = self.clock.now_ms();
+        let known = self.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
+        known.get(&room_id).filter(|p| p.until_ms > now).cloned()
+    }
+
+    /// The instance owning `room_id` now, as the database says (remembered while its lease
+    /// lasts); `None` when none holds a live lease.
+    async fn peer_of(&self, room_id: i64) -> Option<Peer> {
+        let found = self.db.lease_peer(room_id, &self.instance.id, self.clock.now_ms()).await.ok().flatten();
+        let mut known = self.elsewhere.lock().unwrap_or_else(|e| e.into_inner());
+        match &found {
+            Some(peer) => known.insert(room_id, peer.clone()),
+            None => known.remove(&room_id),
+        };
+        found
+    }
+
+    fn forget_peer(&self, room_id: i64) {
+        self.elsewhere.lock().unwrap_or_else(|e| e.into_inner()).remove(&room_id);
     }
 
     /// Runs a command here, where this instance owns the room or can take it (a command
@@ -630,42 +714,41 @@ impl MatchService {
         }
     }
 
-    /// Sends a command to the instance that owns its room; if it cannot be reached, the
-    /// caller is asked to try again (its lease lapses if it is gone, and another takes over).
-    async fn forward(
-        &self,
-        peer: &Peer,
-        room_id: i64,
-        caller: &Requester,
-        cmd: &Command,
-    ) -> Result<CommandReply, MatchError> {
+    /// Sends a command to the instance that owns its room.
+    async fn forward(&self, peer: &Peer, room_id: i64, caller: &Requester, cmd: &Command) -> Forwarding {
         match self.send_to(peer, room_id, &Forwarded::Command { caller: caller.clone(), cmd: cmd.clone() }).await {
-            Some(Ok(Some(reply))) => Ok(reply),
-            Some(Ok(None)) => Err(MatchError::Internal),
-            Some(Err(refused)) => Err(refused),
-            None => Err(MatchError::ServedElsewhere { retry_after_s: 1 }),
+            Sent::Answered(Ok(Some(reply))) => Forwarding::Answered(Ok(reply)),
+            Sent::Answered(Ok(None)) => Forwarding::Answered(Err(MatchError::Internal)),
+            Sent::Answered(Err(MatchError::ServedElsewhere { .. })) | Sent::NotDelivered => Forwarding::NotRun,
+            Sent::Answered(Err(refused)) => Forwarding::Answered(Err(refused)),
+            Sent::Unknown => Forwarding::Unknown,
         }
     }
 
-    /// Sends `what` to the instance that owns the room; its answer, or `None` when it could not
-    /// be reached or refused (logged).
-    async fn send_to(
-        &self,
-        peer: &Peer,
-        room_id: i64,
-        what: &Forwarded,
-    ) -> Option<Result<Option<CommandReply>, MatchError>> {
+    /// Sends `what` to the instance that owns the room (failures logged).
+    async fn send_to(&self, peer: &Peer, room_id: i64, what: &Forwarded) -> Sent {
         let url = format!("{}{}", peer.address.trim_end_matches('/'), forwarded_path(room_id));
         let sent = self.peers.post(&url).header(PEER_KEY_HEADER, &peer.key).json(what).send().await;
         match sent {
-            Ok(r) if r.status().is_success() => r.json::<Result<Option<CommandReply>, MatchError>>().await.ok(),
+            Ok(r) if r.status().is_success() => match r.json::<Result<Option<CommandReply>, MatchError>>().await {
+                Ok(answer) => Sent::Answered(answer),
+                Err(e) => {
+                    tracing::warn!(room_id, %url, error = %e, "the room's owner answered a forwarded command unreadably");
+                    Sent::Unknown
+                }
+            },
+            // Refused before the body was read (a wrong key: the owner restarted).
             Ok(r) => {
                 tracing::warn!(room_id, %url, status = %r.status(), "forwarded command refused by its owner");
-                None
+                Sent::NotDelivered
+            }
+            Err(e) if e.is_connect() => {
+                tracing::warn!(room_id, %url, error = %e, "the room's owner could not be reached");
+                Sent::NotDelivered
             }
             Err(e) => {
                 tracing::warn!(room_id, %url, error = %e, "the room's owner did not answer a forwarded command");
-                None
+                Sent::Unknown
             }
         }
     }
@@ -675,8 +758,8 @@ impl MatchService {
     pub async fn forwarded(&self, room_id: i64, what: Forwarded) -> Result<Option<CommandReply>, MatchError> {
         match what {
             Forwarded::Command { caller, cmd } => self.command_here(room_id, caller, cmd).await.map(Some),
-            Forwarded::Presence { user_id, connected } => {
-                self.presence_here(room_id, user_id, connected).await.map(|()| None)
+            Forwarded::Presence { user_id, connected, from } => {
+                self.presence_here(room_id, user_id, connected, from).await.map(|()| None)
             }
         }
     }
@@ -730,18 +813,25 @@ impl MatchService {
     pub async fn presence(&self, room_id: i64, user_id: Option<i64>, connected: bool) {
         let Ok(h) = self.handle(room_id).await else { return };
         let following = h.lease.is_none();
-        let _ = self.deliver(room_id, h, Request::Presence { user_id, connected }).await;
+        let _ = self.deliver(room_id, h, Request::Presence { user_id, connected, from: None }).await;
         if let (true, Some(user_id)) = (following, user_id) {
-            if let Ok(Some(peer)) = self.db.lease_peer(room_id, &self.instance.id, self.clock.now_ms()).await {
-                let _ = self.send_to(&peer, room_id, &Forwarded::Presence { user_id, connected }).await;
+            let peer = match self.known_peer(room_id) {
+                Some(peer) => Some(peer),
+                None => self.peer_of(room_id).await,
+            };
+            if let Some(peer) = peer {
+                let told = Forwarded::Presence { user_id, connected, from: self.instance.id.clone() };
+                if !matches!(self.send_to(&peer, room_id, &told).await, Sent::Answered(_)) {
+                    self.forget_peer(room_id);
+                }
             }
         }
     }
 
     /// A viewer's stream on another instance opened or closed (forwarded to this owner).
-    async fn presence_here(&self, room_id: i64, user_id: i64, connected: bool) -> Result<(), MatchError> {
+    async fn presence_here(&self, room_id: i64, user_id: i64, connected: bool, from: String) -> Result<(), MatchError> {
         let h = self.owner(room_id).await?;
-        self.deliver(room_id, h, Request::Presence { user_id: Some(user_id), connected }).await
+        self.deliver(room_id, h, Request::Presence { user_id: Some(user_id), connected, from: Some(from) }).await
     }
 
     /// The room and its stored log, for those allowed to read the record (003 §8.1, §9.7).
@@ -897,14 +987,33 @@ pub fn forwarded_path(room_id: i64) -> String {
     format!("/internal/v1/rooms/{room_id}/commands")
 }
 
+/// What came of sending something to a room's owner.
+enum Sent {
+    /// The owner's answer.
+    Answered(Result<Option<CommandReply>, MatchError>),
+    /// Not delivered: no connection, or refused before the body was read.
+    NotDelivered,
+    /// Sent, but no answer came back: it may or may not have run (never sent twice).
+    Unknown,
+}
+
+/// What came of forwarding a command.
+enum Forwarding {
+    Answered(Result<CommandReply, MatchError>),
+    /// Known not to have run: the owner could not be reached, or no longer owns the room.
+    NotRun,
+    /// It may have run.
+    Unknown,
+}
+
 /// What an instance forwards to the owner of a room.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Forwarded {
     /// A command, with who sent it.
     Command { caller: Requester, cmd: Command },
-    /// A signed-in viewer's live stream opened or closed on the forwarding instance.
-    Presence { user_id: i64, connected: bool },
+    /// A signed-in viewer's live stream opened or closed on the forwarding instance, `from`.
+    Presence { user_id: i64, connected: bool, from: String },
 }
 
 /// 003 §6.1–6.3: a room is loaded as after a server failure — games in play held until

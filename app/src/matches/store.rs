@@ -330,8 +330,8 @@ pub(super) async fn append_in(
         let seq = version + 1 + i as i64;
         // The first row is written only under the lease (later rows follow it in the same
         // savepoint): no extra statement per append.
-        let fence = (i == 0).then_some(lease.epoch);
-        stored.push(insert_event(conn, room_id, seq, at_ms, actor, e, Stored::Event { fence }).await?);
+        let how = Stored::Event { epoch: lease.epoch, fenced: i == 0 };
+        stored.push(insert_event(conn, room_id, seq, at_ms, actor, e, how).await?);
     }
     // 003 §9.7: nothing is added to a record its retention deleted (the writer's
     // transaction holds the write lock, so a purge cannot come between).
@@ -361,11 +361,11 @@ pub(super) async fn append_in(
     Ok(stored)
 }
 
-/// How a row is written: a room's first row carries its secrets; a later one may be fenced
-/// by the lease epoch its writer holds.
+/// How a row is written: a room's first row carries its secrets; a later one records the
+/// lease epoch its writer holds, and the first of an append is written only under it.
 enum Stored<'a> {
     First(&'a RoomSecrets),
-    Event { fence: Option<i64> },
+    Event { epoch: i64, fenced: bool },
 }
 
 async fn insert_event(
@@ -389,28 +389,40 @@ async fn insert_event(
         }
     }
     let body = body.to_string();
-    let fence = match how {
-        Stored::Event { fence } => fence,
-        Stored::First(_) => None,
+    // The epoch each row was written under stays in the log: an older owner writing after a
+    // newer one would show (the chaos tool checks that none ever does).
+    let (epoch, sql) = match how {
+        Stored::First(_) => (
+            None,
+            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        ),
+        Stored::Event { epoch, fenced: false } => (
+            Some(epoch),
+            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        ),
+        Stored::Event { epoch, fenced: true } => (
+            Some(epoch),
+            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
+             SELECT $1, $2, $3, $4, $5, $6, $7 \
+             WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = $1 AND epoch = $7)",
+        ),
     };
-    let sql = match fence {
-        None => "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) VALUES ($1, $2, $3, $4, $5, $6)",
-        Some(_) => {
-            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body) SELECT $1, $2, $3, $4, $5, $6 \
-             WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = $1 AND epoch = $7)"
-        }
-    };
-    let written = on!(&mut *conn, c => {
-        let q = sqlx::query(sql).bind(room_id).bind(seq).bind(at_ms).bind(actor).bind(event.kind()).bind(body);
-        let q = match fence {
-            Some(epoch) => q.bind(epoch),
-            None => q,
-        };
-        q.execute(&mut **c).await.map(|r| r.rows_affected())
-    })
+    let written = on!(&mut *conn, c => sqlx::query(sql)
+        .bind(room_id)
+        .bind(seq)
+        .bind(at_ms)
+        .bind(actor)
+        .bind(event.kind())
+        .bind(body)
+        .bind(epoch)
+        .execute(&mut **c)
+        .await
+        .map(|r| r.rows_affected()))
     .map_err(internal)?;
     if written == 0 {
-        tracing::warn!(room_id, seq, epoch = fence, "append refused: the room's lease was taken by another instance");
+        tracing::warn!(room_id, seq, epoch, "append refused: the room's lease was taken by another instance");
         return Err(AppError::Match(super::commands::MatchError::ServedElsewhere { retry_after_s: 1 }));
     }
     Ok(StoredEvent { seq, at_ms, actor, event })

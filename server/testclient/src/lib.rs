@@ -22,6 +22,9 @@ pub use futures_util;
 pub use reqwest;
 pub use tokio_tungstenite;
 
+pub mod chaos;
+pub mod netns;
+
 /// The password every player made here signs up with.
 pub const PASSWORD: &str = "correct horse battery";
 
@@ -71,6 +74,16 @@ impl Client {
     /// restart on another port (cookies are kept per host, not per port).
     pub fn at(&self, base: &str) -> Client {
         Client { http: self.http.clone(), jar: self.jar.clone(), base: base.trim_end_matches('/').to_string() }
+    }
+
+    /// Lets this client's session cookies go to `base` too (cookies are kept per host: an
+    /// instance on another address would not get them).
+    pub fn share_session_with(&self, base: &str) {
+        let (Ok(from), Ok(to)) = (self.base.parse::<reqwest::Url>(), base.parse::<reqwest::Url>()) else { return };
+        let Some(cookies) = self.jar.cookies(&from) else { return };
+        for pair in cookies.to_str().unwrap_or_default().split("; ").filter(|p| !p.is_empty()) {
+            self.jar.add_cookie_str(&format!("{pair}; Path=/"), &to);
+        }
     }
 
     fn url(&self, path: &str) -> String {
@@ -251,12 +264,28 @@ impl ServerProcess {
     /// Starts `bin` as the instance named `id`, on `database_url` if given (several
     /// instances share one PostgreSQL database, each with a data folder of its own).
     pub async fn start_instance(bin: &Path, data_dir: &Path, id: &str, database_url: Option<String>) -> ServerProcess {
+        Self::start_in(bin, data_dir, id, database_url, netns::Place::Loopback).await
+    }
+
+    /// [`ServerProcess::start_instance`] at `place` (beside a network namespace, or in it).
+    /// Beside or in one, its log is kept in `data_dir/server.log`.
+    pub async fn start_in(
+        bin: &Path,
+        data_dir: &Path,
+        id: &str,
+        database_url: Option<String>,
+        place: netns::Place<'_>,
+    ) -> ServerProcess {
         let probe = reqwest::Client::new();
+        let (bind, advertised, base_host) = place.addresses();
         // The port is picked by binding and releasing it, so another process could take it
         // before the server binds: then the server exits and we try another port.
         for _attempt in 0..5 {
             let port = free_port();
-            let mut cmd = Process::new(bin);
+            let mut cmd = match place {
+                netns::Place::Inside(n) => n.command(bin),
+                _ => Process::new(bin),
+            };
             for (k, _) in std::env::vars() {
                 if k.starts_with("SPACE_BADUK_") {
                     cmd.env_remove(k);
@@ -267,7 +296,8 @@ impl ServerProcess {
                 cmd.env("DATABASE_URL", url);
             }
             let mut child = cmd
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
+                .args(["--bind", &bind, "--port", &port.to_string(), "--log", "warn", "--no-browser-bundle"])
+                .args(["--advertise-url", &format!("http://{advertised}:{port}")])
                 // Restarted on the same folder, it is the same instance (whatever its port):
                 // it takes its room leases back at once.
                 .args(["--instance-id", id])
@@ -276,11 +306,19 @@ impl ServerProcess {
                 .arg("--site-root")
                 .arg(data_dir.join("site"))
                 .stdin(Stdio::null())
-                .stdout(Stdio::null()) // the one-time setup link is printed there
+                // The log, and the one-time setup link.
+                .stdout(match place {
+                    netns::Place::Loopback => Stdio::null(),
+                    _ => std::fs::File::options()
+                        .create(true)
+                        .append(true)
+                        .open(data_dir.join("server.log"))
+                        .map_or_else(|_| Stdio::null(), Stdio::from),
+                })
                 .stderr(Stdio::inherit())
                 .spawn()
                 .unwrap_or_else(|e| panic!("cannot start {}: {e}", bin.display()));
-            let base = format!("http://127.0.0.1:{port}");
+            let base = format!("http://{base_host}:{port}");
             // Migrations and the boot of unfinished rooms come first.
             for _ in 0..600 {
                 if child.try_wait().ok().flatten().is_some() {

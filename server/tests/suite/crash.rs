@@ -23,15 +23,12 @@ use std::{collections::BTreeSet, os::unix::process::ExitStatusExt, path::Path, t
 
 use app::matches::{
     commands::Command,
-    events::Xyz,
     settings::{ColourAssignment, MatchSettings},
 };
 use serde_json::{json, Value};
 use testclient::{futures_util::StreamExt, tokio_tungstenite::tungstenite::Message, Client, ServerProcess};
 use tokio::sync::watch;
 
-/// The board: classic 19×19, so a fixed walk gives 190 legal moves without any capture.
-pub(crate) const SIZE: i64 = 19;
 /// When each cycle's SIGKILL is sent. Two windows are exercised:
 /// * `Replies(n)`: as soon as the players got the n-th 200 reply of the cycle. The driver is
 ///   already sending its next request, which dies in flight, usually before it is committed.
@@ -49,23 +46,10 @@ const CYCLES: [Kill; 4] =
 /// Actions played after the last restart, to show play goes on.
 const FINAL_ACTIONS: usize = 12;
 
-/// The point of move `n` (1-based; odd moves are Black's): Black fills rows 1, 5, 9, 13, 17
-/// and White rows 3, 7, 11, 15, 19, left to right. The even rows stay empty, so every chain
-/// keeps liberties: no capture, no suicide, no repetition — every move is legal.
-pub(crate) fn point_of(n: u32) -> (i64, i64) {
-    let k = i64::from(n - 1);
-    let i = k / 2;
-    let first_row = if k % 2 == 0 { 1 } else { 3 };
-    (1 + i % SIZE, first_row + 4 * (i / SIZE))
-}
-
-pub(crate) fn colour_of(n: u32) -> &'static str {
-    if n % 2 == 1 {
-        "black"
-    } else {
-        "white"
-    }
-}
+// The walk of moves (odd moves Black's): Black fills rows 1, 5, 9, 13, 17 and White rows 3, 7,
+// 11, 15, 19, left to right. The even rows stay empty, so every chain keeps liberties: no
+// capture, no suicide, no repetition — every move is legal.
+pub(crate) use testclient::chaos::{colour_of, move_to, point_of, SIZE};
 
 /// The real binary on `data_dir` (a port of its own each time).
 pub(crate) async fn start(data_dir: &Path) -> ServerProcess {
@@ -80,11 +64,6 @@ fn sigkill(server: ServerProcess) {
 
 async fn get(base: &str, path: &str) -> Value {
     Client::new(base).get_json(path).await
-}
-
-pub(crate) fn move_to(n: u32) -> Command {
-    let (x, y) = point_of(n);
-    Command::Move { at: Xyz { x, y, z: 1 } }
 }
 
 /// What the players saw acknowledged (200 received) in one cycle.

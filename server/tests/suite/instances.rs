@@ -11,7 +11,7 @@ use app::{
     matches::{commands::Command, events::Xyz, settings::ColourAssignment},
 };
 
-use crate::support::*;
+use crate::{memory::in_memory, support::*};
 
 const LEASE_MS: i64 = app::data::leases::LEASE_MS;
 
@@ -84,6 +84,14 @@ async fn one_instance_owns_a_room_the_others_follow_it_and_take_it_over_when_the
         assert_eq!(r.status(), 403, "forwarded without a's key ({key:?})");
     }
     assert_eq!(moves_stored(&db, room).await, 2);
+    // A room b has never loaded: its commands go to a without b loading it (no follower is
+    // made just to learn that another instance owns the room).
+    let other = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    let before = in_memory(&b.base).await;
+    played(&alice_b, &bob_b, other, at(3, 3), 1).await;
+    played(&bob_b, &alice_b, other, at(4, 4), 2).await;
+    assert_eq!(in_memory(&b.base).await, before, "b loaded nothing for the forwarded commands");
+    assert_eq!(lease_owner(&db, other).await, "a");
 
     // A third instance, c, takes the lease (as if it had found a's lapsed).
     let now = clock.now_ms();
@@ -162,4 +170,85 @@ async fn the_throttle_and_sign_outs_are_shared_by_the_instances() {
     db.close().await;
     a.stop().await;
     b.stop().await;
+}
+
+async fn complete_setup(base: &str, token: &str, name: &str) -> (u16, String) {
+    let p = testclient::PASSWORD;
+    let fields = [("token", token), ("username", name), ("password", p), ("password_again", p)];
+    Player::new(base).form("/api/complete_setup", &fields).await
+}
+
+/// Instances started beside each other on a new database each print a first-administrator
+/// link, and each link works until one of them is used — then none does (one first
+/// administrator). Started one after the other here, so that the first instance's link is the
+/// older one (the link a lone restarted instance prints still revokes its own earlier ones:
+/// `foundation`).
+#[tokio::test]
+async fn every_starting_instance_s_setup_link_works_until_one_is_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_clock, shared) = manual_clock();
+    let a = Running::start_instance(dir.path(), shared.clone(), "a").await;
+    let b = Running::start_instance(dir.path(), shared, "b").await;
+    let token = |r: &Running| r.setup_url.as_ref().expect("a setup link").split("token=").nth(1).unwrap().to_string();
+    let (older, newer) = (token(&a), token(&b));
+    assert_ne!(older, newer);
+    let (status, body) = complete_setup(&a.base, &older, "root").await;
+    assert_eq!(status, 200, "a's link, older than b's, still works: {body}");
+    let (status, body) = complete_setup(&b.base, &newer, "root2").await;
+    assert_eq!(status, 403, "b's link stopped working once a's made the administrator: {body}");
+    assert!(body.contains("bad_setup_token"), "{body}");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A player watching through another instance counts as connected at the owner; when that
+/// instance stops renewing (killed, cut off), the streams it told of are gone with it and the
+/// player is disconnected (003 §6.1) — not left connected forever. A close told after that
+/// changes nothing.
+#[tokio::test]
+async fn the_streams_of_an_instance_that_stopped_renewing_are_closed_at_the_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let a = Running::start_instance(dir.path(), shared, "a").await;
+    let db = RawDb::open(dir.path()).await;
+    let alice = Player::sign_up(&a.base, "alice").await;
+    let bob = Player::sign_up(&a.base, "bob").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    let alice_id: i64 = db.scalar("SELECT id FROM users WHERE username = 'alice'", &[]).await;
+    // Another instance, "ghost", holds a stream of Alice's and tells a, the owner.
+    let sql = "INSERT INTO server_instances (id, address, peer_key, seen_at_ms) VALUES ('ghost', NULL, 'k', $1)";
+    assert_eq!(db.exec(sql, sql, &[clock.now_ms()]).await, 1);
+    let key: String = db.scalar("SELECT peer_key FROM server_instances WHERE id = 'a'", &[]).await;
+    let tell = |connected: bool| {
+        let body =
+            serde_json::json!({"kind": "presence", "user_id": alice_id, "connected": connected, "from": "ghost"});
+        Player::new(&a.base)
+            .http
+            .post(format!("{}/internal/v1/rooms/{room}/commands", a.base))
+            .header("x-space-baduk-peer", key.clone())
+            .json(&body)
+            .send()
+    };
+    assert_eq!(tell(true).await.unwrap().status(), 200);
+    let lost = "SELECT COUNT(*) FROM match_events WHERE room_id = $1 AND kind = 'connection_lost'";
+    assert_eq!(db.scalar::<i64>(lost, &[room]).await, 0, "connected through ghost");
+
+    // ghost never renews; a's next renewal after a whole lease finds it gone.
+    clock.advance_ms(LEASE_MS + app::data::leases::RENEW_EVERY_MS + 1);
+    let mut seen = 0;
+    for _ in 0..500 {
+        seen = db.scalar::<i64>(lost, &[room]).await;
+        if seen > 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(seen, 1, "Alice's only stream went with ghost: she is disconnected");
+    // ghost's own close, late (it was cut off, not dead), is not counted twice.
+    assert_eq!(tell(false).await.unwrap().status(), 200);
+    assert_eq!(db.scalar::<i64>(lost, &[room]).await, 1);
+    let v = view(&a.base, room).await;
+    assert_eq!(v["phase"], "playing", "{v}");
+    db.close().await;
+    a.stop().await;
 }

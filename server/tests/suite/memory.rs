@@ -8,7 +8,7 @@ use app::matches::{commands::Command, events::Xyz, settings::ColourAssignment};
 
 use crate::support::*;
 
-async fn in_memory(base: &str) -> i64 {
+pub(crate) async fn in_memory(base: &str) -> i64 {
     Player::new(base).get_json("/healthz").await["rooms_in_memory"].as_i64().expect("rooms_in_memory")
 }
 
