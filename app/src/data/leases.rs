@@ -8,7 +8,7 @@
 //! lasts [`LEASE_MS`], ten times the skew NTP keeps between machines, and safety never
 //! depends on them — only on the epoch.
 
-use super::{internal, on, write_tx, Cols, Db, Neutral};
+use super::{internal, on, row_tx, write_tx, Cols, Db, Neutral};
 use crate::AppError;
 
 /// How long a taken or renewed lease lasts.
@@ -145,7 +145,10 @@ impl Db {
 
     /// Renews every lease `owner` still holds, and says the instance is alive (reachable at
     /// `address` with `peer_key`); returns the leases as (room, epoch). A lease another
-    /// instance took is not among them: its actor here must stop.
+    /// instance took is not among them: its actor here must stop. Without a turn among the
+    /// writers (`row_tx`): a renewal racing a takeover of the same row waits for its row
+    /// lock and then no longer matches it; a takeover that read the lease lapsed just before
+    /// a late renewal wins (the epoch fences the old owner either way).
     pub async fn renew_leases(
         &self,
         owner: &str,
@@ -153,7 +156,7 @@ impl Db {
         peer_key: &str,
         now_ms: i64,
     ) -> Result<Vec<(i64, i64)>, AppError> {
-        let mut tx = write_tx(self).await?;
+        let mut tx = row_tx(self).await?;
         let held = on!(&mut tx, t => sqlx::query(
             "UPDATE room_leases SET expires_at_ms = $1 WHERE owner = $2 AND expires_at_ms <> $3 \
              RETURNING room_id, epoch",
@@ -224,7 +227,7 @@ impl Db {
     /// Gives a lease back (the room's actor was released): another instance may take it at
     /// once. Only the holder of `epoch` can; the epoch is kept, so it never repeats.
     pub async fn release_lease(&self, Lease { room_id, epoch }: Lease) -> Result<(), AppError> {
-        let mut tx = write_tx(self).await?;
+        let mut tx = row_tx(self).await?;
         on!(&mut tx, t => sqlx::query("UPDATE room_leases SET expires_at_ms = $1 WHERE room_id = $2 AND epoch = $3")
             .bind(RELEASED)
             .bind(room_id)

@@ -191,6 +191,18 @@ pub(crate) async fn write_tx(db: &Db) -> Result<Tx, crate::AppError> {
     begin_write(db.pool()).await.map_err(internal)
 }
 
+/// A writing transaction that only updates rows by conditions it re-checks as it locks them
+/// (`UPDATE … WHERE owner = $1`), so it needs no turn among the writers: on PostgreSQL a
+/// plain transaction (row locks), on SQLite the one write lock as always. Lease renewals use
+/// it, so that a queue of writers cannot make an instance miss its renewal and stop its rooms.
+pub(crate) async fn row_tx(db: &Db) -> Result<Tx, crate::AppError> {
+    match db.pool() {
+        Backend::Sqlite(p) => p.begin_with("BEGIN IMMEDIATE").await.map(Backend::Sqlite),
+        Backend::Postgres(p) => p.begin().await.map(Backend::Postgres),
+    }
+    .map_err(internal)
+}
+
 /// The advisory lock every PostgreSQL writer holds until it commits (any number: the
 /// same for all).
 const WRITE_LOCK: i64 = 0x5350_4143_4542_4144; // "SPACEBAD"

@@ -348,19 +348,31 @@ impl MatchService {
         tokio::spawn(async move {
             let mut renewed_at = this.clock.now_ms();
             let mut gone = std::collections::HashSet::new();
+            // A renewal still running from an earlier round (never two at once).
+            let mut running: Option<(i64, tokio::task::JoinHandle<Result<Vec<(i64, i64)>, AppError>>)> = None;
             loop {
                 let at = this.clock.now_ms() + RENEW_EVERY_MS;
                 this.clock.sleep_until(at).await;
                 let now = this.clock.now_ms();
+                // Renewed leases last from when the renewal was sent.
+                let (sent, mut renewal) = running.take().unwrap_or_else(|| {
+                    let this = this.clone();
+                    (now, tokio::spawn(async move { this.renew().await }))
+                });
                 // A database cut off by a partition does not answer at all (no error until
-                // TCP gives up, minutes later): a renewal slower than its interval failed.
-                let renewal = tokio::select! {
-                    renewed = this.renew() => renewed,
-                    () = this.clock.sleep_until(now + RENEW_EVERY_MS) => Err(AppError::Internal),
+                // TCP gives up, minutes later): a renewal slower than its interval failed. It
+                // is left to finish, not dropped: a transaction dropped while it waits for the
+                // writers' lock could take that lock after all and hold it.
+                let renewed = tokio::select! {
+                    done = &mut renewal => done.unwrap_or(Err(AppError::Internal)),
+                    () = this.clock.sleep_until(now + RENEW_EVERY_MS) => {
+                        running = Some((sent, renewal));
+                        Err(AppError::Internal)
+                    }
                 };
-                match renewal {
+                match renewed {
                     Ok(held) => {
-                        renewed_at = now;
+                        renewed_at = sent;
                         this.stop_lost(held).await;
                         this.take_over_lapsed(now).await;
                         gone = this.close_streams_of_gone(gone, now).await;
