@@ -349,7 +349,7 @@ impl MatchService {
             let mut renewed_at = this.clock.now_ms();
             let mut gone = std::collections::HashSet::new();
             // A renewal still running from an earlier round (never two at once).
-            let mut running: Option<(i64, tokio::task::JoinHandle<Result<Vec<(i64, i64)>, AppError>>)> = None;
+            let mut running: Option<(i64, Renewal)> = None;
             loop {
                 let at = this.clock.now_ms() + RENEW_EVERY_MS;
                 this.clock.sleep_until(at).await;
@@ -990,6 +990,9 @@ impl MatchService {
         self.db.mark_read(who.user_id, up_to, self.clock.now_ms()).await
     }
 }
+
+/// A lease renewal running in its own task: the leases it renewed, as (room, epoch).
+type Renewal = tokio::task::JoinHandle<Result<Vec<(i64, i64)>, AppError>>;
 
 /// The header a forwarded command carries its owner's peer key in.
 pub const PEER_KEY_HEADER: &str = "x-space-baduk-peer";
