@@ -66,8 +66,9 @@ fi
 
 if [ "$MODE" = "test" ]; then
   # Chromium for the browser tests; real professional games and GNU Go as references for
-  # the engine tests; PostgreSQL for the server suite's second run (scripts/test-postgres.sh).
-  apt_install chromium chromium-driver fonts-nanum goban-original-games gnugo python3-venv postgresql
+  # the engine tests; PostgreSQL for the server suite's second run (scripts/test-postgres.sh),
+  # and iproute2 for its chaos run's network namespace.
+  apt_install chromium chromium-driver fonts-nanum goban-original-games gnugo python3-venv postgresql iproute2
   if [ ! -d end2end/node_modules/playwright-core ] || [ end2end/package-lock.json -nt end2end/node_modules/.package-lock.json ]; then
     say "installing end-to-end test packages (npm ci)"
     (cd end2end && npm ci --no-audit --no-fund --silent)
