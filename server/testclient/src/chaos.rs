@@ -164,12 +164,6 @@ pub struct Report {
     pub failures: Vec<String>,
 }
 
-/// The live instances' base URLs.
-#[derive(Default)]
-struct Instances {
-    bases: Vec<String>,
-}
-
 #[derive(Default)]
 struct Tally {
     acked: AtomicUsize,
@@ -184,17 +178,19 @@ struct Tally {
 }
 
 type Shared<T> = Arc<Mutex<T>>;
+/// The live instances' base URLs.
+type Instances = Shared<Vec<String>>;
 /// A move whose 200 reply arrived: its number and point.
 type Acked = (u32, i64, i64);
 /// A game's driver: its acknowledged moves, or why it failed.
 type Driver = tokio::task::JoinHandle<Result<Vec<Acked>, String>>;
 
-fn pick(instances: &Shared<Instances>, k: usize, avoid: &HashMap<String, Instant>) -> String {
-    let i = instances.lock().unwrap();
+fn pick(instances: &Instances, k: usize, avoid: &HashMap<String, Instant>) -> String {
+    let bases = instances.lock().unwrap();
     let now = Instant::now();
-    let usable: Vec<&String> = i.bases.iter().filter(|b| avoid.get(*b).is_none_or(|t| *t < now)).collect();
+    let usable: Vec<&String> = bases.iter().filter(|b| avoid.get(*b).is_none_or(|t| *t < now)).collect();
     match usable.len() {
-        0 => i.bases[k % i.bases.len()].clone(),
+        0 => bases[k % bases.len()].clone(),
         n => usable[k % n].clone(),
     }
 }
@@ -209,7 +205,7 @@ async fn play(
     players: [Client; 2],
     room: i64,
     moves: u32,
-    instances: Shared<Instances>,
+    instances: Instances,
     tally: Arc<Tally>,
 ) -> Result<Vec<Acked>, String> {
     let mut got = Vec::new();
@@ -290,13 +286,7 @@ async fn play(
 
 /// Watches `room` from random instances until `done`; returns the event numbers seen out of
 /// order or missing (after the first snapshot each event must be the next).
-async fn spectate(
-    room: i64,
-    mut k: usize,
-    instances: Shared<Instances>,
-    tally: Arc<Tally>,
-    done: Arc<AtomicBool>,
-) -> usize {
+async fn spectate(room: i64, mut k: usize, instances: Instances, tally: Arc<Tally>, done: Arc<AtomicBool>) -> usize {
     let mut last: Option<i64> = None;
     let mut gaps = 0;
     while !done.load(Ordering::Relaxed) {
@@ -384,19 +374,18 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         };
         servers.push(Some(ServerProcess::start_in(&plan.server_bin, dir, &format!("i{i}"), Some(url), place(i)).await));
     }
-    let instances: Shared<Instances> =
-        Arc::new(Mutex::new(Instances { bases: servers.iter().flatten().map(|s| s.base.clone()).collect() }));
+    let instances: Instances = Arc::new(Mutex::new(servers.iter().flatten().map(|s| s.base.clone()).collect()));
     let db = sqlx::PgPool::connect(&plan.database_url).await.map_err(|e| format!("database: {e}"))?;
 
     let mut settings = MatchSettings::classic_default(SIZE as u16);
     settings.colours = ColourAssignment::HostBlack;
     let mut games = Vec::new();
     for g in 0..plan.games {
-        let base = |k: usize| instances.lock().unwrap().bases[k % 3].clone();
+        let base = |k: usize| instances.lock().unwrap()[k % 3].clone();
         let black = Client::sign_up(&base(g), &format!("black{g}")).await;
         let white = Client::sign_up(&base(g + 1), &format!("white{g}")).await;
         for p in [&black, &white] {
-            for other in instances.lock().unwrap().bases.iter() {
+            for other in instances.lock().unwrap().iter() {
                 p.share_session_with(other);
             }
         }
@@ -454,7 +443,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
                 }
                 let (victim, rooms) = by.into_iter().max_by_key(|(_, r)| r.len()).unwrap_or((0, Vec::new()));
                 let killed = servers[victim].take().ok_or("no instance to kill")?;
-                instances.lock().unwrap().bases.retain(|b| *b != killed.base);
+                instances.lock().unwrap().retain(|b| *b != killed.base);
                 let _ = killed.kill();
                 (format!("kill -9 of i{victim}"), rooms)
             }
@@ -489,7 +478,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         if let Some(i) = servers.iter().position(Option::is_none) {
             let url = Some(plan.database_url.clone());
             let restarted = ServerProcess::start_in(&plan.server_bin, &dirs[i], &format!("i{i}"), url, place(i)).await;
-            instances.lock().unwrap().bases.push(restarted.base.clone());
+            instances.lock().unwrap().push(restarted.base.clone());
             servers[i] = Some(restarted);
         }
     }
