@@ -362,10 +362,13 @@ impl MatchService {
                 // A database cut off by a partition does not answer at all (no error until
                 // TCP gives up, minutes later): a renewal slower than its interval failed. It
                 // is left to finish, not dropped: a transaction dropped while it waits for the
-                // writers' lock could take that lock after all and hold it.
+                // writers' lock could take that lock after all and hold it. The wait is the
+                // database's answer time, so real time: a test's clock jumping ahead while a
+                // renewal runs says nothing about the database.
+                let patience = std::time::Duration::from_millis(RENEW_EVERY_MS as u64);
                 let renewed = tokio::select! {
                     done = &mut renewal => done.unwrap_or(Err(AppError::Internal)),
-                    () = this.clock.sleep_until(now + RENEW_EVERY_MS) => {
+                    () = tokio::time::sleep(patience) => {
                         running = Some((sent, renewal));
                         Err(AppError::Internal)
                     }
