@@ -60,6 +60,10 @@ pub mod sqlite {
     pub fn listing_reader(param: usize) -> String {
         format!("EXISTS (SELECT 1 FROM json_each(r.listing, '$.readers') j WHERE j.value = ${param})")
     }
+    /// Row locks (none needed: a SQLite writer holds the whole database's write lock).
+    pub const LOCK_FOR_UPDATE: &str = "";
+    pub const LOCK_FOR_SHARE: &str = "";
+    pub const LOCK_FOR_KEY_SHARE: &str = "";
 }
 
 /// PostgreSQL's spelling of the same.
@@ -74,6 +78,12 @@ pub mod postgres {
              WHERE j.value = to_jsonb(${param}::bigint))"
         )
     }
+    /// Row locks, appended to a `SELECT` whose rows decide a write (read committed re-checks
+    /// the `WHERE` on a row's newest version once its lock is had). `FOR KEY SHARE` only
+    /// waits for a `FOR UPDATE` (a lease being taken), not for a renewal's `UPDATE`.
+    pub const LOCK_FOR_UPDATE: &str = " FOR UPDATE";
+    pub const LOCK_FOR_SHARE: &str = " FOR SHARE";
+    pub const LOCK_FOR_KEY_SHARE: &str = " FOR KEY SHARE";
 }
 
 impl Tx {

@@ -8,7 +8,7 @@
 //! lasts [`LEASE_MS`], ten times the skew NTP keeps between machines, and safety never
 //! depends on them — only on the epoch.
 
-use super::{internal, on, row_tx, write_tx, Cols, Db, Neutral};
+use super::{internal, on, row_tx, Cols, Db, Neutral};
 use crate::AppError;
 
 /// How long a taken or renewed lease lasts.
@@ -68,33 +68,33 @@ impl Db {
     /// Takes the lease of `room_id` for `owner` unless another instance holds a live one.
     /// The same owner name (this instance restarted) takes it back at once.
     pub async fn take_lease(&self, room_id: i64, owner: &str, now_ms: i64) -> Result<Taking, AppError> {
-        let mut tx = write_tx(self).await?;
-        let row = on!(&mut tx, t => sqlx::query(
-            "SELECT owner, epoch, expires_at_ms FROM room_leases WHERE room_id = $1",
-        )
-        .bind(room_id)
-        .fetch_optional(&mut **t)
-        .await
-        .map(Neutral::neutral))
-        .map_err(internal)?;
-        let taking = match row {
-            None => {
-                let inserted = on!(&mut tx, t => sqlx::query(
-                    "INSERT INTO room_leases (room_id, owner, epoch, expires_at_ms) \
-                     SELECT id, $2, 1, $3 FROM rooms WHERE id = $1",
-                )
-                .bind(room_id)
-                .bind(owner)
-                .bind(now_ms + LEASE_MS)
-                .execute(&mut **t)
-                .await
-                .map(|r| r.rows_affected()))
-                .map_err(internal)?;
-                if inserted == 0 {
-                    return Ok(Taking::NoSuchRoom);
-                }
-                Taking::Taken { lease: Lease { room_id, epoch: 1 }, previous: Previous::Free }
+        // Row locks only (no turn among all writers): the lease row is locked as it is read,
+        // so two instances taking it at once take turns and the second sees the first's
+        // epoch; an append holding the row (`FOR KEY SHARE`) is waited for.
+        let mut tx = row_tx(self).await?;
+        let mut row = Self::locked_lease(&mut tx, room_id).await?;
+        if row.is_none() {
+            // The first taking of the room inserts its row; two at once conflict, and the one
+            // that loses reads the winner's row (locked) instead.
+            let inserted = on!(&mut tx, t => sqlx::query(
+                "INSERT INTO room_leases (room_id, owner, epoch, expires_at_ms) \
+                 SELECT id, $2, 1, $3 FROM rooms WHERE id = $1 ON CONFLICT (room_id) DO NOTHING",
+            )
+            .bind(room_id)
+            .bind(owner)
+            .bind(now_ms + LEASE_MS)
+            .execute(&mut **t)
+            .await
+            .map(|r| r.rows_affected()))
+            .map_err(internal)?;
+            if inserted == 1 {
+                tx.commit().await?;
+                return Ok(Taking::Taken { lease: Lease { room_id, epoch: 1 }, previous: Previous::Free });
             }
+            row = Self::locked_lease(&mut tx, room_id).await?;
+        }
+        let taking = match row {
+            None => Taking::NoSuchRoom,
             Some(r) => {
                 let held_by: String = r.col("owner")?;
                 let epoch: i64 = r.col("epoch")?;
@@ -123,6 +123,19 @@ impl Db {
         };
         tx.commit().await?;
         Ok(taking)
+    }
+
+    /// The lease row of `room_id`, locked until `tx` ends.
+    async fn locked_lease(tx: &mut super::Tx, room_id: i64) -> Result<Option<super::backend::Row>, AppError> {
+        on!(tx, t => sqlx::query(&format!(
+            "SELECT owner, epoch, expires_at_ms FROM room_leases WHERE room_id = $1{}",
+            dialect::LOCK_FOR_UPDATE
+        ))
+        .bind(room_id)
+        .fetch_optional(&mut **t)
+        .await
+        .map(Neutral::neutral))
+        .map_err(internal)
     }
 
     /// The instance holding a live lease of `room_id` other than `me`, where it takes

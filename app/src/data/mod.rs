@@ -105,7 +105,12 @@ impl Db {
 
     /// Connects to the PostgreSQL database at `url` (`postgres://…`) and runs its migrations.
     async fn connect_postgres(url: &str) -> Result<Self, OpenError> {
-        let options = PgConnectOptions::from_str(url).map_err(|_| OpenError::BadUrl(redacted(url)))?;
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|_| OpenError::BadUrl(redacted(url)))?
+            // An instance cut off (or frozen) in the middle of a transaction must not keep its
+            // locks until TCP gives up, hours later: the server ends such a session after a
+            // renewal interval. None of our transactions waits on anything but the database.
+            .options([("idle_in_transaction_session_timeout", "5s")]);
         let connect = |source| OpenError::Connect { path: redacted(url), source };
         let pool = PgPoolOptions::new()
             .max_connections(16)
@@ -191,16 +196,22 @@ pub(crate) async fn write_tx(db: &Db) -> Result<Tx, crate::AppError> {
     begin_write(db.pool()).await.map_err(internal)
 }
 
-/// A writing transaction that only updates rows by conditions it re-checks as it locks them
-/// (`UPDATE … WHERE owner = $1`), so it needs no turn among the writers: on PostgreSQL a
-/// plain transaction (row locks), on SQLite the one write lock as always. Lease renewals use
-/// it, so that a queue of writers cannot make an instance miss its renewal and stop its rooms.
+/// A writing transaction that needs no turn among all writers, because every row it reads
+/// to decide a write it locks as it reads (`SELECT … FOR UPDATE`, `dialect::LOCK_*`) or
+/// updates by conditions it re-checks as it locks them (`UPDATE … WHERE owner = $1`): on
+/// PostgreSQL a plain transaction (row locks only), on SQLite the one write lock as always.
+/// The hot and the urgent writers use it — room events (group commit), lease takings,
+/// renewals and give-backs — so that instances append in parallel and a queue of writers
+/// cannot make an instance miss its renewal and stop its rooms.
 pub(crate) async fn row_tx(db: &Db) -> Result<Tx, crate::AppError> {
-    match db.pool() {
-        Backend::Sqlite(p) => p.begin_with("BEGIN IMMEDIATE").await.map(Backend::Sqlite),
-        Backend::Postgres(p) => p.begin().await.map(Backend::Postgres),
-    }
-    .map_err(internal)
+    begin_rows(db.pool()).await.map_err(internal)
+}
+
+pub(crate) async fn begin_rows(pool: &Pool) -> Result<Tx, sqlx::Error> {
+    Ok(match pool {
+        Backend::Sqlite(p) => Backend::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
+        Backend::Postgres(p) => Backend::Postgres(p.begin().await?),
+    })
 }
 
 /// The advisory lock every PostgreSQL writer holds until it commits (any number: the

@@ -15,7 +15,7 @@ use super::{
     listing::Listing,
 };
 use crate::{
-    data::{backend::AsConn, begin_write, internal, on, Pool},
+    data::{backend::AsConn, begin_rows, internal, on, Pool},
     AppError,
 };
 
@@ -86,7 +86,7 @@ async fn run(pool: Pool, mut jobs: mpsc::Receiver<Job>) {
 
 /// Writes and answers every job in `batch` (left empty).
 async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
-    let mut tx = match begin_write(pool).await {
+    let mut tx = match begin_rows(pool).await {
         Ok(tx) => tx,
         Err(e) => {
             let _ = internal(e);

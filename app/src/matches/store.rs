@@ -108,7 +108,11 @@ impl Db {
     pub async fn set_listing_if_stale(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
         let mut tx = crate::data::write_tx(self).await?;
         let missing: Option<i64> =
-            on!(&mut tx, t => sqlx::query_scalar(&format!("SELECT id FROM rooms WHERE id = $1 AND {}", dialect::STALE_LISTING))
+            on!(&mut tx, t => sqlx::query_scalar(&format!(
+                "SELECT id FROM rooms WHERE id = $1 AND {}{}",
+                dialect::STALE_LISTING,
+                dialect::LOCK_FOR_UPDATE
+            ))
                 .bind(room_id)
                 .fetch_optional(&mut **t)
                 .await)
@@ -333,10 +337,10 @@ pub(super) async fn append_in(
         let how = Stored::Event { epoch: lease.epoch, fenced: i == 0 };
         stored.push(insert_event(conn, room_id, seq, at_ms, actor, e, how).await?);
     }
-    // 003 §9.7: nothing is added to a record its retention deleted (the writer's
-    // transaction holds the write lock, so a purge cannot come between).
+    // 003 §9.7: nothing is added to a record its retention deleted (the room's row is locked
+    // until the commit, and a purge locks it before it reads the log, so none comes between).
     let purged: Option<Option<i64>> =
-        on!(&mut *conn, c => sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = $1")
+        on!(&mut *conn, c => sqlx::query_scalar(&format!("SELECT purged_at_ms FROM rooms WHERE id = $1{}", dialect::LOCK_FOR_SHARE))
         .bind(room_id)
         .fetch_optional(&mut **c)
         .await)
@@ -391,25 +395,26 @@ async fn insert_event(
     let body = body.to_string();
     // The epoch each row was written under stays in the log: an older owner writing after a
     // newer one would show (the chaos tool checks that none ever does).
-    let (epoch, sql) = match how {
-        Stored::First(_) => (
-            None,
-            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        ),
-        Stored::Event { epoch, fenced: false } => (
-            Some(epoch),
-            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        ),
-        Stored::Event { epoch, fenced: true } => (
-            Some(epoch),
-            "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
-             SELECT $1, $2, $3, $4, $5, $6, $7 \
-             WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = $1 AND epoch = $7)",
-        ),
+    const PLAIN: &str = "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    let (epoch, fenced) = match how {
+        Stored::First(_) => (None, false),
+        Stored::Event { epoch, fenced } => (Some(epoch), fenced),
     };
-    let written = on!(&mut *conn, c => sqlx::query(sql)
+    let written = on!(&mut *conn, c => {
+        // The lease row is locked until the commit (fencing): a taking waits for this
+        // append, or this append waits for the taking and then finds the epoch gone.
+        let sql = if fenced {
+            format!(
+                "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7 \
+                 WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = $1 AND epoch = $7{})",
+                dialect::LOCK_FOR_KEY_SHARE
+            )
+        } else {
+            PLAIN.to_string()
+        };
+        sqlx::query(&sql)
         .bind(room_id)
         .bind(seq)
         .bind(at_ms)
@@ -419,7 +424,8 @@ async fn insert_event(
         .bind(epoch)
         .execute(&mut **c)
         .await
-        .map(|r| r.rows_affected()))
+        .map(|r| r.rows_affected())
+    })
     .map_err(internal)?;
     if written == 0 {
         tracing::warn!(room_id, seq, epoch, "append refused: the room's lease was taken by another instance");

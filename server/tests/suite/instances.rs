@@ -8,6 +8,7 @@
 
 use app::{
     clock::Clock,
+    data::leases::{Previous, Taking},
     matches::{commands::Command, events::Xyz, settings::ColourAssignment},
 };
 
@@ -251,4 +252,51 @@ async fn the_streams_of_an_instance_that_stopped_renewing_are_closed_at_the_owne
     assert_eq!(v["phase"], "playing", "{v}");
     db.close().await;
     a.stop().await;
+}
+
+/// Takings of one lapsed lease at once (row locks, no turn among all writers on PostgreSQL):
+/// exactly one instance takes it, under the next epoch, and every other is told who holds it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takings_of_one_lease_at_once_give_it_to_exactly_one_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let (clock, shared) = manual_clock();
+    let a = Running::start_instance(dir.path(), shared, "a").await;
+    let raw = RawDb::open(dir.path()).await;
+    let alice = Player::sign_up(&a.base, "alice").await;
+    let bob = Player::sign_up(&a.base, "bob").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    let epoch: i64 = raw.scalar("SELECT epoch FROM room_leases WHERE room_id = $1", &[room]).await;
+    a.stop().await;
+
+    let url = testclient::test_database_url(dir.path());
+    let db = app::data::Db::open_configured(url.as_deref(), dir.path()).await.unwrap();
+    // Rounds, each long after the lease of the round before lapsed.
+    let mut winner = String::from("a");
+    for round in 1..=10 {
+        let later = clock.now_ms() + round * 10 * LEASE_MS;
+        let takers = (0..8).map(|i| {
+            let db = db.clone();
+            tokio::spawn(async move { (format!("x{i}"), db.take_lease(room, &format!("x{i}"), later).await.unwrap()) })
+        });
+        // All spawned before any is awaited.
+        let takers: Vec<_> = takers.collect();
+        let mut taken = Vec::new();
+        let mut told = Vec::new();
+        for t in takers {
+            match t.await.unwrap() {
+                (me, Taking::Taken { lease, previous }) => taken.push((me, lease.epoch, previous)),
+                (_, Taking::HeldBy { owner, .. }) => told.push(owner),
+                (me, other) => panic!("{me}: {other:?}"),
+            }
+        }
+        assert_eq!(taken.len(), 1, "round {round}: one taker: {taken:?}");
+        let (won, new_epoch, previous) = taken.pop().unwrap();
+        let expected = if won == winner { Previous::Mine } else { Previous::Lapsed };
+        assert_eq!((new_epoch, previous), (epoch + round, expected), "round {round}, after {winner}");
+        assert!(told.iter().all(|o| *o == won), "the others are told {won} holds it: {told:?}");
+        assert_eq!(lease_owner(&raw, room).await, won);
+        winner = won;
+    }
+    db.close().await;
+    raw.close().await;
 }
