@@ -65,6 +65,10 @@ pub enum AppError {
         "the server is checking {waiting} passwords already (at most {limit} wait); try again in {retry_after_s} s"
     )]
     Busy { waiting: u64, limit: u64, retry_after_s: u64 },
+    /// The database does not answer just now (restarting, unreachable, out of connections):
+    /// nothing of the request was acknowledged; ask again.
+    #[error("the database cannot be reached just now; try again in {retry_after_s} s")]
+    DatabaseUnavailable { retry_after_s: u64 },
     /// The administrator's queue has no such item (it may have been decided meanwhile).
     #[error("room {room_id} has no open {kind:?} item in the queue")]
     NoQueueItem { room_id: i64, kind: crate::matches::referee::QueueKind },
@@ -224,7 +228,7 @@ impl AppError {
             MethodNotAllowed { .. } => 405,
             NoSgf => 422,
             Throttled { .. } => 429,
-            Busy { .. } => 503,
+            Busy { .. } | DatabaseUnavailable { .. } => 503,
             Match(m) => match_status(m),
             Internal | Transport(_) => 500,
         }
@@ -373,7 +377,10 @@ mod response {
                 body.detail.insert("correlation_id".into(), id.into());
             }
             let mut response = (status, Json(body)).into_response();
-            if let AppError::Throttled { retry_after_s } | AppError::Busy { retry_after_s, .. } = self {
+            if let AppError::Throttled { retry_after_s }
+            | AppError::Busy { retry_after_s, .. }
+            | AppError::DatabaseUnavailable { retry_after_s } = self
+            {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             if let AppError::Match(crate::matches::commands::MatchError::ServedElsewhere { retry_after_s }) = self {
@@ -401,6 +408,7 @@ mod tests {
             AppError::BadCredentials,
             AppError::Throttled { retry_after_s: 4 },
             AppError::Busy { waiting: 64, limit: 64, retry_after_s: 1 },
+            AppError::DatabaseUnavailable { retry_after_s: 1 },
             AppError::BodyTooLarge { limit_bytes: 65536 },
             AppError::Internal,
             AppError::Match(MatchError::NotYourTurn { to_move: Colour::White }),

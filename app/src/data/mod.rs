@@ -241,10 +241,30 @@ fn redacted(url: &str) -> String {
     }
 }
 
-/// Logs a storage failure and turns it into the opaque error clients see.
+/// Logs a storage failure and turns it into the error clients see: 503 with a retry when the
+/// database cannot be reached (restarting, cut off, no free connection — the caller may ask
+/// again), else the opaque fault.
 pub(crate) fn internal(e: sqlx::Error) -> crate::AppError {
     tracing::error!(error = %e, "database error");
-    crate::AppError::Internal
+    if unreachable(&e) {
+        crate::AppError::DatabaseUnavailable { retry_after_s: 1 }
+    } else {
+        crate::AppError::Internal
+    }
+}
+
+/// A database that does not answer, as opposed to one that refused what was asked:
+/// connection failures, and PostgreSQL's classes 08 (connection exception) and 57P
+/// (shutting down, starting up).
+fn unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed => true,
+        sqlx::Error::Database(db) => db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some_and(|pg| {
+            let code = pg.code();
+            code.starts_with("08") || code.starts_with("57P")
+        }),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +275,18 @@ mod tests {
     fn a_database_url_is_shown_without_its_password() {
         assert_eq!(redacted("postgres://sb:secret@db.example:5432/baduk"), "postgres://sb@db.example:5432/baduk");
         assert_eq!(redacted("postgres://db.example/baduk"), "postgres://db.example/baduk");
+    }
+
+    #[test]
+    fn a_database_that_does_not_answer_is_503_and_a_refusal_is_a_fault() {
+        let gone = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset");
+        let unavailable = crate::AppError::DatabaseUnavailable { retry_after_s: 1 };
+        assert_eq!(internal(sqlx::Error::Io(gone)), unavailable);
+        assert_eq!(internal(sqlx::Error::PoolTimedOut), unavailable);
+        assert_eq!(internal(sqlx::Error::PoolClosed), unavailable);
+        assert_eq!(unavailable.status(), 503);
+        assert_eq!(internal(sqlx::Error::RowNotFound), crate::AppError::Internal);
+        assert_eq!(internal(sqlx::Error::Protocol("garbled".into())), crate::AppError::Internal);
     }
 
     #[tokio::test]

@@ -89,9 +89,9 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
     let mut tx = match begin_rows(pool).await {
         Ok(tx) => tx,
         Err(e) => {
-            let _ = internal(e);
+            let fault = internal(e);
             for (_, reply) in batch.drain(..) {
-                let _ = reply.send(Err(AppError::Internal));
+                let _ = reply.send(Err(fault.clone()));
             }
             return;
         }
@@ -100,34 +100,28 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
     // Each room's last event, for the other instances' doorbell.
     let mut rings = Vec::with_capacity(batch.len());
     // A savepoint that cannot be opened or rolled back leaves the transaction in an unknown
-    // state: then nothing of the batch is committed.
-    let mut broken = false;
+    // state: then nothing of the batch is committed, and every append gets this fault (503
+    // when the database stopped answering, so that clients ask again).
+    let mut broken: Option<AppError> = None;
     for (append, reply) in batch.drain(..) {
         let room = append.lease.room_id;
-        let answer = if broken {
-            Err(AppError::Internal)
+        let answer = if let Some(fault) = &broken {
+            Err(fault.clone())
         } else {
             on!(&mut tx, t => match t.begin().await {
                 Ok(mut savepoint) => match super::store::append_in(&mut savepoint.as_conn(), append).await {
                     Ok(stored) => match savepoint.commit().await {
                         Ok(()) => Ok(stored),
-                        Err(e) => {
-                            broken = true;
-                            Err(internal(e))
-                        }
+                        Err(e) => Err(broken.insert(internal(e)).clone()),
                     },
                     Err(refused) => {
                         if let Err(e) = savepoint.rollback().await {
-                            broken = true;
-                            let _ = internal(e);
+                            broken = Some(internal(e));
                         }
                         Err(refused)
                     }
                 },
-                Err(e) => {
-                    broken = true;
-                    Err(internal(e))
-                }
+                Err(e) => Err(broken.insert(internal(e)).clone()),
             })
         };
         if let Ok(stored) = &answer {
@@ -135,23 +129,23 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
         }
         answers.push((reply, answer));
     }
-    if !broken && !rings.is_empty() {
+    if broken.is_none() && !rings.is_empty() {
         if let Err(e) = crate::data::doorbell::ring_events(&mut tx.conn(), &rings).await {
-            broken = true;
-            let _ = internal(e);
+            broken = Some(internal(e));
         }
     }
-    let committed = if broken {
-        let _ = on!(tx, t => t.rollback().await);
-        false
-    } else {
-        tx.commit().await.is_ok()
+    let failed = match broken {
+        Some(fault) => {
+            let _ = on!(tx, t => t.rollback().await);
+            Some(fault)
+        }
+        None => tx.commit().await.err(),
     };
     for (reply, answer) in answers {
         // A refusal stays what it was: nothing of it was written either way.
-        let answer = match answer {
-            Ok(_) if !committed => Err(AppError::Internal),
-            answer => answer,
+        let answer = match (answer, &failed) {
+            (Ok(_), Some(fault)) => Err(fault.clone()),
+            (answer, _) => answer,
         };
         let _ = reply.send(answer);
     }

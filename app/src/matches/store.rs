@@ -107,8 +107,7 @@ impl Db {
     /// must not overwrite what a live actor wrote meanwhile).
     pub async fn set_listing_if_stale(&self, room_id: i64, listing: &Listing) -> Result<bool, AppError> {
         let mut tx = crate::data::write_tx(self).await?;
-        let missing: Option<i64> =
-            on!(&mut tx, t => sqlx::query_scalar(&format!(
+        let missing: Option<i64> = on!(&mut tx, t => sqlx::query_scalar(&format!(
                 "SELECT id FROM rooms WHERE id = $1 AND {}{}",
                 dialect::STALE_LISTING,
                 dialect::LOCK_FOR_UPDATE
@@ -116,7 +115,7 @@ impl Db {
                 .bind(room_id)
                 .fetch_optional(&mut **t)
                 .await)
-            .map_err(internal)?;
+        .map_err(internal)?;
         if missing.is_none() {
             return Ok(false);
         }

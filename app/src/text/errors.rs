@@ -133,6 +133,7 @@ pub fn app_error(lang: Lang, e: &crate::AppError) -> String {
             t_with(lang, "error.throttled", &[("wait", &wait)])
         }
         E::Busy { .. } => t(lang, "error.busy"),
+        E::DatabaseUnavailable { .. } => t(lang, "error.database_unavailable"),
         E::NoSgf => t(lang, "error.no_sgf"),
         E::NoQueueItem { .. } => t(lang, "error.no_queue_item"),
         E::ClaimedByOther { by } => t_with(lang, "error.claimed_by_other", &[("by", by)]),

@@ -250,6 +250,7 @@ pub(crate) mod tests {
             E::BadResetLink,
             E::Throttled { retry_after_s: 90 },
             E::Busy { waiting: 64, limit: 64, retry_after_s: 1 },
+            E::DatabaseUnavailable { retry_after_s: 1 },
             E::NoSgf,
             E::Internal,
             E::Transport("offline".into()),

@@ -23,14 +23,16 @@ pub(super) use answers::*;
             the session cookie `sb_session` authenticates the other calls. Browsers' cross-site requests are \
             refused (Origin / Sec-Fetch-Site). Every refusal is JSON `{error, message, detail}`: `error` is a \
             stable code, `detail` an object with the error's fields; 4xx are the caller's mistakes, 500 a fault \
-            whose `detail.correlation_id` names it in the server log (and in the `x-request-id` header)."
+            whose `detail.correlation_id` names it in the server log (and in the `x-request-id` header), 503 \
+            (with `Retry-After`) a request the server could not take just now and that may be sent again: \
+            `database_unavailable` on any route, and the route's own reasons where it lists them."
     ),
     components(
         schemas(ErrorBody),
         responses(
             answers::BadRequest, answers::NotSignedIn, answers::NotAllowed, answers::CrossSite, answers::NoRoom,
             answers::NotNow, answers::TooLarge, answers::NotJson, answers::AgainstTheRules, answers::Throttled, answers::Busy, answers::Elsewhere,
-            answers::Fault
+            answers::Unavailable, answers::Fault
         )
     ),
     modifiers(&SessionCookie),
@@ -62,7 +64,32 @@ impl Modify for SessionCookie {
 pub(super) fn finish(routes: OpenApi) -> OpenApi {
     let mut doc = ApiDoc::openapi().merge_from(routes);
     deny_unknown_variant_fields(&mut doc);
+    unavailable_everywhere(&mut doc);
     doc
+}
+
+/// Every route that reads or writes the database may find it unreachable (a restart, a
+/// cut-off): each one that can fail with a fault (500) lists `database_unavailable` (503) too,
+/// unless it lists its own 503 already (the description above names it for all).
+fn unavailable_everywhere(doc: &mut OpenApi) {
+    for item in doc.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+            &mut item.head,
+            &mut item.options,
+            &mut item.trace,
+        ];
+        for op in operations.into_iter().flatten() {
+            let answers = &mut op.responses.responses;
+            if answers.contains_key("500") && !answers.contains_key("503") {
+                answers.insert("503".into(), RefOr::Ref(utoipa::openapi::Ref::from_response_name("Unavailable")));
+            }
+        }
+    }
 }
 
 /// The document of the participant API, as served at `/api/openapi.json`.
@@ -188,6 +215,15 @@ mod answers {
         headers(("Retry-After" = u32, description = "Seconds to wait before asking again"))
     )]
     pub(crate) struct Elsewhere(ErrorBody);
+
+    #[derive(ToResponse)]
+    #[response(
+        description = "`database_unavailable`: the database does not answer just now (restarting, \
+        unreachable); the request was not acknowledged (it may or may not have been stored): read the state \
+        and ask again after `detail.retry_after_s`",
+        headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))
+    )]
+    pub(crate) struct Unavailable(ErrorBody);
 
     #[derive(ToResponse)]
     #[response(description = "`internal`: a fault on the server; `detail.correlation_id` names it in the log")]

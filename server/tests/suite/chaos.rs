@@ -41,6 +41,8 @@ async fn three_instances_lose_no_acknowledged_move_through_a_kill_a_restart_and_
     eprintln!("chaos: {}", serde_json::to_string(&report).unwrap());
     assert!(report.failures.is_empty(), "{:#?}", report.failures);
     assert_eq!((report.acked_lost, report.log_gaps, report.double_owned_rooms, report.spectator_gaps), (0, 0, 0, 0));
+    // A database that is restarting is "ask again" (503), not a fault (500).
+    assert_eq!(report.answered_500, 0, "{report:?}");
     for f in &report.faults {
         assert!(f.rooms > 0, "{} took no room away: {report:?}", f.fault);
     }
