@@ -12,6 +12,7 @@ use super::{Backend, Conn, Db};
 
 const EVENTS: &str = "sb_events";
 const LOGINS: &str = "sb_logins";
+const QUEUE: &str = "sb_queue";
 /// Below NOTIFY's 8,000-byte payload limit.
 const PAYLOAD_BYTES: usize = 7_000;
 
@@ -22,6 +23,8 @@ pub enum Ring {
     Events { room: i64, seq: i64 },
     /// Logins ended or accounts changed: cached logins are asked again.
     Logins,
+    /// The administrators' queue may have changed: their live streams read it again.
+    Queue,
     /// The listener was reconnected and may have missed rings: read everything again.
     Resync,
 }
@@ -60,9 +63,19 @@ impl Db {
     /// Tells every instance that logins or accounts changed (after the commit that changed
     /// them; a lost ring is covered by the cache's own freshness limit).
     pub(super) async fn ring_logins(&self) {
+        self.ring(LOGINS, "logins' change").await;
+    }
+
+    /// Tells every instance that the administrators' queue may have changed (after the
+    /// commit; rings lost while a listener reconnects are covered by its `Resync`).
+    pub(crate) async fn ring_queue(&self) {
+        self.ring(QUEUE, "queue's change").await;
+    }
+
+    async fn ring(&self, channel: &str, what: &str) {
         if let Backend::Postgres(p) = self.pool() {
-            if let Err(e) = sqlx::query("SELECT pg_notify($1, '')").bind(LOGINS).execute(p).await {
-                tracing::warn!(error = %e, "logins' change not announced to other instances");
+            if let Err(e) = sqlx::query("SELECT pg_notify($1, '')").bind(channel).execute(p).await {
+                tracing::warn!(error = %e, "{what} not announced to other instances");
             }
         }
     }
@@ -101,6 +114,7 @@ impl Db {
                         db.logins.changed();
                         continue;
                     }
+                    Ok(Some(n)) if n.channel() == QUEUE => vec![Ring::Queue],
                     Ok(Some(n)) => parse_events(n.payload()),
                     // The connection was lost (it reconnects on the next call): rings may
                     // have been missed meanwhile.
@@ -127,7 +141,7 @@ impl Db {
 
 async fn connect(pool: &sqlx::PgPool) -> Result<PgListener, sqlx::Error> {
     let mut l = PgListener::connect_with(pool).await?;
-    l.listen_all([EVENTS, LOGINS]).await?;
+    l.listen_all([EVENTS, LOGINS, QUEUE]).await?;
     Ok(l)
 }
 

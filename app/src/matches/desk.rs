@@ -30,7 +30,15 @@ impl Desk {
         self.changed.subscribe()
     }
 
-    pub fn wake(&self) {
+    /// The queue may have changed: the administrators' streams on every instance read it
+    /// again (here at once; elsewhere when the doorbell rings, PostgreSQL only).
+    pub async fn wake(&self) {
+        self.wake_here();
+        self.db.ring_queue().await;
+    }
+
+    /// Wakes this instance's administrators' streams only (the doorbell rang).
+    pub fn wake_here(&self) {
         let _ = self.changed.send(());
     }
 
@@ -67,7 +75,7 @@ impl Desk {
                     queue_stored = false;
                 }
             }
-            self.wake();
+            self.wake().await;
         }
         let mut players: Vec<i64> =
             [Colour::Black, Colour::White].into_iter().filter_map(|c| state.account_of(c)).collect();
@@ -136,7 +144,7 @@ impl Desk {
         if let Err(e) = self.db.notify(players, Some(room_id), NoticeKind::ItemClaimed, Some(admin), now).await {
             tracing::error!(room_id, error = %e, "notification not stored");
         }
-        self.wake();
+        self.wake().await;
     }
 }
 

@@ -94,7 +94,7 @@ impl MatchService {
             let admins = self.db.admin_ids().await?;
             self.db.notify(&admins, Some(r.room_id), NoticeKind::NewQueueItem, Some("report"), now).await?;
         }
-        self.desk.wake();
+        self.desk.wake().await;
         Ok(case)
     }
 
@@ -139,7 +139,7 @@ impl MatchService {
             return Err(AppError::NoReportCase { id: case });
         }
         self.db.notify(&reporters, Some(room_id), NoticeKind::ReportDecided, Some(outcome.into()), now).await?;
-        self.desk.wake();
+        self.desk.wake().await;
         Ok(())
     }
 

@@ -393,19 +393,24 @@ impl MatchService {
     }
 
     /// Listens to the doorbell (PostgreSQL): a followed room whose owner elsewhere stored new
-    /// events reads them at once; after a reconnection every followed room reads again. `None`
+    /// events reads them at once; after a reconnection every followed room reads again. A
+    /// change of the administrators' queue anywhere (or a reconnection) wakes their streams
+    /// here. `None`
     /// on the embedded database (one instance). Runs for as long as the returned task does.
     pub async fn start_listening(&self) -> Option<tokio::task::JoinHandle<()>> {
         let mut rings = self.db.listen().await?;
         let this = self.clone();
         Some(tokio::spawn(async move {
             while let Some(ring) = rings.recv().await {
+                if matches!(ring, Ring::Queue | Ring::Resync) {
+                    this.desk.wake_here();
+                }
                 let followers: Vec<RoomHandle> = {
                     let rooms = this.rooms.lock().await;
                     match ring {
                         Ring::Events { room, .. } => rooms.get(&room).into_iter().cloned().collect(),
                         Ring::Resync => rooms.values().cloned().collect(),
-                        Ring::Logins => Vec::new(),
+                        Ring::Logins | Ring::Queue => Vec::new(),
                     }
                 };
                 for h in followers.into_iter().filter(|h| h.lease.is_none()) {
@@ -957,7 +962,7 @@ impl MatchService {
                     let ids = rx.await.map_err(|_| MatchError::Internal)?;
                     self.desk.claimed(room_id, &ids, &who.username, self.clock.now_ms()).await;
                 } else {
-                    self.desk.wake();
+                    self.desk.wake().await;
                 }
                 Ok(entry)
             }

@@ -300,3 +300,28 @@ async fn takings_of_one_lease_at_once_give_it_to_exactly_one_instance() {
     db.close().await;
     raw.close().await;
 }
+
+/// An administrator watching the queue on one instance sees a call made in a room another
+/// instance owns (the doorbell rings for the queue as for events; PostgreSQL only).
+#[tokio::test]
+async fn the_administrators_stream_on_one_instance_hears_the_queue_change_on_another() {
+    let (_dir, _clock, a, b, db) = two_instances().await;
+    if testclient::test_database_url(_dir.path()).is_none() {
+        return; // The embedded database has one instance and no doorbell.
+    }
+    let referee = admin(&a, "referee").await;
+    let alice = Player::sign_up(&a.base, "alice").await;
+    let bob = Player::sign_up(&a.base, "bob").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    assert_eq!(lease_owner(&db, room).await, "a");
+    let mut ws = admin_stream(&referee, &b.base).await;
+    let first = next_json(&mut ws).await.unwrap();
+    assert_eq!(first["items"].as_array().map(Vec::len), Some(0), "{first}");
+    alice.ok(room, serde_json::json!({"type": "call_administrator", "reason": "a fault"})).await;
+    let second = next_json(&mut ws).await.expect("b's stream woken by a's change");
+    let kinds: Vec<&str> = second["items"].as_array().unwrap().iter().filter_map(|i| i["kind"].as_str()).collect();
+    assert_eq!(kinds, ["player_call"], "{second}");
+    db.close().await;
+    a.stop().await;
+    b.stop().await;
+}

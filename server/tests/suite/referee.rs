@@ -492,32 +492,14 @@ async fn tokio_tungstenite_connect(url: &str) -> Result<(), ()> {
 
 #[tokio::test]
 async fn the_administrators_stream_sends_the_queue_at_once_and_after_each_change() {
-    use testclient::futures_util::StreamExt;
-    use testclient::tokio_tungstenite::tungstenite::{client::IntoClientRequest, Message};
     let t = Table::new().await;
     let referee = admin(&t.srv, "referee").await;
     let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    let url = t.base.replace("http", "ws") + "/api/v1/admin/stream";
-    let mut req = url.as_str().into_client_request().unwrap();
-    let cookies = testclient::reqwest::cookie::CookieStore::cookies(&*referee.jar, &t.base.parse().unwrap()).unwrap();
-    req.headers_mut().insert("cookie", cookies);
-    let (mut ws, _) = testclient::tokio_tungstenite::connect_async(req).await.unwrap();
-    async fn next(ws: &mut testclient::Ws) -> Result<Value, tokio::time::error::Elapsed> {
-        let fut = async move {
-            loop {
-                match ws.next().await {
-                    Some(Ok(Message::Text(t))) => return serde_json::from_str::<Value>(&t).unwrap(),
-                    Some(Ok(_)) => continue,
-                    other => panic!("stream ended: {other:?}"),
-                }
-            }
-        };
-        tokio::time::timeout(std::time::Duration::from_secs(10), fut).await
-    }
-    let first = next(&mut ws).await.unwrap();
+    let mut ws = admin_stream(&referee, &t.base).await;
+    let first = next_json(&mut ws).await.unwrap();
     assert_eq!((first["type"].as_str(), first["items"].as_array().map(Vec::len)), (Some("queue"), Some(0)));
     t.alice.ok(room, json!({"type": "call_administrator", "reason": "a fault"})).await;
-    let second = next(&mut ws).await.unwrap();
+    let second = next_json(&mut ws).await.unwrap();
     assert_eq!(kinds_in(second["items"].as_array().unwrap(), room), ["player_call"]);
     t.srv.stop().await;
 }

@@ -101,6 +101,32 @@ pub async fn admin(srv: &Running, name: &str) -> Player {
     Player::complete_setup(&srv.base, &token, name).await
 }
 
+/// The administrators' live queue (`/api/v1/admin/stream`) at `base`, with `who`'s session.
+pub async fn admin_stream(who: &Player, base: &str) -> testclient::Ws {
+    use testclient::tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = base.replace("http", "ws") + "/api/v1/admin/stream";
+    let mut req = url.as_str().into_client_request().unwrap();
+    let cookies = testclient::reqwest::cookie::CookieStore::cookies(&*who.jar, &base.parse().unwrap()).unwrap();
+    req.headers_mut().insert("cookie", cookies);
+    testclient::tokio_tungstenite::connect_async(req).await.unwrap().0
+}
+
+/// A stream's next text message as JSON (10 s at most).
+pub async fn next_json(ws: &mut testclient::Ws) -> Result<serde_json::Value, tokio::time::error::Elapsed> {
+    use testclient::futures_util::StreamExt;
+    use testclient::tokio_tungstenite::tungstenite::Message;
+    let fut = async move {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Text(t))) => return serde_json::from_str(&t).unwrap(),
+                Some(Ok(_)) => continue,
+                other => panic!("stream ended: {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), fut).await
+}
+
 /// `mover` sends `command` (a move or pass numbered `n`); `other`'s device acknowledges it.
 pub async fn played(mover: &Player, other: &Player, room: i64, command: impl serde::Serialize, n: u32) {
     mover.ok(room, command).await;
