@@ -5,7 +5,7 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
 
-.PHONY: run test setup build lint unit e2e dev bench bench-ui api-fuzz
+.PHONY: run test setup build lint unit e2e lan-play dev bench bench-ui api-fuzz
 
 ## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
 run:
@@ -14,7 +14,8 @@ run:
 	target/release/space-baduk
 
 ## Every test: the lint gate, unit and integration (cargo), then the release build, the
-## schema-driven API fuzzer against it and the browser end-to-end tests (Playwright).
+## schema-driven API fuzzer against it, the browser end-to-end tests (Playwright) and the
+## LAN play test.
 test:
 	scripts/setup.sh test
 	$(MAKE) lint
@@ -22,6 +23,7 @@ test:
 	cargo leptos build --release
 	$(MAKE) api-fuzz
 	$(MAKE) e2e
+	$(MAKE) lan-play
 
 ## fmt --check, clippy with warnings denied for every crate and feature, side crates built.
 lint:
@@ -36,6 +38,11 @@ unit:
 
 e2e:
 	node end2end/run.mjs
+
+## The seed's three-PC LAN: the server and each player's browser in network namespaces of
+## their own (root, iproute2); a Classic 9×9 game to its result. About half a minute.
+lan-play:
+	node end2end/lan.mjs
 
 ## Schema-driven fuzzing of the participant API against its OpenAPI document (schemathesis,
 ## pinned in .tools/venv): the release server if built, else the debug one. About a minute.

@@ -301,7 +301,7 @@ fn match_status(e: &MatchError) -> u16 {
         | AppealNotAllowed { .. } => 409,
         OffBoard { .. } | InvalidInput { .. } => 400,
         Illegal { .. } | BadMark { .. } | BadRuling { .. } | BadSanction { .. } => 422,
-        ServedElsewhere { .. } => 503,
+        ServedElsewhere { .. } | DatabaseUnavailable { .. } => 503,
         Internal => 500,
     }
 }
@@ -383,7 +383,11 @@ mod response {
             {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
-            if let AppError::Match(crate::matches::commands::MatchError::ServedElsewhere { retry_after_s }) = self {
+            if let AppError::Match(
+                crate::matches::commands::MatchError::ServedElsewhere { retry_after_s }
+                | crate::matches::commands::MatchError::DatabaseUnavailable { retry_after_s },
+            ) = self
+            {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             response

@@ -62,7 +62,6 @@ pub mod sqlite {
     }
     /// Row locks (none needed: a SQLite writer holds the whole database's write lock).
     pub const LOCK_FOR_UPDATE: &str = "";
-    pub const LOCK_FOR_SHARE: &str = "";
     pub const LOCK_FOR_KEY_SHARE: &str = "";
 }
 
@@ -82,7 +81,6 @@ pub mod postgres {
     /// the `WHERE` on a row's newest version once its lock is had). `FOR KEY SHARE` only
     /// waits for a `FOR UPDATE` (a lease being taken), not for a renewal's `UPDATE`.
     pub const LOCK_FOR_UPDATE: &str = " FOR UPDATE";
-    pub const LOCK_FOR_SHARE: &str = " FOR SHARE";
     pub const LOCK_FOR_KEY_SHARE: &str = " FOR KEY SHARE";
 }
 

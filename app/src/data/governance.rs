@@ -261,14 +261,8 @@ impl Db {
     /// whose log still ends at `last_seq` (what the caller judged); `false`: nothing done.
     pub async fn purge_room(&self, room_id: i64, last_seq: i64, archive: bool, now: i64) -> Result<bool, AppError> {
         let mut tx = write_tx(self).await?;
-        // The room's row first: an append (group commit, no turn among writers) holds it
-        // until its commit, so the log read next is the whole log.
-        on!(&mut tx, t => sqlx::query(&format!("SELECT id FROM rooms WHERE id = $1{}", dialect::LOCK_FOR_UPDATE))
-            .bind(room_id)
-            .execute(&mut **t)
-            .await
-            .map(|r| r.rows_affected()))
-        .map_err(internal)?;
+        // Appends (group commit, no turn among writers) first: the log read next is whole.
+        super::leases::hold_appends(&mut tx, room_id).await?;
         let seen: Option<i64> =
             on!(&mut tx, t => sqlx::query_scalar("SELECT MAX(seq) FROM match_events WHERE room_id = $1")
             .bind(room_id)

@@ -253,5 +253,24 @@ impl Db {
     }
 }
 
+/// Keeps the appends of `room_id` out until `tx` ends, having waited for any in flight: its
+/// lease row is locked (`FOR UPDATE`), made given-back first if the room has none. Every
+/// append holds that row (`FOR KEY SHARE`, the fenced insert) until its commit, so a writer
+/// that must see the room's whole log — a purge — reads it after the last append, and an
+/// append that waited reads what that writer committed (a purged room refuses it).
+pub(super) async fn hold_appends(tx: &mut super::Tx, room_id: i64) -> Result<(), AppError> {
+    on!(&mut *tx, t => sqlx::query(
+        "INSERT INTO room_leases (room_id, owner, epoch, expires_at_ms) VALUES ($1, '', 1, $2) \
+         ON CONFLICT (room_id) DO NOTHING",
+    )
+    .bind(room_id)
+    .bind(RELEASED)
+    .execute(&mut **t)
+    .await
+    .map(|r| r.rows_affected()))
+    .map_err(internal)?;
+    Db::locked_lease(tx, room_id).await.map(|_| ())
+}
+
 /// The expiry a given-up lease is set to (no clock reads 0 as the future).
 const RELEASED: i64 = 0;

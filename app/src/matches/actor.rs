@@ -95,6 +95,26 @@ pub(crate) enum Request {
     CatchUp,
 }
 
+impl Request {
+    /// Answers `err` to a request that will not be handled (its actor stops after a failed
+    /// write): the caller learns why — "ask again" when the database did not answer — instead
+    /// of finding the reply dropped. Requests that answer no error are dropped.
+    fn refuse(self, err: &MatchError) {
+        match self {
+            Request::Command { reply, .. } | Request::ApproveViewer { reply, .. } | Request::Sanction { reply, .. } => {
+                let _ = reply.send(Err(err.clone()));
+            }
+            Request::View { reply, .. } => {
+                let _ = reply.send(Err(err.clone()));
+            }
+            Request::Record { reply, .. } => {
+                let _ = reply.send(Err(err.clone()));
+            }
+            _ => {}
+        }
+    }
+}
+
 /// A room nobody watches, with nothing due and nothing asked of it for this long, gives
 /// back its actor and memory; the next request loads it again from its log.
 pub(crate) const RELEASE_AFTER_MS: i64 = 10 * 60 * 1000;
@@ -294,7 +314,13 @@ impl Actor {
                     let now = self.clock.now_ms();
                     self.last_active_ms = now;
                     let events = self.state.tick(now);
-                    if self.commit(events, None, now).await.is_err() {
+                    if let Err(e) = self.commit(events, None, now).await {
+                        // What time did is not stored: this actor ends (the next request
+                        // loads the room afresh), refusing what waits with the reason.
+                        rx.close();
+                        while let Ok(req) = rx.try_recv() {
+                            req.refuse(&e);
+                        }
                         return;
                     }
                 }
@@ -613,14 +639,14 @@ impl Actor {
                 self.lost = true;
                 Err(e)
             }
-            Err(_) => {
+            Err(e) => {
                 if !self.reload().await {
                     // Neither stored nor rebuilt: the in-memory state is not the log's, so
                     // the run loop stops this actor (the next request starts a fresh one).
                     self.state.poisoned = true;
                     self.shared_view = None;
                 }
-                Err(MatchError::Internal)
+                Err(super::service::from_app(e))
             }
         }
     }

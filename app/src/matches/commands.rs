@@ -379,6 +379,10 @@ pub enum MatchError {
     /// reaches it.
     #[error("this room is served by another server instance; try again in {retry_after_s} s")]
     ServedElsewhere { retry_after_s: u32 },
+    /// The database did not answer (restarting, cut off): the command was not stored; asked
+    /// again, it is decided afresh. The same answer as [`crate::AppError::DatabaseUnavailable`].
+    #[error("the database cannot be reached just now; try again in {retry_after_s} s")]
+    DatabaseUnavailable { retry_after_s: u32 },
     #[error("internal error")]
     Internal,
 }

@@ -81,9 +81,15 @@ pub struct MatchService {
     training: crate::learning::service::Training,
 }
 
-/// Storage failures are logged where they happen; callers only learn it was internal.
-pub(super) fn from_app(_: AppError) -> MatchError {
-    MatchError::Internal
+/// Storage failures are logged where they happen; callers learn only whether to ask again
+/// (the database did not answer: 503) or that it was internal.
+pub(super) fn from_app(e: AppError) -> MatchError {
+    match e {
+        AppError::DatabaseUnavailable { retry_after_s } => {
+            MatchError::DatabaseUnavailable { retry_after_s: u32::try_from(retry_after_s).unwrap_or(u32::MAX) }
+        }
+        _ => MatchError::Internal,
+    }
 }
 
 impl MatchService {

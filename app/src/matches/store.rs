@@ -336,10 +336,11 @@ pub(super) async fn append_in(
         let how = Stored::Event { epoch: lease.epoch, fenced: i == 0 };
         stored.push(insert_event(conn, room_id, seq, at_ms, actor, e, how).await?);
     }
-    // 003 §9.7: nothing is added to a record its retention deleted (the room's row is locked
-    // until the commit, and a purge locks it before it reads the log, so none comes between).
+    // 003 §9.7: nothing is added to a record its retention deleted (the lease row, held since
+    // the first insert, keeps a purge out until the commit; an insert that waited for a purge
+    // reads it here: `leases::hold_appends`).
     let purged: Option<Option<i64>> =
-        on!(&mut *conn, c => sqlx::query_scalar(&format!("SELECT purged_at_ms FROM rooms WHERE id = $1{}", dialect::LOCK_FOR_SHARE))
+        on!(&mut *conn, c => sqlx::query_scalar("SELECT purged_at_ms FROM rooms WHERE id = $1")
         .bind(room_id)
         .fetch_optional(&mut **c)
         .await)

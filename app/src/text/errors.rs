@@ -108,6 +108,7 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         MatchError::ServedElsewhere { retry_after_s } => {
             tw("error.served_elsewhere", &[("wait", &super::duration(lang, *retry_after_s))])
         }
+        MatchError::DatabaseUnavailable { .. } => t(lang, "error.database_unavailable"),
         MatchError::Internal => t(lang, "error.internal"),
     }
 }

@@ -122,6 +122,7 @@ pub(crate) mod tests {
             MatchError::UnknownUser { username: "dave".into() },
             MatchError::Internal,
             MatchError::ServedElsewhere { retry_after_s: 2 },
+            MatchError::DatabaseUnavailable { retry_after_s: 1 },
             MatchError::NotYourTurn { to_move: Color::White },
             MatchError::AwaitingAcknowledgement { colour: Color::Black, move_number: 3 },
             MatchError::NothingToAcknowledge { move_number: 4 },

@@ -189,8 +189,11 @@ async fn run(args: Args) -> Result<bool, String> {
     if args.json {
         println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
     }
+    for a in &r.answers_500 {
+        println!("  answered 500: {a}");
+    }
     let ok = r.failures.is_empty();
-    if !ok {
+    if !ok || r.answered_500 > 0 {
         println!("  the instances' logs are kept in {}", root.keep().display());
     }
     Ok(ok)

@@ -148,6 +148,8 @@ pub struct Report {
     pub p99_ms: f64,
     pub max_ms: f64,
     pub answered_500: usize,
+    /// The first few 500 answers (their `correlation_id` names the fault in the server's log).
+    pub answers_500: Vec<String>,
     pub unanswered: usize,
     pub spectator_msgs: usize,
     pub spectator_reconnects: usize,
@@ -168,6 +170,7 @@ pub struct Report {
 struct Tally {
     acked: AtomicUsize,
     faults_500: AtomicUsize,
+    answers_500: Mutex<Vec<String>>,
     unanswered: AtomicUsize,
     spectator_msgs: AtomicUsize,
     reconnects: AtomicUsize,
@@ -271,8 +274,14 @@ async fn play(
             // An owner that cannot be reached yet, a view a step behind, or the database
             // restarting: ask again.
             (Some((503 | 409, _)), _) => tokio::time::sleep(Duration::from_millis(100)).await,
-            (Some((500, _)), _) => {
+            (Some((500, body)), _) => {
                 tally.faults_500.fetch_add(1, Ordering::Relaxed);
+                {
+                    let mut seen = tally.answers_500.lock().unwrap();
+                    if seen.len() < 5 {
+                        seen.push(format!("room {room}, {base}: {body}"));
+                    }
+                }
                 tokio::time::sleep(Duration::from_millis(100)).await
             }
             (Some((status, body)), _) => return Err(format!("room {room}: {command:?} → {status} {body}")),
@@ -537,6 +546,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let mut trips = std::mem::take(&mut *tally.round_trips.lock().unwrap());
     trips.sort();
     let moves_acked = tally.acked.load(Ordering::Relaxed);
+    let answers_500 = tally.answers_500.lock().unwrap().clone();
     db.close().await;
     drop(servers);
     Ok(Report {
@@ -549,6 +559,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         p99_ms: percentile(&trips, 0.99),
         max_ms: percentile(&trips, 1.0),
         answered_500: tally.faults_500.load(Ordering::Relaxed),
+        answers_500,
         unanswered: tally.unanswered.load(Ordering::Relaxed),
         spectator_msgs: tally.spectator_msgs.load(Ordering::Relaxed),
         spectator_reconnects: tally.reconnects.load(Ordering::Relaxed),
