@@ -334,8 +334,16 @@ impl Actor {
                 }
                 return;
             }
-            if self.state.poisoned && !self.reload().await {
-                return;
+            if self.state.poisoned {
+                if let Err(e) = self.reload().await {
+                    // Neither the write nor the reload worked: what waits is refused with the
+                    // reason (ask again, when the database did not answer) as this task ends.
+                    rx.close();
+                    while let Ok(req) = rx.try_recv() {
+                        req.refuse(&e);
+                    }
+                    return;
+                }
             }
         }
     }
@@ -373,7 +381,7 @@ impl Actor {
             }
             applied
         });
-        if !stepped && !self.reload().await {
+        if !stepped && self.reload().await.is_err() {
             self.state.poisoned = true;
         }
         self.shared_view = None;
@@ -640,7 +648,7 @@ impl Actor {
                 Err(e)
             }
             Err(e) => {
-                if !self.reload().await {
+                if self.reload().await.is_err() {
                     // Neither stored nor rebuilt: the in-memory state is not the log's, so
                     // the run loop stops this actor (the next request starts a fresh one).
                     self.state.poisoned = true;
@@ -738,18 +746,18 @@ impl Actor {
     }
 
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).
-    async fn reload(&mut self) -> bool {
-        let log = self.db.load_log_checked(self.room_id).await.ok().flatten();
+    async fn reload(&mut self) -> Result<(), MatchError> {
+        let log = self.db.load_log_checked(self.room_id).await.map_err(super::service::from_app)?;
         let now = self.clock.now_ms();
         match log.and_then(|l| MatchState::replay_checked(&l.events, l.secrets, l.damage, l.last_seq, now).ok()) {
             Some(s) => {
                 self.state = s;
                 self.shared_view = None;
-                true
+                Ok(())
             }
             None => {
                 tracing::error!(room_id = self.room_id, "room state lost; actor stops");
-                false
+                Err(MatchError::Internal)
             }
         }
     }

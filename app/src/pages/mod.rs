@@ -70,8 +70,13 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
     Effect::new(|_| {
         use wasm_bindgen::JsCast;
         if let Some(window) = web_sys::window() {
-            let sw = window.navigator().service_worker();
-            let _ = sw.register("/sw.js");
+            // Service workers exist only in secure contexts (HTTPS, or this machine): a page
+            // served over plain HTTP on a LAN (the seed's three-PC set-up) has none, and
+            // works without one.
+            let navigator = window.navigator();
+            if js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
+                let _ = navigator.service_worker().register("/sw.js");
+            }
             let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
             if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
                 if let Ok(now) = js_sys::Reflect::get(&p, &"now".into()) {
