@@ -100,6 +100,8 @@ impl Db {
                 let epoch: i64 = r.col("epoch")?;
                 let until_ms: i64 = r.col("expires_at_ms")?;
                 if held_by != owner && until_ms > now_ms {
+                    // Ended here, not left to a dropped transaction: the row's lock goes now.
+                    tx.commit().await?;
                     return Ok(Taking::HeldBy { owner: held_by, until_ms });
                 }
                 on!(&mut tx, t => sqlx::query(
