@@ -188,12 +188,24 @@ pub(crate) fn now_ms() -> i64 {
 }
 
 /// A transaction that takes the write lock at once, so that what it reads is still true
-/// when it writes. Every writing transaction starts this way: on SQLite a deferred one that
-/// reads first fails at once (SQLITE_BUSY, not retried) when another writer committed
-/// meanwhile; on PostgreSQL (read committed) its reads could be stale by its writes. So
-/// writers take turns on both, as they do on SQLite's one write lock.
+/// when it writes. Every writer that does not lock the rows it reads starts this way (the
+/// others use [`row_tx`]): on SQLite a deferred one that reads first fails at once
+/// (SQLITE_BUSY, not retried) when another writer committed meanwhile; on PostgreSQL (read
+/// committed) its reads could be stale by its writes. So these writers take turns on both,
+/// as they do on SQLite's one write lock.
 pub(crate) async fn write_tx(db: &Db) -> Result<Tx, crate::AppError> {
-    begin_write(db.pool()).await.map_err(internal)
+    Ok(match db.pool() {
+        Backend::Sqlite(p) => Backend::Sqlite(p.begin_with("BEGIN IMMEDIATE").await.map_err(internal)?),
+        Backend::Postgres(p) => {
+            let mut tx = p.begin().await.map_err(internal)?;
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(WRITE_LOCK)
+                .execute(&mut *tx)
+                .await
+                .map_err(internal)?;
+            Backend::Postgres(tx)
+        }
+    })
 }
 
 /// A writing transaction that needs no turn among all writers, because every row it reads
@@ -214,20 +226,9 @@ pub(crate) async fn begin_rows(pool: &Pool) -> Result<Tx, sqlx::Error> {
     })
 }
 
-/// The advisory lock every PostgreSQL writer holds until it commits (any number: the
+/// The advisory lock every `write_tx` writer on PostgreSQL holds until it commits (any number: the
 /// same for all).
 const WRITE_LOCK: i64 = 0x5350_4143_4542_4144; // "SPACEBAD"
-
-pub(crate) async fn begin_write(pool: &Pool) -> Result<Tx, sqlx::Error> {
-    Ok(match pool {
-        Backend::Sqlite(p) => Backend::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?),
-        Backend::Postgres(p) => {
-            let mut tx = p.begin().await?;
-            sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(WRITE_LOCK).execute(&mut *tx).await?;
-            Backend::Postgres(tx)
-        }
-    })
-}
 
 /// A database URL for messages: the password left out.
 fn redacted(url: &str) -> String {

@@ -115,6 +115,15 @@ impl Request {
     }
 }
 
+/// Closes an ending actor's inbox and refuses what already waits in it with `err` (ask
+/// again, when the database did not answer), so that no caller finds its reply dropped.
+fn refuse_waiting(rx: &mut mpsc::Receiver<Request>, err: &MatchError) {
+    rx.close();
+    while let Ok(req) = rx.try_recv() {
+        req.refuse(err);
+    }
+}
+
 /// A room nobody watches, with nothing due and nothing asked of it for this long, gives
 /// back its actor and memory; the next request loads it again from its log.
 pub(crate) const RELEASE_AFTER_MS: i64 = 10 * 60 * 1000;
@@ -316,11 +325,8 @@ impl Actor {
                     let events = self.state.tick(now);
                     if let Err(e) = self.commit(events, None, now).await {
                         // What time did is not stored: this actor ends (the next request
-                        // loads the room afresh), refusing what waits with the reason.
-                        rx.close();
-                        while let Ok(req) = rx.try_recv() {
-                            req.refuse(&e);
-                        }
+                        // loads the room afresh).
+                        refuse_waiting(&mut rx, &e);
                         return;
                     }
                 }
@@ -336,12 +342,8 @@ impl Actor {
             }
             if self.state.poisoned {
                 if let Err(e) = self.reload().await {
-                    // Neither the write nor the reload worked: what waits is refused with the
-                    // reason (ask again, when the database did not answer) as this task ends.
-                    rx.close();
-                    while let Ok(req) = rx.try_recv() {
-                        req.refuse(&e);
-                    }
+                    // Neither the write nor the reload worked: this actor ends.
+                    refuse_waiting(&mut rx, &e);
                     return;
                 }
             }

@@ -367,8 +367,8 @@ impl MatchService {
                 });
                 // A database cut off by a partition does not answer at all (no error until
                 // TCP gives up, minutes later): a renewal slower than its interval failed. It
-                // is left to finish, not dropped: a transaction dropped while it waits for the
-                // writers' lock could take that lock after all and hold it. The wait is the
+                // is left to finish, not dropped: a transaction dropped while it waits for a
+                // row lock could take that lock after all and hold it. The wait is the
                 // database's answer time, so real time: a test's clock jumping ahead while a
                 // renewal runs says nothing about the database.
                 let patience = std::time::Duration::from_millis(RENEW_EVERY_MS as u64);
