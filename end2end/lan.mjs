@@ -18,11 +18,12 @@ const root = join(here, "..");
 const artifacts = join(here, "artifacts");
 const PORT = 8080;
 
-// Hosts: name, namespace, subnet 10.232.n.0/30 (this machine .1, the host .2).
+// Hosts: name, namespace, subnet 10.232.n.0/30 (this machine .1, the host .2). Black plays
+// on a desktop in English, White on a 390×844 phone in Korean.
 const hosts = [
   { name: "server", ns: "sb-lan-server", n: 1 },
-  { name: "black", ns: "sb-lan-black", n: 2 },
-  { name: "white", ns: "sb-lan-white", n: 3 },
+  { name: "black", ns: "sb-lan-black", n: 2, browser: { locale: "en-GB" } },
+  { name: "white", ns: "sb-lan-white", n: 3, browser: { locale: "ko-KR", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } },
 ];
 const addr = (h) => `10.232.${h.n}.2`;
 
@@ -101,7 +102,7 @@ async function main() {
     const wrapper = join(wrappers, h.name);
     writeFileSync(wrapper, `#!/bin/sh\nexec ip netns exec ${h.ns} ${process.env.CHROMIUM || "/usr/bin/chromium"} "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const b = await launch({ executablePath: wrapper });
+    const b = await launch({ executablePath: wrapper, ...h.browser });
     browsers.push(b);
     b.page = await b.context.newPage();
     b.page.on("pageerror", (e) => console.error(`[${h.name}] page error:`, e.message));
@@ -146,7 +147,8 @@ async function main() {
     await g.until(id, (v) => v.move_number === i + 1 && v.awaiting_ack === null, `move ${i + 1} acknowledged`);
   }
   await black.page.screenshot({ path: `${artifacts}/lan-1-black.png` });
-  await white.page.screenshot({ path: `${artifacts}/lan-2-white.png` });
+  await white.page.screenshot({ path: `${artifacts}/lan-2-white-phone-ko.png` });
+  await white.page.screenshot({ path: `${artifacts}/lan-2b-white-phone-ko-full.png`, fullPage: true });
 
   await g.pass(black, id);
   await g.pass(white, id);
@@ -159,7 +161,9 @@ async function main() {
   const done = await g.until(id, (v) => v.phase === "finished", "finished");
   assert.equal(done.result.statement, n);
   await white.page.waitForSelector("[data-testid=final-score]");
-  await white.page.screenshot({ path: `${artifacts}/lan-3-result.png`, fullPage: true });
+  await black.page.waitForSelector("[data-testid=final-score]");
+  await black.page.screenshot({ path: `${artifacts}/lan-3-result.png`, fullPage: true });
+  await white.page.screenshot({ path: `${artifacts}/lan-4-result-phone-ko.png`, fullPage: true });
 
   const sorted = [...seen].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
