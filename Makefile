@@ -4,13 +4,17 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
+# `--split`: the lazy routes and the 3D renderer become WASM chunks of their own (issue 15
+# §6). Required, not an option: a lazy function in an unsplit bundle imports a module that
+# does not exist.
+LEPTOS_BUILD := cargo leptos build --release --split
 
 .PHONY: run test setup build lint unit e2e lan-play dev bench bench-ui api-fuzz
 
 ## Build the release bundle and serve it at http://127.0.0.1:3000 (data in ./data).
 run:
 	scripts/setup.sh run
-	cargo leptos build --release
+	$(LEPTOS_BUILD)
 	target/release/space-baduk
 
 ## Every test: the lint gate, unit and integration (cargo), then the release build, the
@@ -20,7 +24,7 @@ test:
 	scripts/setup.sh test
 	$(MAKE) lint
 	$(MAKE) unit
-	cargo leptos build --release
+	$(LEPTOS_BUILD)
 	$(MAKE) api-fuzz
 	$(MAKE) e2e
 	$(MAKE) lan-play
@@ -52,16 +56,16 @@ api-fuzz:
 ## Watch mode for development (debug build, live reload).
 dev:
 	scripts/setup.sh run
-	cargo leptos watch
+	cargo leptos watch --split
 
 build:
 	scripts/setup.sh run
-	cargo leptos build --release
+	$(LEPTOS_BUILD)
 
 bench:
 	cargo bench -p engine
 
 ## Browser-side speed (transfer sizes, first paint, 25³ frame time, tap latency).
 bench-ui:
-	cargo leptos build --release
+	$(LEPTOS_BUILD)
 	node end2end/bench.mjs

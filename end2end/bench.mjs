@@ -25,13 +25,35 @@ function gzipSize(path) {
 }
 
 try {
-  const results = {};
-  for (const f of ["/pkg/space-baduk.wasm", "/pkg/space-baduk.js", "/pkg/space-baduk.css"]) {
-    results[f] = await gzipSize(f);
+  // What a fresh browser downloads to make a page interactive (issue 15 §6): every /pkg/
+  // file it asks for until the page has hydrated (and, with a board, drawn a frame), each
+  // counted as the server sends it (gzip).
+  async function firstLoad(path, { frames = false } = {}) {
+    const b = await launch();
+    const page = await b.context.newPage();
+    const asked = new Set();
+    page.on("request", (r) => { const u = new URL(r.url()); if (u.pathname.startsWith("/pkg/")) asked.add(u.pathname); });
+    await page.goto(server.base + path);
+    await waitHydrated(page);
+    if (frames) await page.waitForFunction(() => Number(document.querySelector("[data-testid=board-canvas]")?.dataset.frames) >= 1, null, { timeout: 120_000 });
+    await b.close();
+    let total = 0, wasm = 0;
+    for (const f of asked) {
+      const { bytes } = await gzipSize(f);
+      total += bytes;
+      if (f.endsWith(".wasm")) wasm += bytes;
+    }
+    return { files: asked.size, total, wasm };
   }
-  const total = Object.values(results).reduce((a, r) => a + r.bytes, 0);
-  console.log("transfer:", Object.entries(results).map(([k, v]) => `${k} ${(v.bytes / 1024).toFixed(0)} KiB (${v.encoding})`).join(", "),
-    `· total ${(total / 1024).toFixed(0)} KiB`);
+  const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  const main = await gzipSize("/pkg/space-baduk.wasm");
+  console.log(`main wasm ${kib(main.bytes)} (${main.encoding})`);
+  const home = await firstLoad("/");
+  console.log(`home, interactive: ${home.files} files, ${kib(home.total)} (wasm ${kib(home.wasm)})`);
+  const homeBoard = await firstLoad("/", { frames: true });
+  console.log(`home with its 3D board drawn (the renderer's chunk after): ${homeBoard.files} files, ${kib(homeBoard.total)}`);
+  const rules = await firstLoad("/rules");
+  console.log(`rules page, interactive: ${rules.files} files, ${kib(rules.total)} (wasm ${kib(rules.wasm)})`);
 
   // First contentful paint and hydration (interactive), fresh profile each time.
   const paints = [], interactive = [];
@@ -80,6 +102,8 @@ try {
   const { id, links } = await createRoom(a, { name: "bench", preset: "classic", size: 19, colours: "host_black" });
   await sit(a, links[0]); await sit(c, links[1]);
   await agreeAndReady(id, a, c);
+  const roomLoad = await firstLoad(`/rooms/${id}`);
+  console.log(`room page (19×19, spectator), interactive: ${roomLoad.files} files, ${kib(roomLoad.total)} (wasm ${kib(roomLoad.wasm)})`);
   const lat = await a.page.evaluate(async () => {
     const out = [];
     for (let i = 0; i < 21; i++) {

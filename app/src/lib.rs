@@ -26,7 +26,7 @@ use leptos::prelude::*;
 use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
-    ParamSegment, SsrMode, StaticSegment,
+    Lazy, ParamSegment, SsrMode, StaticSegment,
 };
 
 pub use error::{AppError, ErrorBody};
@@ -62,6 +62,7 @@ pub fn App() -> impl IntoView {
     provide_meta_context();
     i18n::provide_lang();
     pages::Badges::provide();
+    use pages::lazy_routes::*;
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title text="Space Baduk"/>
@@ -80,26 +81,26 @@ pub fn App() -> impl IntoView {
                 // Async SSR: the page is sent complete (rooms, user, version), so it is
                 // readable before any script runs.
                 <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::Async/>
-                <Route path=StaticSegment("setup") view=pages::SetupPage ssr=SsrMode::Async/>
-                <Route path=StaticSegment("signup") view=pages::SignUpPage/>
-                <Route path=(StaticSegment("rooms"), StaticSegment("new")) view=pages::NewRoomPage/>
-                <Route path=StaticSegment("games") view=pages::ArchivePage/>
-                <Route path=(StaticSegment("games"), StaticSegment("sgf")) view=pages::SgfViewPage/>
-                <Route path=(StaticSegment("bench"), StaticSegment("board")) view=pages::BoardBenchPage/>
-                <Route path=(StaticSegment("rooms"), ParamSegment("id")) view=pages::RoomPage ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("rooms"), ParamSegment("id"), StaticSegment("replay")) view=pages::ReplayPage ssr=SsrMode::Async/>
-                <Route path=StaticSegment("notifications") view=pages::NotificationsPage/>
-                <Route path=(StaticSegment("players"), ParamSegment("name")) view=pages::ProfilePage ssr=SsrMode::Async/>
-                <Route path=StaticSegment("account") view=pages::AccountPage/>
-                <Route path=StaticSegment("reset") view=pages::ResetPage/>
-                <Route path=StaticSegment("admin") view=pages::AdminPage/>
-                <Route path=(StaticSegment("admin"), StaticSegment("learning")) view=pages::LearningPage/>
-                <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view=pages::AccountsAdminPage/>
-                <Route path=(StaticSegment("admin"), StaticSegment("log")) view=pages::AuditLogPage/>
-                <Route path=(StaticSegment("admin"), StaticSegment("rules")) view=pages::GovernancePage/>
-                <Route path=StaticSegment("rules") view=pages::RulesPage/>
-                <Route path=(StaticSegment("rules"), StaticSegment("common")) view=pages::CommonRulesPage/>
-                <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view=pages::AdminRoomPage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("setup") view={Lazy::<SetupRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("signup") view={Lazy::<SignUpRoute>::new()}/>
+                <Route path=(StaticSegment("rooms"), StaticSegment("new")) view={Lazy::<NewRoomRoute>::new()}/>
+                <Route path=StaticSegment("games") view={Lazy::<ArchiveRoute>::new()}/>
+                <Route path=(StaticSegment("games"), StaticSegment("sgf")) view={Lazy::<SgfViewRoute>::new()}/>
+                <Route path=(StaticSegment("bench"), StaticSegment("board")) view={Lazy::<BoardBenchRoute>::new()}/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<RoomRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id"), StaticSegment("replay")) view={Lazy::<ReplayRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("notifications") view={Lazy::<NotificationsRoute>::new()}/>
+                <Route path=(StaticSegment("players"), ParamSegment("name")) view={Lazy::<ProfileRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("account") view={Lazy::<AccountRoute>::new()}/>
+                <Route path=StaticSegment("reset") view={Lazy::<ResetRoute>::new()}/>
+                <Route path=StaticSegment("admin") view={Lazy::<AdminRoute>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("learning")) view={Lazy::<LearningRoute>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view={Lazy::<AccountsAdminRoute>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("log")) view={Lazy::<AuditLogRoute>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rules")) view={Lazy::<GovernanceRoute>::new()}/>
+                <Route path=StaticSegment("rules") view={Lazy::<RulesRoute>::new()}/>
+                <Route path=(StaticSegment("rules"), StaticSegment("common")) view={Lazy::<CommonRulesRoute>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<AdminRoomRoute>::new()} ssr=SsrMode::Async/>
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>

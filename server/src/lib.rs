@@ -35,7 +35,7 @@ pub enum StartError {
     Setup(app::AppError),
     #[error(
         "{site_root} lacks the browser bundle the pages load ({missing}). Build the site with \
-         `cargo leptos build --release` (or `make build`) and point --site-root at its target/site; \
+         `cargo leptos build --release --split` (or `make build`) and point --site-root at its target/site; \
          a plain `cargo build -p server` builds no bundle. To serve the API and unhydrated pages \
          anyway, pass --no-browser-bundle."
     )]
@@ -52,10 +52,18 @@ pub fn bundle_files() -> [String; 3] {
     [format!("pkg/{name}.js"), format!("pkg/{wasm}"), format!("pkg/{name}.css")]
 }
 
+/// Where the lazy chunks are listed (issue 15 §6). A bundle built without `--split` has
+/// none, and its lazy routes import a module that does not exist: refused at start too.
+pub const SPLIT_MANIFEST: &str = "pkg/__wasm_split_manifest.json";
+
 /// Refuses a site root without the bundle this build's pages reference: they would never
 /// hydrate (issue 10 point 9).
 pub fn check_bundle(site_root: &std::path::Path) -> Result<(), StartError> {
-    let missing: Vec<String> = bundle_files().into_iter().filter(|f| !site_root.join(f).is_file()).collect();
+    let missing: Vec<String> = bundle_files()
+        .into_iter()
+        .chain([SPLIT_MANIFEST.to_string()])
+        .filter(|f| !site_root.join(f).is_file())
+        .collect();
     if missing.is_empty() {
         return Ok(());
     }

@@ -157,15 +157,33 @@ pub fn BoardCanvas(
     let dims = scene.with_untracked(|s| s.dims());
     #[cfg(feature = "hydrate")]
     {
-        let handle = StoredValue::new_local(None::<renderer::Handle>);
+        let handle = StoredValue::new_local(None::<Box<dyn renderer::Drawing>>);
         Effect::new(move |_| {
             if let Some(el) = canvas.get() {
-                let current = scene.get_untracked();
                 let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
-                match renderer::Handle::start(el, &current, on_pick, on_region, on_turn, spin, antialias) {
-                    Ok(h) => handle.set_value(Some(h)),
-                    Err(e) => leptos::logging::error!("board renderer: {e}"),
-                }
+                leptos::task::spawn_local(async move {
+                    let Some(current) = scene.try_get_untracked() else { return };
+                    let start =
+                        renderer::Start { canvas: el, scene: current, on_pick, on_region, on_turn, spin, antialias };
+                    match renderer::start(start).await {
+                        Ok(h) => {
+                            // Moves may have come while the renderer's chunk was loading.
+                            if let Some(now) = scene.try_get_untracked() {
+                                h.set_scene(&now);
+                            }
+                            if let Some(o) = turn.and_then(|t| t.set_to.try_get_untracked().flatten()) {
+                                h.set_orientation(o);
+                            }
+                            let mut h = Some(h);
+                            handle.try_update_value(|slot| *slot = h.take());
+                            // The board left the page while the chunk was loading.
+                            if let Some(orphan) = h {
+                                orphan.stop();
+                            }
+                        }
+                        Err(e) => leptos::logging::error!("board renderer: {e}"),
+                    }
+                });
             }
         });
         Effect::new(move |_| {

@@ -88,14 +88,59 @@ type Listener = Closure<dyn FnMut(web_sys::Event)>;
 /// The frame loop's `requestAnimationFrame` callback.
 type FrameCallback = Closure<dyn FnMut()>;
 
+/// What the board's component may ask of a running renderer. It holds the renderer as this
+/// trait object so that its own code never names three-d: the renderer is a lazily loaded
+/// WASM chunk (`start`), and a direct call would pull it back into the first download.
+pub trait Drawing {
+    /// Shows a new state of the board.
+    fn set_scene(&self, scene: &BoardScene);
+    /// Turns the view to `[yaw, pitch]`, keeping its zoom (003 §7.6).
+    fn set_orientation(&self, o: [f32; 2]);
+    /// Ends the frame loop and detaches the listeners.
+    fn stop(self: Box<Self>);
+}
+
+/// Everything `start` needs, in one value (a lazy function's arguments cross a module
+/// boundary; one owned struct keeps that boundary plain).
+pub struct Start {
+    pub canvas: HtmlCanvasElement,
+    pub scene: BoardScene,
+    pub on_pick: Option<Callback<[i64; 3]>>,
+    pub on_region: Option<Callback<[i64; 3]>>,
+    pub on_turn: Option<Callback<[f32; 2]>>,
+    pub spin: bool,
+    pub antialias: bool,
+}
+
+/// Starts a renderer on the canvas. Split out of the first download (issue 15 §6): the home,
+/// lists and sign-in pages become interactive without three-d, and the chunk holding it is
+/// fetched when a board first appears.
+#[leptos::lazy]
+pub fn start(s: Start) -> Result<Box<dyn Drawing>, String> {
+    Handle::start(s.canvas, &s.scene, s.on_pick, s.on_region, s.on_turn, s.spin, s.antialias)
+        .map(|h| Box::new(h) as Box<dyn Drawing>)
+}
+
+impl Drawing for Handle {
+    fn set_scene(&self, scene: &BoardScene) {
+        Handle::set_scene(self, scene)
+    }
+    fn set_orientation(&self, o: [f32; 2]) {
+        Handle::set_orientation(self, o)
+    }
+    fn stop(self: Box<Self>) {
+        Handle::stop(*self)
+    }
+}
+
 /// Keeps the renderer alive; `stop` ends the frame loop and detaches the listeners.
-pub struct Handle {
+struct Handle {
     scene: Rc<RefCell<Scene>>,
     listeners: Vec<(&'static str, Listener)>,
 }
 
 impl Handle {
-    pub fn start(
+    fn start(
         canvas: HtmlCanvasElement,
         scene: &BoardScene,
         on_pick: Option<Callback<[i64; 3]>>,
@@ -216,7 +261,7 @@ impl Handle {
 
     /// Shows a new state of the board. A different box (the region view's window moving)
     /// gets new lines and axes; the zoom stays relative to the box's size.
-    pub fn set_scene(&self, scene: &BoardScene) {
+    fn set_scene(&self, scene: &BoardScene) {
         if let Ok(mut s) = self.scene.try_borrow_mut() {
             if s.scene != *scene {
                 if s.scene.board != scene.board {
@@ -240,14 +285,14 @@ impl Handle {
     }
 
     /// Turns the view to `[yaw, pitch]`, keeping its zoom (003 §7.6).
-    pub fn set_orientation(&self, o: [f32; 2]) {
+    fn set_orientation(&self, o: [f32; 2]) {
         if let Ok(mut s) = self.scene.try_borrow_mut() {
             s.orbit.turn_to(o[0], o[1]);
             s.dirty = true;
         }
     }
 
-    pub fn stop(self) {
+    fn stop(self) {
         let canvas = {
             let mut s = self.scene.borrow_mut();
             s.alive = false;

@@ -8,6 +8,7 @@ mod board_picture;
 mod common_rules;
 pub(crate) mod header;
 mod home;
+pub mod lazy_routes;
 mod new_room;
 mod notifications;
 mod profile;
@@ -62,13 +63,11 @@ pub fn NewAccountFields() -> impl IntoView {
     }
 }
 
-/// Registers the service worker once the app is interactive (see public/sw.js), and marks
-/// the page as hydrated (`window.__sb_hydrated`, which the browser tests wait for).
+/// Registers the service worker once the app is interactive (see public/sw.js).
 #[component]
 pub fn ServiceWorkerRegistration() -> impl IntoView {
     #[cfg(feature = "hydrate")]
     Effect::new(|_| {
-        use wasm_bindgen::JsCast;
         if let Some(window) = web_sys::window() {
             // Service workers exist only in secure contexts (HTTPS, or this machine): a page
             // served over plain HTTP on a LAN (the seed's three-PC set-up) has none, and
@@ -77,18 +76,27 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
             if js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
                 let _ = navigator.service_worker().register("/sw.js");
             }
-            let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
-            if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
-                if let Ok(now) = js_sys::Reflect::get(&p, &"now".into()) {
-                    if let Some(f) = now.dyn_ref::<js_sys::Function>() {
-                        if let Ok(t) = f.call0(&p) {
-                            let _ = js_sys::Reflect::set(&window, &"__sb_hydrated_at".into(), &t);
-                        }
-                    }
+        }
+    });
+}
+
+/// Marks the page as hydrated (`window.__sb_hydrated`, which the browser tests wait for, and
+/// `__sb_hydrated_at`, when): called once the whole page, its lazy route's chunk included,
+/// has been hydrated.
+#[cfg(feature = "hydrate")]
+pub fn mark_hydrated() {
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else { return };
+    let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
+    if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
+        if let Ok(now) = js_sys::Reflect::get(&p, &"now".into()) {
+            if let Some(f) = now.dyn_ref::<js_sys::Function>() {
+                if let Ok(t) = f.call0(&p) {
+                    let _ = js_sys::Reflect::set(&window, &"__sb_hydrated_at".into(), &t);
                 }
             }
         }
-    });
+    }
 }
 
 /// Switches to the next language of the catalogue, named in itself (remembered in a cookie).

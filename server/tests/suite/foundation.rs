@@ -414,5 +414,9 @@ async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, b"").unwrap();
     }
+    // An unsplit bundle (no chunk manifest) is refused as well.
+    let refusal = Server::prepare(&config).await.err().expect("refused without the split manifest").to_string();
+    assert!(refusal.contains(server::SPLIT_MANIFEST) && refusal.contains("--split"), "{refusal}");
+    std::fs::write(site.path().join(server::SPLIT_MANIFEST), b"{}").unwrap();
     Server::prepare(&config).await.expect("starts once the bundle is there");
 }

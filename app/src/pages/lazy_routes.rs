@@ -1,0 +1,233 @@
+//! The pages left out of the first download (issue 15 §6). Each is a lazy route: its view
+//! is a WASM chunk of its own that the router fetches on the way to the page, and that a
+//! server-rendered page names in a `<link rel=preload>` so that hydration does not wait for
+//! it. Only the home page (with sign-in, the lobby and the player's games) and the header are
+//! in the first download; every other page comes when first visited. The 3D renderer is
+//! split out separately (`board_view::renderer::start`): the home page's board fetches it
+//! after the page is interactive.
+//!
+//! One hand-written block per page: `#[lazy_route]` names each chunk from its type and
+//! call site, so a `macro_rules!` around it would give every page the same chunk name.
+
+use leptos::prelude::*;
+use leptos_router::{lazy_route, LazyRoute};
+
+pub struct RoomRoute;
+#[lazy_route]
+impl LazyRoute for RoomRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::RoomPage/> }.into_any()
+    }
+}
+
+pub struct ReplayRoute;
+#[lazy_route]
+impl LazyRoute for ReplayRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::ReplayPage/> }.into_any()
+    }
+}
+
+pub struct NewRoomRoute;
+#[lazy_route]
+impl LazyRoute for NewRoomRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::NewRoomPage/> }.into_any()
+    }
+}
+
+pub struct SgfViewRoute;
+#[lazy_route]
+impl LazyRoute for SgfViewRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::SgfViewPage/> }.into_any()
+    }
+}
+
+pub struct BoardBenchRoute;
+#[lazy_route]
+impl LazyRoute for BoardBenchRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::BoardBenchPage/> }.into_any()
+    }
+}
+
+pub struct AdminRoute;
+#[lazy_route]
+impl LazyRoute for AdminRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::AdminPage/> }.into_any()
+    }
+}
+
+pub struct AdminRoomRoute;
+#[lazy_route]
+impl LazyRoute for AdminRoomRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::AdminRoomPage/> }.into_any()
+    }
+}
+
+pub struct LearningRoute;
+#[lazy_route]
+impl LazyRoute for LearningRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::LearningPage/> }.into_any()
+    }
+}
+
+pub struct AccountsAdminRoute;
+#[lazy_route]
+impl LazyRoute for AccountsAdminRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::AccountsAdminPage/> }.into_any()
+    }
+}
+
+pub struct AuditLogRoute;
+#[lazy_route]
+impl LazyRoute for AuditLogRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::AuditLogPage/> }.into_any()
+    }
+}
+
+pub struct GovernanceRoute;
+#[lazy_route]
+impl LazyRoute for GovernanceRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::GovernancePage/> }.into_any()
+    }
+}
+
+pub struct SetupRoute;
+#[lazy_route]
+impl LazyRoute for SetupRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::SetupPage/> }.into_any()
+    }
+}
+
+pub struct SignUpRoute;
+#[lazy_route]
+impl LazyRoute for SignUpRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::SignUpPage/> }.into_any()
+    }
+}
+
+pub struct ArchiveRoute;
+#[lazy_route]
+impl LazyRoute for ArchiveRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::ArchivePage/> }.into_any()
+    }
+}
+
+pub struct NotificationsRoute;
+#[lazy_route]
+impl LazyRoute for NotificationsRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::NotificationsPage/> }.into_any()
+    }
+}
+
+pub struct ProfileRoute;
+#[lazy_route]
+impl LazyRoute for ProfileRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::ProfilePage/> }.into_any()
+    }
+}
+
+pub struct AccountRoute;
+#[lazy_route]
+impl LazyRoute for AccountRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::AccountPage/> }.into_any()
+    }
+}
+
+pub struct ResetRoute;
+#[lazy_route]
+impl LazyRoute for ResetRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::ResetPage/> }.into_any()
+    }
+}
+
+pub struct RulesRoute;
+#[lazy_route]
+impl LazyRoute for RulesRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::RulesPage/> }.into_any()
+    }
+}
+
+pub struct CommonRulesRoute;
+#[lazy_route]
+impl LazyRoute for CommonRulesRoute {
+    fn data() -> Self {
+        Self
+    }
+    fn view(_this: Self) -> AnyView {
+        view! { <super::CommonRulesPage/> }.into_any()
+    }
+}
