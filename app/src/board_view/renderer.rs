@@ -117,8 +117,7 @@ pub struct Start {
 /// fetched when a board first appears.
 #[leptos::lazy]
 pub fn start(s: Start) -> Result<Box<dyn Drawing>, String> {
-    Handle::start(s.canvas, &s.scene, s.on_pick, s.on_region, s.on_turn, s.spin, s.antialias)
-        .map(|h| Box::new(h) as Box<dyn Drawing>)
+    Handle::start(s).map(|h| Box::new(h) as Box<dyn Drawing>)
 }
 
 impl Drawing for Handle {
@@ -140,15 +139,8 @@ struct Handle {
 }
 
 impl Handle {
-    fn start(
-        canvas: HtmlCanvasElement,
-        scene: &BoardScene,
-        on_pick: Option<Callback<[i64; 3]>>,
-        on_region: Option<Callback<[i64; 3]>>,
-        on_turn: Option<Callback<[f32; 2]>>,
-        spin: bool,
-        antialias: bool,
-    ) -> Result<Handle, String> {
+    fn start(start: Start) -> Result<Handle, String> {
+        let Start { canvas, scene, on_pick, on_region, on_turn, spin, antialias } = start;
         let options = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&options, &"antialias".into(), &antialias.into());
         let gl = canvas
@@ -184,11 +176,11 @@ impl Handle {
             layer_frame: None,
             ambient,
             sun,
-            scene: scene.clone(),
+            gesture: Gesture::new(scene.region_select),
+            scene,
             on_pick,
             on_region,
             on_turn,
-            gesture: Gesture::new(scene.region_select),
             shown_rect: None,
             spin,
             orbit: Orbit::for_radius(view_radius(dims)),

@@ -3,11 +3,13 @@
 //! server-rendered page names in a `<link rel=preload>` so that hydration does not wait for
 //! it. Only the home page (with sign-in, the lobby and the player's games) and the header are
 //! in the first download; every other page comes when first visited. The 3D renderer is
-//! split out separately (`board_view::renderer::start`): the home page's board fetches it
-//! after the page is interactive.
+//! split out separately (`board_view::renderer::start`): the home page's board starts
+//! fetching it while the page hydrates, and hydration does not wait for it.
 //!
-//! One hand-written block per page: `#[lazy_route]` names each chunk from its type and
-//! call site, so a `macro_rules!` around it would give every page the same chunk name.
+//! One block per page, written out. `#[lazy_route]` names each chunk after the route's
+//! type, so a `macro_rules!` generating these blocks should give distinct chunks too. It has
+//! not been tried, because only a split release build and the browser tests can show that
+//! it works.
 
 use leptos::prelude::*;
 use leptos_router::{lazy_route, LazyRoute};
