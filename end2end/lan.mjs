@@ -46,6 +46,11 @@ function network() {
   for (const h of hosts) {
     const outside = `sbl${h.n}`, inside = `sbl${h.n}i`;
     ip("netns", "add", h.ns);
+    // IPv4 only: an IPv6 link-local address settling (DAD) a second after the link comes up
+    // is a network change to Chromium, which fails its requests in flight with
+    // ERR_NETWORK_CHANGED (seen in CI: a chunk of the first page lost).
+    ip("netns", "exec", h.ns, "sh", "-c",
+      "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6");
     ip("link", "add", outside, "type", "veth", "peer", "name", inside);
     ip("link", "set", inside, "netns", h.ns);
     ip("addr", "add", `10.232.${h.n}.1/30`, "dev", outside);
@@ -106,6 +111,8 @@ async function main() {
     browsers.push(b);
     b.page = await b.context.newPage();
     b.page.on("pageerror", (e) => console.error(`[${h.name}] page error:`, e.message));
+    // Which request failed, and how (net::ERR_…), when one does.
+    b.page.on("requestfailed", (r) => console.error(`[${h.name}] request failed: ${r.url()} ${r.failure()?.errorText}`));
     // Signed up on the sign-up page, from the player's own host.
     await b.page.goto(`${base}/signup`);
     await g.waitHydrated(b.page);

@@ -1,5 +1,7 @@
 // Starts the real release server on a fresh SQLite data directory (a random port) and
-// returns its base URL, the printed one-time setup link and a stop function.
+// returns its base URL, the printed one-time setup link and a stop function. With
+// `dataDir`, on that folder instead (kept, and as the instance `instanceId` if given: the
+// instance that wrote it, so that its rooms' leases are its own at once).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,22 +11,23 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = join(here, "..");
 
-export async function startServer() {
+export async function startServer({ dataDir: existing, instanceId } = {}) {
   const bin = join(root, "target/release/space-baduk");
   const siteRoot = join(root, "target/site");
   if (!existsSync(bin) || !existsSync(join(siteRoot, "pkg"))) {
     throw new Error(`missing ${bin} or ${siteRoot}/pkg: run \`cargo leptos build --release\` first (make test does)`);
   }
-  const dataDir = mkdtempSync(join(tmpdir(), "space-baduk-e2e-"));
+  const dataDir = existing || mkdtempSync(join(tmpdir(), "space-baduk-e2e-"));
   const port = 3100 + Math.floor(Math.random() * 800);
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(bin, ["--port", String(port), "--data-dir", dataDir, "--site-root", siteRoot, "--log", "warn"],
-    { stdio: ["ignore", "pipe", "inherit"] });
+  const args = ["--port", String(port), "--data-dir", dataDir, "--site-root", siteRoot, "--log", "warn"];
+  if (instanceId) args.push("--instance-id", instanceId);
+  const server = spawn(bin, args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   server.stdout.on("data", (d) => { out += d; });
   const stop = () => {
     if (server.exitCode === null) server.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!existing) rmSync(dataDir, { recursive: true, force: true });
   };
   process.on("exit", stop);
   for (let i = 0; ; i++) {

@@ -39,6 +39,9 @@ rust_i18n::i18n!("locales", fallback = "en");
 pub const OUTPUT_NAME: &str = "space-baduk";
 
 /// The HTML document around the app, rendered on the server only.
+/// Retries the WASM chunks' fetches (issue 15 §6): see the file.
+const FETCH_RETRY_JS: &str = include_str!("fetch_retry.js");
+
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>
@@ -47,6 +50,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
                 <AutoReload options=options.clone()/>
+                // Before the module scripts: their chunk fetches go through it.
+                <script inner_html=FETCH_RETRY_JS></script>
                 <HydrationScripts options/>
                 <MetaTags/>
             </head>
@@ -104,5 +109,6 @@ pub fn App() -> impl IntoView {
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>
+        <pages::PageFailed/>
     }
 }

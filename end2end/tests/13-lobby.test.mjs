@@ -5,7 +5,7 @@
 // desktop and a phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ARTIFACTS, BASE, launch } from "./browser.mjs";
+import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";
 import { play, player, until, waitHydrated } from "./game.mjs";
 
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
@@ -85,6 +85,9 @@ test("an open challenge taken from the list, watched live, sorted in each player
         await alice.context.addCookies([{ name: "sb_lang", value: lang, url: BASE }]);
         await home(alice);
         await alice.page.locator("[data-testid=live-game]", { hasText: "Lobby challenge" }).waitFor();
+        // The board's renderer is a chunk of its own that arrives after hydration: the
+        // picture waits for its first frame, as a player's eye would.
+        await waitFrames(alice.page);
         await alice.page.screenshot({ path: `${ARTIFACTS}/lobby-home-${lang}-${viewport}.png`, fullPage: true });
         const body = await alice.page.evaluate(() => document.body.innerText);
         const keys = body.match(/(?<![\w./:-])lobby\.[a-z_]+/g) || [];

@@ -3,7 +3,12 @@
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
-    console_error_panic_hook::set_once();
+    // A panic stops the WASM for good: say so on the page (its notice is already there,
+    // hidden, in the reader's language) besides the console.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        app::pages::show_page_failed();
+    }));
     // Lazy routes (app::pages::lazy_routes) need the asynchronous hydration: it waits for a
     // page's chunk before it hydrates that page. This is `leptos::mount::hydrate_lazy`, plus
     // telling the page when it is done (the tests and `make bench-ui` wait for that).

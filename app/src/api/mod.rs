@@ -15,7 +15,7 @@ pub mod rooms;
 pub mod system;
 
 pub use auth::{current_user, CompleteSetup, SignIn, SignOut, SignUp, UserView};
-pub use play::{create_match, match_command, match_view};
+pub use play::{create_match, lobby_command, match_command, match_view, LobbyAction};
 pub use rooms::{lobby, my_games, LobbyLists, MyGameLists, RoomSummary};
 pub use system::{server_info, VersionInfo};
 

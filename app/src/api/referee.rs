@@ -49,6 +49,30 @@ pub async fn my_notices() -> Result<Notices, AppError> {
     Ok(Notices { items, unread })
 }
 
+/// What the header's badges show (issue 11 point 1): the unread count, and for
+/// administrators the queue's length; nobody signed in: `None`. Two numbers in one answer,
+/// so the header on every page neither fetches the lists nor carries the code that decodes
+/// them (issue 15 §6: that code now loads with the notifications and referee pages).
+#[server(endpoint = "header_badges")]
+pub async fn header_badges() -> Result<Option<BadgeCounts>, AppError> {
+    let db = super::db()?;
+    let Some(user) = crate::data::sessions::current(&db, &super::auth::session().await?).await? else {
+        return Ok(None);
+    };
+    let me = super::requester(user);
+    let (_, unread) = service()?.notices(&me).await?;
+    let queue = if me.is_admin() { Some(service()?.queue(&me).await?.len()) } else { None };
+    Ok(Some(BadgeCounts { unread, queue }))
+}
+
+/// The header's two numbers (`header_badges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BadgeCounts {
+    pub unread: i64,
+    /// The queue's length, for administrators only.
+    pub queue: Option<usize>,
+}
+
 /// Marks the signed-in user's notifications read up to `up_to` (all when `None`).
 #[server(endpoint = "mark_notices_read", input = server_fn::codec::Json)]
 pub async fn mark_notices_read(up_to: Option<i64>) -> Result<(), AppError> {

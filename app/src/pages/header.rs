@@ -5,18 +5,8 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
-use crate::{
-    api::{current_user, referee::admin_queue, referee::my_notices},
-    tr,
-};
-
-/// What the badges show: `None` until loaded or when nobody is signed in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BadgeCounts {
-    pub unread: i64,
-    /// The queue's length, for administrators only.
-    pub queue: Option<usize>,
-}
+pub use crate::api::referee::BadgeCounts;
+use crate::{api::referee::header_badges, tr};
 
 /// The badges' state, shared by the whole app (provided in `App`).
 #[derive(Clone, Copy)]
@@ -30,14 +20,10 @@ impl Badges {
     /// Fetches the counts again (after the page read or changed them).
     pub fn load(self) {
         spawn_local(async move {
-            let user = current_user().await.ok().flatten();
-            let Some(user) = user else {
-                self.0.try_set(None);
-                return;
-            };
-            let unread = my_notices().await.map(|n| n.unread).unwrap_or(0);
-            let queue = if user.role.is_admin() { admin_queue().await.ok().map(|q| q.len()) } else { None };
-            self.0.try_set(Some(BadgeCounts { unread, queue }));
+            // A failed fetch keeps what is shown; the next one is 30 s away.
+            if let Ok(counts) = header_badges().await {
+                self.0.try_set(counts);
+            }
         });
     }
 }

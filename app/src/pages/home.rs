@@ -3,10 +3,10 @@
 use leptos::prelude::*;
 
 use crate::{
-    api::{current_user, lobby, match_command, my_games, server_info, RoomSummary, SignIn, SignOut},
+    api::{current_user, lobby, lobby_command, my_games, server_info, LobbyAction, RoomSummary, SignIn, SignOut},
     board_view::BoardCanvas,
     matches::{
-        commands::{Command, RoomPhase},
+        commands::RoomPhase,
         listing::{Listing, SeatLabel},
     },
     tr,
@@ -47,10 +47,10 @@ fn Lobby() -> impl IntoView {
     let lobby = Resource::new(move || changed.get(), |_| lobby());
     let me = Resource::new(move || changed.get(), |_| current_user());
     let error = RwSignal::new(None::<crate::AppError>);
-    let act = move |room_id: i64, command: Command| {
-        let go = command == Command::TakeSeat;
+    let act = move |room_id: i64, action: LobbyAction| {
+        let go = action == LobbyAction::TakeSeat;
         leptos::task::spawn_local(async move {
-            match match_command(room_id, command).await {
+            match lobby_command(room_id, action).await {
                 Ok(_) if go =>
                 {
                     #[cfg(feature = "hydrate")]
@@ -95,9 +95,9 @@ fn Lobby() -> impl IntoView {
                                             <br/><span class="hint">{tr!("lobby.waiting", who = waiting_name(&r), since = since(r.created_at_ms))}</span>
                                             " "
                                             {if mine {
-                                                view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, Command::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any()
+                                                view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, LobbyAction::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any()
                                             } else if signed_in {
-                                                view! { <button class="primary" data-testid="join-challenge" on:click=move |_| act(id, Command::TakeSeat)>{move || tr!("lobby.join")}</button> }.into_any()
+                                                view! { <button class="primary" data-testid="join-challenge" on:click=move |_| act(id, LobbyAction::TakeSeat)>{move || tr!("lobby.join")}</button> }.into_any()
                                             } else {
                                                 view! { <span class="hint">{move || tr!("lobby.sign_in_to_join")}</span> }.into_any()
                                             }}

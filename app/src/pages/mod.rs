@@ -63,6 +63,31 @@ pub fn NewAccountFields() -> impl IntoView {
     }
 }
 
+/// The notice a page shows when its WASM has stopped (a panic, such as a chunk of the split
+/// bundle that could not be fetched even after `fetch_retry.js`'s tries): rendered hidden by
+/// the server in the reader's language, shown by the browser's panic hook
+/// (`frontend::hydrate`). The button is plain HTML, since the app's own handlers are gone.
+pub const PAGE_FAILED_ID: &str = "page-failed";
+
+#[component]
+pub fn PageFailed() -> impl IntoView {
+    view! {
+        <div id=PAGE_FAILED_ID class="page-failed" role="alert" hidden>
+            <p>{move || crate::tr!("page.failed")}</p>
+            <button type="button" onclick="location.reload()">{move || crate::tr!("page.reload")}</button>
+        </div>
+    }
+}
+
+/// Shows `PageFailed`'s notice (from the panic hook: no reactivity, only the DOM).
+#[cfg(feature = "hydrate")]
+pub fn show_page_failed() {
+    if let Some(notice) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(PAGE_FAILED_ID))
+    {
+        let _ = notice.remove_attribute("hidden");
+    }
+}
+
 /// Registers the service worker once the app is interactive (see public/sw.js).
 #[component]
 pub fn ServiceWorkerRegistration() -> impl IntoView {

@@ -60,6 +60,11 @@ struct Args {
     /// Print one JSON line as well.
     #[arg(long)]
     json: bool,
+    /// Keep the data in this folder (new or empty) instead of a temporary one, for looking at
+    /// the finished game afterwards: `node end2end/soak-frame.mjs DIR ROOM` draws its final
+    /// position in a browser. The room's number is printed (and in the JSON line).
+    #[arg(long)]
+    keep: Option<PathBuf>,
 }
 
 /// Black's and White's points, in playing order.
@@ -136,8 +141,19 @@ async fn run(args: Args) -> std::process::ExitCode {
         .server_bin
         .clone()
         .unwrap_or_else(|| std::env::current_exe().expect("own path").with_file_name("space-baduk"));
-    let dir = tempfile::tempdir().expect("a temporary data folder");
-    let server = ServerProcess::start(&bin, dir.path()).await;
+    let temporary = tempfile::tempdir().expect("a temporary data folder");
+    let dir = match &args.keep {
+        Some(keep) => {
+            std::fs::create_dir_all(keep).expect("the --keep folder can be made");
+            if std::fs::read_dir(keep).map(|mut d| d.next().is_some()).unwrap_or(true) {
+                eprintln!("--keep {}: the folder must be new or empty", keep.display());
+                return std::process::ExitCode::from(2);
+            }
+            keep.clone()
+        }
+        None => temporary.path().to_path_buf(),
+    };
+    let server = ServerProcess::start(&bin, &dir).await;
     let base = server.base.clone();
     let black = Client::sign_up(&base, "soak_black").await;
     let white = Client::sign_up(&base, "soak_white").await;
@@ -247,7 +263,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     // Restart beside the finished rooms: boot time, then the first view (the room replayed).
     drop(server);
     let t = Instant::now();
-    let server = ServerProcess::start(&bin, dir.path()).await;
+    let server = ServerProcess::start(&bin, &dir).await;
     let boot_ms = t.elapsed().as_secs_f64() * 1000.0;
     let black = black.at(&server.base);
     let t = Instant::now();
@@ -273,6 +289,9 @@ async fn run(args: Args) -> std::process::ExitCode {
     println!("  spectators: {complete}/{} got the last event; {} messages", args.spectators, msgs.load(Relaxed));
     println!("  record: {} KiB in {record_ms:.1} ms", record.len() / 1024);
     println!("  restart: healthy after {boot_ms:.0} ms; the room's first view (replayed) {replay_ms:.0} ms; RSS {rss_after_restart:.0} MiB");
+    if let Some(keep) = &args.keep {
+        println!("  kept: room {room} in {}", keep.display());
+    }
     if args.json {
         let line = json!({
             "size": n, "moves": number, "undos": undos, "events": version,
@@ -282,6 +301,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             "rss_mib": rss, "spectators": args.spectators, "spectators_complete": complete,
             "spectator_msgs": msgs.load(Relaxed), "record_bytes": record.len(), "record_ms": record_ms,
             "boot_ms": boot_ms, "replay_ms": replay_ms, "rss_after_restart_mib": rss_after_restart,
+            "room": room,
         });
         println!("{line}");
     }

@@ -23,6 +23,11 @@ async fn my_games(p: &Player) -> Value {
     serde_json::from_str(&body).unwrap()
 }
 
+/// The home page's lobby buttons (`lobby_command`): the room command without its events.
+async fn lobby_command(p: &Player, room: i64, action: &str) -> (u16, Value) {
+    p.post("/api/lobby_command", json!({"room_id": room, "action": action})).await
+}
+
 fn ids(list: &Value) -> Vec<i64> {
     list.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
 }
@@ -58,9 +63,13 @@ async fn an_open_challenge_is_listed_taken_left_and_cancelled() {
     // Taking the free seat needs an account; then the challenge leaves the list.
     let (status, _) = anonymous.cmd(room, Command::TakeSeat).await;
     assert_eq!(status, 401);
+    assert_eq!(lobby_command(&anonymous, room, "take_seat").await.0, 401, "the home page's button too");
     let (status, e) = alice.cmd(room, Command::TakeSeat).await;
     assert_eq!((status, e["error"].as_str()), (409, Some("already_seated")));
-    bob.ok(room, Command::TakeSeat).await;
+    let (status, e) = lobby_command(&bob, room, "sit_anywhere").await;
+    assert_eq!(status, 400, "not a lobby action: {e}");
+    // Bob takes it from the home page.
+    assert_eq!(lobby_command(&bob, room, "take_seat").await, (200, Value::Null));
     assert_eq!(view(&base, room).await["seats"], json!(["alice", "bob"]));
     assert!(ids(&lobby(&anonymous).await["open"]).is_empty());
     let (status, e) = carol.cmd(room, Command::TakeSeat).await;
@@ -81,7 +90,9 @@ async fn an_open_challenge_is_listed_taken_left_and_cancelled() {
     carol.ok(room, Command::TakeSeat).await;
     let (status, e) = carol.cmd(room, Command::CancelRoom).await;
     assert_eq!((status, e["error"].as_str()), (403, Some("not_the_creator")));
-    alice.ok(room, Command::CancelRoom).await;
+    let (status, e) = lobby_command(&carol, room, "cancel_room").await;
+    assert_eq!((status, e["error"].as_str()), (403, Some("not_the_creator")));
+    assert_eq!(lobby_command(&alice, room, "cancel_room").await, (200, Value::Null));
     let v = view(&base, room).await;
     assert_eq!(v["phase"], "cancelled");
     let (status, e) = carol.cmd(room, Command::Confirm).await;

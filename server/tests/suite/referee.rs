@@ -29,6 +29,13 @@ fn kinds_in(q: &[Value], room: i64) -> Vec<String> {
     q.iter().filter(|e| e["room_id"] == room).map(|e| e["kind"].as_str().unwrap_or_default().to_string()).collect()
 }
 
+/// The header's badge counts (`header_badges`, the server function every page's header asks).
+async fn badges(p: &Player) -> Value {
+    let (status, body) = p.form("/api/header_badges", &[]).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
 async fn notices(p: &Player) -> Vec<String> {
     let v = p.get_json("/api/v1/notifications").await;
     v["items"].as_array().unwrap().iter().map(|n| n["kind"].as_str().unwrap().to_string()).collect()
@@ -95,6 +102,14 @@ async fn a_space_dispute_is_queued_claimed_ruled_objected_reruled_reviewed_and_f
     assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")));
     let _ = second; // a player account: only the setup link makes administrators
     assert!(notices(&t.alice).await.contains(&"item_claimed".to_string()));
+
+    // The header's badges: the queue's length for administrators only, the unread count for
+    // anyone signed in, nothing for a visitor.
+    let mine = badges(&t.alice).await;
+    assert!(mine["unread"].as_i64().unwrap() >= 1, "{mine}");
+    assert_eq!(mine["queue"], Value::Null, "a player is not shown the queue: {mine}");
+    assert_eq!(badges(&referee).await["queue"], 1);
+    assert_eq!(badges(&Player::new(&t.base)).await, Value::Null);
 
     // The desk lists the chain with its coordinates and its two life-space candidates.
     let desk = referee.get_json(&format!("/api/v1/admin/rooms/{room}/desk")).await;
