@@ -5,6 +5,9 @@
 // position's first frame and the frame time while a drag turns the board, as a player
 // turning it would. Prints medians of three browsers.
 //
+//   make build      # the site and its server, first: a plain `cargo build` of space-baduk
+//                   # (as `--bins` would do) does not know the site's file names
+//   cargo build --release -p server --features load --bin soak
 //   target/release/soak --keep /tmp/soak-25 --finished-rooms 0 && node end2end/soak-frame.mjs /tmp/soak-25 ROOM
 import { startServer } from "./server.mjs";
 

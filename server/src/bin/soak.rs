@@ -15,6 +15,9 @@
 //! cargo build --release -p server --features load --bins
 //! target/release/soak                 # 25³, 1,000 finished rooms, 20 spectators
 //! target/release/soak --size 9 --finished-rooms 10 --json   # a quick look
+//! target/release/soak --keep /tmp/soak-25 --finished-rooms 0   # keep the game to look at:
+//! make build && node end2end/soak-frame.mjs /tmp/soak-25 1     # (`--bins` built space-baduk
+//!                                                              # without the site's names)
 //! ```
 //!
 //! The game: Black fills the planes z = 1…⌊n/2⌋, White the planes above the middle one, each
