@@ -526,6 +526,11 @@ async fn run(args: Args) -> std::process::ExitCode {
     }
     let (base, target) = start_target(&args).await;
     testclient::wait_healthy(&base).await;
+    // Every instance named, before any player is made there (else: a failed sign-up deep in
+    // a setup task instead of the instance's address).
+    for also in &args.also {
+        testclient::wait_healthy(also.trim_end_matches('/')).await;
+    }
     let server_pid = target.pid().map(|p| p.to_string());
     let server_rss = || server_pid.as_deref().and_then(rss_kib);
     let rss_idle = server_rss();
