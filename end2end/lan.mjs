@@ -50,7 +50,8 @@ function network() {
     // is a network change to Chromium, which fails its requests in flight with
     // ERR_NETWORK_CHANGED (seen in CI: a chunk of the first page lost).
     ip("netns", "exec", h.ns, "sh", "-c",
-      "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6");
+      "[ ! -d /proc/sys/net/ipv6 ] || { echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && " +
+      "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6; }");
     ip("link", "add", outside, "type", "veth", "peer", "name", inside);
     ip("link", "set", inside, "netns", h.ns);
     ip("addr", "add", `10.232.${h.n}.1/30`, "dev", outside);
