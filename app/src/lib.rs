@@ -38,10 +38,10 @@ rust_i18n::i18n!("locales", fallback = "en");
 /// The package name cargo-leptos gives the wasm, JS and CSS bundle (`/pkg/<name>.*`).
 pub const OUTPUT_NAME: &str = "space-baduk";
 
-/// The HTML document around the app, rendered on the server only.
 /// Retries the WASM chunks' fetches (issue 15 §6): see the file.
 const FETCH_RETRY_JS: &str = include_str!("fetch_retry.js");
 
+/// The HTML document around the app, rendered on the server only.
 pub fn shell(options: LeptosOptions) -> impl IntoView {
     view! {
         <!DOCTYPE html>

@@ -22,10 +22,16 @@ pub(super) fn service() -> Result<crate::matches::service::MatchService, AppErro
     })
 }
 
+/// Who is asking: the signed-in user, or `None` for a visitor.
+#[cfg(feature = "ssr")]
+pub(super) async fn viewer() -> Result<Option<crate::matches::commands::Requester>, AppError> {
+    let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
+    Ok(user.map(super::requester))
+}
+
 #[cfg(feature = "ssr")]
 pub(super) async fn signed_in() -> Result<crate::matches::commands::Requester, AppError> {
-    let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
-    user.map(super::requester).ok_or(AppError::NotSignedIn)
+    viewer().await?.ok_or(AppError::NotSignedIn)
 }
 
 /// Creates a room with agreed settings; the creator receives both invitation codes.
@@ -69,7 +75,5 @@ pub async fn match_command(room_id: i64, command: Command) -> Result<CommandRepl
 /// The room as the asking viewer may see it (anonymous visitors watch; 003 §8.1).
 #[server(endpoint = "match_view", input = server_fn::codec::Json)]
 pub async fn match_view(room_id: i64) -> Result<RoomView, AppError> {
-    let viewer =
-        crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?.map(super::requester);
-    Ok(service()?.view(room_id, viewer).await?)
+    Ok(service()?.view(room_id, viewer().await?).await?)
 }

@@ -11,7 +11,7 @@ use crate::{
 };
 
 #[cfg(feature = "ssr")]
-use super::play::{service, signed_in};
+use super::play::{service, signed_in, viewer};
 
 /// The administrator's queue, oldest first (administrators only).
 #[server(endpoint = "admin_queue")]
@@ -41,11 +41,10 @@ pub struct Notices {
 /// The signed-in user's latest notifications; nobody signed in: none.
 #[server(endpoint = "my_notices")]
 pub async fn my_notices() -> Result<Notices, AppError> {
-    let db = super::db()?;
-    let Some(user) = crate::data::sessions::current(&db, &super::auth::session().await?).await? else {
+    let Some(me) = viewer().await? else {
         return Ok(Notices { items: Vec::new(), unread: 0 });
     };
-    let (items, unread) = service()?.notices(&super::requester(user)).await?;
+    let (items, unread) = service()?.notices(&me).await?;
     Ok(Notices { items, unread })
 }
 
@@ -55,12 +54,11 @@ pub async fn my_notices() -> Result<Notices, AppError> {
 /// them (issue 15 §6: that code now loads with the notifications and referee pages).
 #[server(endpoint = "header_badges")]
 pub async fn header_badges() -> Result<Option<BadgeCounts>, AppError> {
-    let db = super::db()?;
-    let Some(user) = crate::data::sessions::current(&db, &super::auth::session().await?).await? else {
+    let Some(me) = viewer().await? else {
         return Ok(None);
     };
-    let me = super::requester(user);
-    let (_, unread) = service()?.notices(&me).await?;
+    // The count alone (one COUNT query), not the latest notices as well.
+    let unread = service()?.unread_notices(&me).await?;
     let queue = if me.is_admin() { Some(service()?.queue(&me).await?.len()) } else { None };
     Ok(Some(BadgeCounts { unread, queue }))
 }

@@ -997,7 +997,12 @@ impl MatchService {
 
     /// The signed-in user's latest notifications and how many are unread.
     pub async fn notices(&self, who: &Requester) -> Result<(Vec<Notice>, i64), AppError> {
-        Ok((self.db.notices(who.user_id, 50).await?, self.db.unread_notices(who.user_id).await?))
+        Ok((self.db.notices(who.user_id, 50).await?, self.unread_notices(who).await?))
+    }
+
+    /// How many of `who`'s notifications are unread (the header's bell).
+    pub async fn unread_notices(&self, who: &Requester) -> Result<i64, AppError> {
+        self.db.unread_notices(who.user_id).await
     }
 
     pub async fn mark_read(&self, who: &Requester, up_to: Option<i64>) -> Result<(), AppError> {

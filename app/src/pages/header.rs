@@ -5,8 +5,10 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
-pub use crate::api::referee::BadgeCounts;
-use crate::{api::referee::header_badges, tr};
+use crate::{
+    api::referee::{header_badges, BadgeCounts},
+    tr,
+};
 
 /// The badges' state, shared by the whole app (provided in `App`).
 #[derive(Clone, Copy)]

@@ -144,17 +144,20 @@ async fn run(args: Args) -> std::process::ExitCode {
         .server_bin
         .clone()
         .unwrap_or_else(|| std::env::current_exe().expect("own path").with_file_name("space-baduk"));
-    let temporary = tempfile::tempdir().expect("a temporary data folder");
-    let dir = match &args.keep {
+    // The temporary folder (when not kept) lives until the end of the run.
+    let (dir, _temporary) = match &args.keep {
         Some(keep) => {
             std::fs::create_dir_all(keep).expect("the --keep folder can be made");
             if std::fs::read_dir(keep).map(|mut d| d.next().is_some()).unwrap_or(true) {
                 eprintln!("--keep {}: the folder must be new or empty", keep.display());
                 return std::process::ExitCode::from(2);
             }
-            keep.clone()
+            (keep.clone(), None)
         }
-        None => temporary.path().to_path_buf(),
+        None => {
+            let t = tempfile::tempdir().expect("a temporary data folder");
+            (t.path().to_path_buf(), Some(t))
+        }
     };
     let server = ServerProcess::start(&bin, &dir).await;
     let base = server.base.clone();

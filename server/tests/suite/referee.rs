@@ -106,7 +106,9 @@ async fn a_space_dispute_is_queued_claimed_ruled_objected_reruled_reviewed_and_f
     // The header's badges: the queue's length for administrators only, the unread count for
     // anyone signed in, nothing for a visitor.
     let mine = badges(&t.alice).await;
-    assert!(mine["unread"].as_i64().unwrap() >= 1, "{mine}");
+    let unread = t.alice.get_json("/api/v1/notifications").await["unread"].clone();
+    assert!(unread.as_i64().unwrap() >= 1, "alice has unread notices");
+    assert_eq!(mine["unread"], unread, "the bell counts what the notifications page lists as unread: {mine}");
     assert_eq!(mine["queue"], Value::Null, "a player is not shown the queue: {mine}");
     assert_eq!(badges(&referee).await["queue"], 1);
     assert_eq!(badges(&Player::new(&t.base)).await, Value::Null);
