@@ -47,6 +47,8 @@ pub enum OpenError {
     DataDir { path: String, source: std::io::Error },
     #[error("cannot open database {path}: {source}")]
     Connect { path: String, source: sqlx::Error },
+    #[error(transparent)]
+    Writer(#[from] crate::matches::group_commit::StartError),
     #[error("the database URL is not a postgres:// URL: {0}")]
     BadUrl(String),
     #[error("database migration failed: {0}")]
@@ -60,7 +62,7 @@ pub enum OpenError {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: Pool,
-    /// Room events are written by one task on its own connection (group commit).
+    /// Room events are written by one writer on its own connection (group commit).
     writer: crate::matches::group_commit::Writer,
     /// Who a session's login is, without a query per command.
     logins: std::sync::Arc<login_cache::LoginCache>,
@@ -86,21 +88,13 @@ impl Db {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .test_before_acquire(false)
-            .connect_with(options.clone())
-            .await
-            .map_err(connect)?;
-        MIGRATOR.run(&pool).await?;
-        // The event writer's own connection, kept open (its task owns it).
-        let writer_pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .test_before_acquire(false)
             .connect_with(options)
             .await
             .map_err(connect)?;
-        Self::ready(Backend::Sqlite(pool), Backend::Sqlite(writer_pool)).await
+        MIGRATOR.run(&pool).await?;
+        // The event writer's own connection, on its own thread (group_commit::sqlite).
+        let writer = crate::matches::group_commit::Writer::start_sqlite(&path)?;
+        Self::ready(Backend::Sqlite(pool), writer).await
     }
 
     /// Connects to the PostgreSQL database at `url` (`postgres://…`) and runs its migrations.
@@ -126,7 +120,11 @@ impl Db {
             .connect_with(options)
             .await
             .map_err(connect)?;
-        Self::ready(Backend::Postgres(pool), Backend::Postgres(writer_pool)).await
+        Self::ready(
+            Backend::Postgres(pool),
+            crate::matches::group_commit::Writer::start_postgres(Backend::Postgres(writer_pool)),
+        )
+        .await
     }
 
     /// Opens the database a server is configured with: PostgreSQL when a URL is given,
@@ -144,8 +142,7 @@ impl Db {
         }
     }
 
-    async fn ready(pool: Pool, writer_pool: Pool) -> Result<Self, OpenError> {
-        let writer = crate::matches::group_commit::Writer::start(writer_pool);
+    async fn ready(pool: Pool, writer: crate::matches::group_commit::Writer) -> Result<Self, OpenError> {
         let db = Db { pool, writer, logins: Default::default() };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;

@@ -316,17 +316,12 @@ pub(super) async fn append_in(
     Append { lease, version, at_ms, actor, before, events, listing }: Append,
 ) -> Result<Vec<StoredEvent>, AppError> {
     let room_id = lease.room_id;
-    let status = events.iter().rev().find_map(|e| match e {
-        Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
-        // A cancelled room is closed like a finished one (see migration 0010).
-        Event::Ended { .. } | Event::RoomCancelled { .. } => Some(RoomPhase::Finished.as_str()),
-        _ => None,
-    });
+    let status = room_status(&events);
     let mut stored = Vec::with_capacity(events.len());
     for (i, e) in events.into_iter().enumerate() {
         // An administrator's action goes into their log with its event, atomically.
         if let (Some(actor), Some((action, reasons))) = (actor, e.audited()) {
-            let after = serde_json::to_value(&e).map_err(|_| AppError::Internal)?;
+            let after = audited_after(&e)?;
             let logged = (action, reasons, before.as_ref(), &after);
             crate::data::audit::append_room_action(conn, at_ms, actor, room_id, logged).await?;
         }
@@ -365,6 +360,37 @@ pub(super) async fn append_in(
     Ok(stored)
 }
 
+/// The room's status after `events` when they change it (`rooms.status`).
+pub(super) fn room_status(events: &[Event]) -> Option<&'static str> {
+    events.iter().rev().find_map(|e| match e {
+        Event::Started { .. } | Event::TimeLossDecided { cancelled: true, .. } => Some(RoomPhase::Playing.as_str()),
+        // A cancelled room is closed like a finished one (see migration 0010).
+        Event::Ended { .. } | Event::RoomCancelled { .. } => Some(RoomPhase::Finished.as_str()),
+        _ => None,
+    })
+}
+
+/// An administrator's room action as their log keeps it after the action: the event.
+pub(super) fn audited_after(event: &Event) -> Result<serde_json::Value, AppError> {
+    serde_json::to_value(event).map_err(|_| AppError::Internal)
+}
+
+/// A stored row's `body`: the public event, and for a room's first row its secrets beside
+/// (not inside) it.
+pub(super) fn event_body(event: &Event, secrets: Option<&RoomSecrets>) -> Result<String, AppError> {
+    let fault = |e: serde_json::Error| {
+        tracing::error!(error = %e, "event did not serialise");
+        AppError::Internal
+    };
+    let mut body = serde_json::to_value(event).map_err(fault)?;
+    if let (Some(obj), Some(secrets)) = (body.as_object_mut(), secrets) {
+        if let serde_json::Value::Object(extra) = serde_json::to_value(secrets).map_err(fault)? {
+            obj.extend(extra);
+        }
+    }
+    Ok(body.to_string())
+}
+
 /// How a row is written: a room's first row carries its secrets; a later one records the
 /// lease epoch its writer holds, and the first of an append is written only under it.
 enum Stored<'a> {
@@ -381,18 +407,13 @@ async fn insert_event(
     event: Event,
     how: Stored<'_>,
 ) -> Result<StoredEvent, AppError> {
-    let fault = |e: serde_json::Error| {
-        tracing::error!(error = %e, "event did not serialise");
-        AppError::Internal
-    };
-    // The secrets share the row of `room_created`, beside (not inside) the public event.
-    let mut body = serde_json::to_value(&event).map_err(fault)?;
-    if let (Some(obj), Stored::First(secrets)) = (body.as_object_mut(), &how) {
-        if let serde_json::Value::Object(extra) = serde_json::to_value(secrets).map_err(fault)? {
-            obj.extend(extra);
-        }
-    }
-    let body = body.to_string();
+    let body = event_body(
+        &event,
+        match how {
+            Stored::First(secrets) => Some(secrets),
+            Stored::Event { .. } => None,
+        },
+    )?;
     // The epoch each row was written under stays in the log: an older owner writing after a
     // newer one would show (the chaos tool checks that none ever does).
     const PLAIN: &str = "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \

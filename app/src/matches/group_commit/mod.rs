@@ -1,11 +1,16 @@
-//! The one writer of room events (issue 15 §1). A single task owns the write connection and
-//! drains every append already waiting into one transaction — a savepoint per append, so one
-//! room's failure does not fail the others — commits once (WAL, synchronous=FULL: one fsync
-//! for the whole batch), then answers each. The callers broadcast only after that answer, so
-//! nothing is acknowledged before it is durable.
+//! The one writer of room events (issue 15 §1). A single writer owns the write connection
+//! and drains every append already waiting into one transaction — a savepoint per append, so
+//! one room's failure does not fail the others — commits once (SQLite: WAL, synchronous=FULL,
+//! one fsync for the whole batch), then answers each. The callers broadcast only after that
+//! answer, so nothing is acknowledged before it is durable.
 //!
 //! No added wait: a batch is what is waiting when the previous commit ends (one append when
-//! the server is idle), at most [`BATCH`].
+//! the server is idle), at most [`BATCH`]. On SQLite the writer is a thread of its own with a
+//! synchronous connection ([`sqlite`]); on PostgreSQL a task on the writer's pool (below).
+
+mod sqlite;
+
+pub use sqlite::StartError;
 
 use sqlx::Acquire;
 use tokio::sync::{mpsc, oneshot};
@@ -43,31 +48,71 @@ pub(crate) struct Append {
 type Answer = Result<Vec<StoredEvent>, AppError>;
 type Job = (Append, oneshot::Sender<Answer>);
 
-/// The handle every clone of `Db` shares; the task ends when the last one is dropped.
+/// What the writer is asked. Nearly every message is an `Append`, so boxing it to shrink the
+/// rare variants would cost an allocation per append and save nothing.
+#[allow(clippy::large_enum_variant)]
+enum Msg {
+    Append(Job),
+    /// Appends that must share one transaction (tests of the batch's savepoints).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Together(Vec<Job>),
+    /// Close the connection; every later append is answered "unavailable".
+    Close(oneshot::Sender<()>),
+}
+
+/// The handle every clone of `Db` shares; the writer ends when the last one is dropped.
 #[derive(Clone, Debug)]
 pub(crate) struct Writer {
-    jobs: mpsc::Sender<Job>,
-    pool: Pool,
+    msgs: mpsc::Sender<Msg>,
 }
 
 impl Writer {
-    /// Starts the writer on `pool` (a pool of one connection: the writer's own).
-    pub fn start(pool: Pool) -> Writer {
-        let (jobs, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool.clone(), rx));
-        Writer { jobs, pool }
+    /// Starts the writer on SQLite: its own connection to the file at `path`, on a thread of
+    /// its own.
+    pub fn start_sqlite(path: &std::path::Path) -> Result<Writer, sqlite::StartError> {
+        let (msgs, rx) = mpsc::channel(QUEUE);
+        sqlite::start(path, rx)?;
+        Ok(Writer { msgs })
     }
 
-    /// Closes the writer's connection (appends after this fail).
+    /// Starts the writer on PostgreSQL, on `pool` (a pool of one connection: the writer's own).
+    pub fn start_postgres(pool: Pool) -> Writer {
+        let (msgs, rx) = mpsc::channel(QUEUE);
+        tokio::spawn(run(pool, rx));
+        Writer { msgs }
+    }
+
+    /// Closes the writer's connection (appends after this fail as "unavailable").
     pub async fn close(&self) {
-        on!(&self.pool, p => p.close().await);
+        let (done, closed) = oneshot::channel();
+        if self.msgs.send(Msg::Close(done)).await.is_ok() {
+            let _ = closed.await;
+        }
     }
 
     /// Appends durably: answers after the commit that carried this append.
     pub async fn append(&self, append: Append) -> Answer {
         let (reply, answer) = oneshot::channel();
-        self.jobs.send((append, reply)).await.map_err(|_| stopped())?;
+        self.msgs.send(Msg::Append((append, reply))).await.map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())?
+    }
+
+    /// Appends in one transaction, in this order, whatever else waits.
+    #[cfg(test)]
+    async fn append_together(&self, appends: Vec<Append>) -> Vec<Answer> {
+        let (jobs, answers): (Vec<Job>, Vec<_>) = appends
+            .into_iter()
+            .map(|a| {
+                let (reply, answer) = oneshot::channel();
+                ((a, reply), answer)
+            })
+            .unzip();
+        self.msgs.send(Msg::Together(jobs)).await.map_err(|_| stopped()).unwrap();
+        let mut got = Vec::new();
+        for answer in answers {
+            got.push(answer.await.unwrap());
+        }
+        got
     }
 }
 
@@ -76,16 +121,65 @@ fn stopped() -> AppError {
     AppError::Internal
 }
 
-async fn run(pool: Pool, mut jobs: mpsc::Receiver<Job>) {
+/// What an append gets when the database cannot take it now (closed, or busy too long): ask again.
+fn unavailable() -> AppError {
+    AppError::DatabaseUnavailable { retry_after_s: 1 }
+}
+
+/// Adds what `msg` asks to `batch`, or to `close` when it asks the writer to close (after
+/// writing the batch). Shared by both writers.
+fn gather(msg: Msg, batch: &mut Vec<Job>, close: &mut Option<oneshot::Sender<()>>) {
+    match msg {
+        Msg::Append(job) => batch.push(job),
+        Msg::Together(jobs) => batch.extend(jobs),
+        Msg::Close(done) => *close = Some(done),
+    }
+}
+
+/// After the connection is closed: every append is answered "unavailable" until the last
+/// handle is dropped.
+async fn refuse_after_close(mut msgs: mpsc::Receiver<Msg>) {
+    while let Some(msg) = msgs.recv().await {
+        refuse(msg);
+    }
+}
+
+fn refuse(msg: Msg) {
+    let mut jobs = Vec::new();
+    let mut close = None;
+    gather(msg, &mut jobs, &mut close);
+    for (_, reply) in jobs {
+        let _ = reply.send(Err(unavailable()));
+    }
+    if let Some(done) = close {
+        let _ = done.send(());
+    }
+}
+
+/// The PostgreSQL writer's task.
+async fn run(pool: Pool, mut msgs: mpsc::Receiver<Msg>) {
+    let mut waiting = Vec::with_capacity(BATCH);
     let mut batch = Vec::with_capacity(BATCH);
-    while jobs.recv_many(&mut batch, BATCH).await > 0 {
+    let mut close = None;
+    while msgs.recv_many(&mut waiting, BATCH).await > 0 {
+        for msg in waiting.drain(..) {
+            gather(msg, &mut batch, &mut close);
+        }
         write_batch(&pool, &mut batch).await;
+        if let Some(done) = close.take() {
+            on!(&pool, p => p.close().await);
+            let _ = done.send(());
+            return refuse_after_close(msgs).await;
+        }
     }
     on!(&pool, p => p.close().await);
 }
 
 /// Writes and answers every job in `batch` (left empty).
 async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
+    if batch.is_empty() {
+        return;
+    }
     let mut tx = match begin_rows(pool).await {
         Ok(tx) => tx,
         Err(e) => {
@@ -199,19 +293,7 @@ mod tests {
     async fn one_rooms_failure_in_a_batch_fails_only_its_own_append() {
         let (db, ids, dir) = rooms(2).await;
         let (a, b) = (ids[0], ids[1]);
-        let mut batch = Vec::new();
-        let mut answers = Vec::new();
-        for job in [append(a, 1), append(b, 0), append(a, 2)] {
-            let (reply, answer) = oneshot::channel();
-            batch.push((job, reply));
-            answers.push(answer);
-        }
-        write_batch(db.pool(), &mut batch).await;
-        assert!(batch.is_empty());
-        let mut got = Vec::new();
-        for answer in answers {
-            got.push(answer.await.unwrap());
-        }
+        let got = db.writer().append_together(vec![append(a, 1), append(b, 0), append(a, 2)]).await;
         assert_eq!(got[0].as_ref().map(|s| s[0].seq), Ok(2));
         assert_eq!(got[1].as_ref().map(|_| ()), Err(&AppError::Internal), "event 1 of b exists");
         assert_eq!(got[2].as_ref().map(|s| s[0].seq), Ok(3));
@@ -237,18 +319,8 @@ mod tests {
             panic!("an expired lease is taken");
         };
         assert_eq!((new.epoch, previous), (old.epoch + 1, Previous::Lapsed));
-        let mut batch = Vec::new();
-        let mut answers = Vec::new();
-        for job in [append(old, 1), append(other, 1), append(new, 1)] {
-            let (reply, answer) = oneshot::channel();
-            batch.push((job, reply));
-            answers.push(answer);
-        }
-        write_batch(db.pool(), &mut batch).await;
-        let mut got = Vec::new();
-        for answer in answers {
-            got.push(answer.await.unwrap().map(|s| s[0].seq));
-        }
+        let answers = db.writer().append_together(vec![append(old, 1), append(other, 1), append(new, 1)]).await;
+        let got: Vec<_> = answers.into_iter().map(|a| a.map(|s| s[0].seq)).collect();
         use crate::matches::commands::MatchError;
         assert_eq!(got, vec![Err(AppError::Match(MatchError::ServedElsewhere { retry_after_s: 1 })), Ok(2), Ok(2)]);
         assert_eq!(seqs(&db, new).await, vec![1, 2]);
@@ -290,6 +362,62 @@ mod tests {
         for &room in &ids {
             assert_eq!(seqs(&db, room).await, (1..=6).collect::<Vec<_>>());
         }
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// After `close`, an append is answered "unavailable" (503, ask again), not lost in
+    /// silence and not a fault; what was appended before stays.
+    #[tokio::test]
+    async fn appends_after_close_are_refused_as_unavailable() {
+        let (db, ids, dir) = rooms(1).await;
+        let room = ids[0];
+        db.writer().append(append(room, 1)).await.unwrap();
+        db.close().await;
+        let refused = db.writer().append(append(room, 2)).await;
+        assert_eq!(refused.map(|_| ()), Err(AppError::DatabaseUnavailable { retry_after_s: 1 }));
+        let reopened = Db::open(&dir).await.unwrap();
+        assert_eq!(seqs(&reopened, room).await, vec![1, 2]);
+        reopened.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// An administrator's action is logged in the same transaction as its event, with where
+    /// the room stood before it; a room's listing and its seated accounts are written with it.
+    #[tokio::test]
+    async fn an_audited_event_is_logged_and_the_listing_written_with_it() {
+        let (db, ids, dir) = rooms(1).await;
+        let room = ids[0];
+        let admin = 1; // the host made by `rooms`
+        let before = serde_json::json!({ "phase": "playing" });
+        let held = Event::Resumed { reasons: "the clocks were checked".into() };
+        let secrets = RoomSecrets { invite_sha256: ["a".into(), "b".into()], nigiri_seed: None };
+        let state =
+            crate::matches::state::MatchState::new("r0".into(), MatchSettings::classic_default(9), admin, secrets);
+        let mut listing = state.unwrap().listing();
+        listing.players = vec![admin];
+        let job = Append {
+            lease: room,
+            version: 1,
+            at_ms: 7,
+            actor: Some(admin),
+            before: Some(before.clone()),
+            events: vec![held.clone()],
+            listing: Some((listing, true)),
+        };
+        let stored = db.writer().append(job).await.unwrap();
+        assert_eq!((stored[0].seq, stored[0].actor), (2, Some(admin)));
+        let entries = db.audit_entries(&Default::default(), None).await.unwrap();
+        assert_eq!(entries.len(), 1, "{entries:?}");
+        assert_eq!((entries[0].room_id, entries[0].before.as_ref()), (Some(room.room_id), Some(&before)));
+        assert_eq!(entries[0].after.as_ref(), Some(&serde_json::to_value(&held).unwrap()));
+        let players: Vec<i64> =
+            on!(db.pool(), p => sqlx::query_scalar("SELECT user_id FROM room_players WHERE room_id = $1")
+            .bind(room.room_id)
+            .fetch_all(p)
+            .await)
+            .unwrap();
+        assert_eq!(players, vec![admin]);
         db.close().await;
         let _ = std::fs::remove_dir_all(&dir);
     }
