@@ -88,12 +88,13 @@ impl Db {
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(connect)?;
         MIGRATOR.run(&pool).await?;
         // The event writer's own connection, on its own thread (group_commit::sqlite).
-        let writer = crate::matches::group_commit::Writer::start_sqlite(&path)?;
+        // The file the pool opened, as the pool's options name it.
+        let writer = crate::matches::group_commit::Writer::start_sqlite(options.get_filename())?;
         Self::ready(Backend::Sqlite(pool), writer).await
     }
 

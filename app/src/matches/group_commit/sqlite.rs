@@ -8,7 +8,7 @@
 
 use std::{path::Path, time::Duration};
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{gather, refuse, unavailable, Append, Job, Msg, BATCH};
@@ -29,6 +29,8 @@ pub enum StartError {
     Open(#[from] rusqlite::Error),
     #[error("cannot start the event writer's thread: {0}")]
     Thread(#[from] std::io::Error),
+    #[error("the database file is not in WAL mode for the event writer (journal mode {0})")]
+    NotWal(String),
 }
 
 /// Opens the writer's connection (so that a failure shows at start) and starts its thread.
@@ -38,15 +40,25 @@ pub(super) fn start(path: &Path, msgs: mpsc::Receiver<Msg>) -> Result<(), StartE
     Ok(())
 }
 
-fn open(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    // As the pools' connections (`data::Db::open`): WAL and FULL, so an acknowledged append
-    // survives a killed process and a power cut; the same wait for another writer's lock.
-    conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))?;
+fn open(path: &Path) -> Result<Connection, StartError> {
+    // Not a URI: the file the readers' pool opened, by its path as given.
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags)?;
+    // As the pools' connections (`data::Db::open`): the same wait for another writer's lock;
+    // WAL and FULL, so an acknowledged append survives a killed process and a power cut.
+    conn.busy_timeout(Duration::from_secs(5))?;
+    let mode = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StartError::NotWal(mode));
+    }
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.busy_timeout(Duration::from_secs(5))?;
     Ok(conn)
+}
+
+/// Runs one of the writer's fixed statements (transaction control), prepared once.
+fn run_fixed(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
 fn run(conn: Connection, mut msgs: mpsc::Receiver<Msg>) {
@@ -85,7 +97,14 @@ fn write_batch(conn: &Connection, batch: &mut Vec<Job>) {
     if batch.is_empty() {
         return;
     }
-    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+    // A transaction left open by a rollback that failed last time would refuse every BEGIN
+    // from now on: end it first.
+    if !conn.is_autocommit() {
+        if let Err(e) = conn.execute_batch("ROLLBACK") {
+            tracing::error!(error = %e, "the event writer's rollback failed");
+        }
+    }
+    if let Err(e) = run_fixed(conn, "BEGIN IMMEDIATE") {
         let fault = fault(e);
         for (_, reply) in batch.drain(..) {
             let _ = reply.send(Err(fault.clone()));
@@ -99,10 +118,10 @@ fn write_batch(conn: &Connection, batch: &mut Vec<Job>) {
     for (append, reply) in batch.drain(..) {
         let answer = match &broken {
             Some(fault) => Err(fault.clone()),
-            None => match conn.execute_batch("SAVEPOINT append") {
+            None => match run_fixed(conn, "SAVEPOINT append") {
                 Err(e) => Err(broken.insert(fault(e)).clone()),
                 Ok(()) => match append_in(conn, append) {
-                    Ok(stored) => match conn.execute_batch("RELEASE append") {
+                    Ok(stored) => match run_fixed(conn, "RELEASE append") {
                         Ok(()) => Ok(stored),
                         Err(e) => Err(broken.insert(fault(e)).clone()),
                     },
@@ -119,7 +138,7 @@ fn write_batch(conn: &Connection, batch: &mut Vec<Job>) {
     }
     let failed = match broken {
         Some(fault) => Some(fault),
-        None => conn.execute_batch("COMMIT").err().map(fault),
+        None => run_fixed(conn, "COMMIT").err().map(fault),
     };
     // A failed commit can leave the transaction open: nothing of it stays.
     if !conn.is_autocommit() {
