@@ -54,7 +54,7 @@ type Job = (Append, oneshot::Sender<Answer>);
 enum Msg {
     Append(Job),
     /// Appends that must share one transaction (tests of the batch's savepoints).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     Together(Vec<Job>),
     /// Close the connection; every later append is answered "unavailable".
     Close(oneshot::Sender<()>),
@@ -131,6 +131,7 @@ fn unavailable() -> AppError {
 fn gather(msg: Msg, batch: &mut Vec<Job>, close: &mut Option<oneshot::Sender<()>>) {
     match msg {
         Msg::Append(job) => batch.push(job),
+        #[cfg(test)]
         Msg::Together(jobs) => batch.extend(jobs),
         Msg::Close(done) => *close = Some(done),
     }
@@ -163,7 +164,12 @@ async fn run(pool: Pool, mut msgs: mpsc::Receiver<Msg>) {
     let mut close = None;
     while msgs.recv_many(&mut waiting, BATCH).await > 0 {
         for msg in waiting.drain(..) {
-            gather(msg, &mut batch, &mut close);
+            // What came after the close is refused, as on SQLite.
+            if close.is_some() {
+                refuse(msg);
+            } else {
+                gather(msg, &mut batch, &mut close);
+            }
         }
         write_batch(&pool, &mut batch).await;
         if let Some(done) = close.take() {
