@@ -73,6 +73,12 @@ pub struct Config {
     /// pages work, the pages never become interactive. For tests and benchmarks.
     #[arg(long, env = "SPACE_BADUK_NO_BROWSER_BUNDLE", default_value_t = false)]
     pub no_browser_bundle: bool,
+    /// Milliseconds: during a burst of a room's events, a viewer who holds no seat gets them
+    /// at most this often, together in one write (every event, in order; the first after a
+    /// quiet spell at once). Players' streams are never held. 0 writes every event at once.
+    #[arg(long, env = "SPACE_BADUK_SPECTATOR_PACE_MS", default_value_t = 250,
+        value_parser = clap::value_parser!(u64).range(0..=1000))]
+    pub spectator_pace_ms: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

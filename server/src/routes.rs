@@ -53,6 +53,7 @@ pub async fn router(
         matches: matches.clone(),
         throttle: throttle.clone(),
         site_root: config.site_root.clone(),
+        spectator_pace: std::time::Duration::from_millis(config.spectator_pace_ms),
     });
     // Pages and server functions; the participant API is merged in below.
     let pages = Router::new()

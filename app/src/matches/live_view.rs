@@ -17,7 +17,8 @@ use super::{
 };
 
 /// The view's fields that those events change. Sent with the last event of each commit (the
-/// state after all of that commit's events).
+/// state after all of that commit's events). Fields that are `None` (most, most of the
+/// time) are left out of the text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LiveFields {
     pub version: i64,
@@ -25,23 +26,31 @@ pub struct LiveFields {
     pub phase: RoomPhase,
     pub to_move: Colour,
     pub move_number: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_move: Option<Xyz>,
     pub captures: [u32; 2],
     pub clocks: ClockView,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting_ack: Option<(Colour, u32)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undo: Option<PendingUndo>,
     pub undos_used: [u32; 2],
     pub scoring_requests: [Option<u32>; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_offer_by: Option<Colour>,
     pub faults: [Option<FaultView>; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold: Option<HoldReason>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold_since_ms: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attention: Option<Attention>,
     pub illegal_attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_pass_by: Option<Colour>,
     /// The hints of the player to move, while in play and that player's page is connected
     /// (`None` otherwise: a player's page without them asks for its view).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hints: Option<Hints>,
 }
 

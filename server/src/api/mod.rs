@@ -58,6 +58,8 @@ pub struct ApiState {
     pub throttle: Arc<SignInThrottle>,
     /// Where the site is served from (the participant program's WASM sits beside it).
     pub site_root: std::path::PathBuf,
+    /// How often an unseated viewer's stream writes during a burst (`Config::spectator_pace_ms`).
+    pub spectator_pace: std::time::Duration,
 }
 
 /// Every route of the participant API with its methods, as the README promises them. The
@@ -574,6 +576,7 @@ enum StreamMessage<'a> {
         event: &'a StoredEvent,
         /// With the last event of a commit while anyone watches: the view's fields after it
         /// (a browser applies moves, acknowledgements, passes and illegal attempts itself).
+        /// A spectator's stream, paced, sends them only with the last event of each write.
         #[serde(skip_serializing_if = "Option::is_none")]
         live: Option<&'a app::matches::live_view::LiveFields>,
     },
@@ -591,7 +594,10 @@ enum StreamMessage<'a> {
 /// approved get exactly the stored events after `after` (a snapshot when that is too far
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
 /// and result), never earlier events, whatever `after` says. Then everyone gets every new
-/// event. Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
+/// event: a player at once; a viewer who holds no seat the first event after a quiet spell at
+/// once and, during a burst, everything committed meanwhile at most every 250 ms (the
+/// server's `--spectator-pace-ms`), the view's fields only with the last event of each write.
+/// Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
 /// their connection to the match (003 §6.1).
 #[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After),
     security((), ("session" = [])), responses(
@@ -618,12 +624,16 @@ async fn stream(
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let follow = s.matches.follow(id, who.clone(), after).await?;
     let restrictions = Restrictions::of(&follow.view, who.as_ref().map(|v| v.user_id));
+    // A player's events are never held (`Pace`).
+    let seated =
+        who.as_ref().is_some_and(|w| follow.view.seats.iter().any(|s| s.as_deref() == Some(w.username.as_str())));
     let live = follow.live;
     let (gap, snapshot) = match follow.gap {
         Some(gap) if gap.len() <= MAX_GAP_EVENTS => (gap, None),
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
         _ => (Vec::new(), Some(follow.view)),
     };
+    let pace = Pace::new(s.spectator_pace, who.as_ref().map(|w| w.user_id), seated);
     let matches = s.matches.clone();
     let user_id = who.map(|v| v.user_id);
     // A small read buffer: viewers send (almost) nothing, and tungstenite zero-fills the
@@ -633,7 +643,7 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, gap, snapshot, live, restrictions).await;
+        pump(socket, gap, snapshot, live, restrictions, pace).await;
         matches.presence(id, user_id, false).await;
     }))
 }
@@ -695,13 +705,142 @@ async fn refuse(mut socket: WebSocket, sanction: u32) {
     }
 }
 
+/// Events a stream writes before one flush: a burst waiting for a socket goes out in one
+/// write (one system call) rather than one per event, bounded so one busy room cannot hold a
+/// socket's task for long (issue 15 §1).
+const BURST: usize = 256;
+
+/// When a viewer's stream writes. A player gets every event the moment it is committed. A
+/// viewer who holds no seat gets the first event after a quiet spell at once, and during a
+/// burst at most one write per `every`, carrying everything committed meanwhile: with
+/// thousands of spectators, one write per event per socket is what the server spends its time
+/// on (issue 15 §1: the kernel's socket writes and the wake-ups of each socket's task). Every
+/// event is still sent, in order.
+struct Pace {
+    /// `None`: write at once (a player, or pacing turned off).
+    every: Option<std::time::Duration>,
+    viewer: Option<i64>,
+    /// No write before this.
+    next: Option<tokio::time::Instant>,
+}
+
+impl Pace {
+    fn new(every: std::time::Duration, viewer: Option<i64>, seated: bool) -> Pace {
+        Pace { every: (!seated && !every.is_zero()).then_some(every), viewer, next: None }
+    }
+
+    /// A viewer who takes a seat is a player from then on.
+    fn note(&mut self, e: &StoredEvent) {
+        use app::matches::events::Event;
+        if let Event::SeatTaken { user_id, .. } = &e.event {
+            if Some(*user_id) == self.viewer {
+                self.every = None;
+            }
+        }
+    }
+
+    /// When the next write may go out, if not at `now`.
+    fn held_until(&self, now: tokio::time::Instant) -> Option<tokio::time::Instant> {
+        self.every.and(self.next).filter(|next| *next > now)
+    }
+
+    /// Waits until the next write is due.
+    async fn due(&self) {
+        if let Some(next) = self.held_until(tokio::time::Instant::now()) {
+            tokio::time::sleep_until(next).await;
+        }
+    }
+
+    /// A write went out at `now`; `drained`: nothing was left waiting (otherwise the rest
+    /// follows at once).
+    fn wrote(&mut self, now: tokio::time::Instant, drained: bool) {
+        self.next = self.every.filter(|_| drained).map(|every| now + every);
+    }
+}
+
+/// How a stream goes on after a write.
+enum Then {
+    Follow,
+    /// A restriction of this viewer's viewing applies (003 §6.5).
+    Refuse(u32),
+    /// The viewer fell too far behind: they reconnect with their last seq.
+    Lagged,
+    /// The room's broadcast ended.
+    End,
+}
+
+type Published = std::sync::Arc<app::matches::published::Published>;
+type Received = Result<Published, tokio::sync::broadcast::error::RecvError>;
+
+/// One viewer's stream: where it is in the room's events, and what applies to the viewer.
+struct Follower {
+    live: tokio::sync::broadcast::Receiver<Published>,
+    last: i64,
+    restrictions: Restrictions,
+    pace: Pace,
+    /// The events of the write being made (kept to reuse its allocation).
+    batch: Vec<Published>,
+}
+
+impl Follower {
+    /// The event to send (`None`: already sent, in the gap), or why the stream stops.
+    fn step(&mut self, ev: Received) -> Result<Option<Published>, Then> {
+        use tokio::sync::broadcast::error::RecvError;
+        match ev {
+            Ok(e) if e.seq <= self.last => Ok(None),
+            Ok(e) => {
+                self.last = e.seq;
+                if let Some(sanction) = self.restrictions.applied_by(&e.stored) {
+                    return Err(Then::Refuse(sanction));
+                }
+                self.pace.note(&e.stored);
+                Ok(Some(e))
+            }
+            Err(RecvError::Lagged(_)) => Err(Then::Lagged),
+            Err(RecvError::Closed) => Err(Then::End),
+        }
+    }
+
+    /// Gathers `first` and the events already waiting (at most `BURST`) into `batch`.
+    fn gather(&mut self, first: Received) -> Then {
+        use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+        self.batch.clear();
+        let mut ev = Some(first);
+        while let Some(e) = ev {
+            match self.step(e) {
+                Ok(Some(e)) => self.batch.push(e),
+                Ok(None) => {}
+                Err(then) => return then,
+            }
+            if self.batch.len() >= BURST {
+                break;
+            }
+            ev = match self.live.try_recv() {
+                Ok(e) => Some(Ok(e)),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Lagged(n)) => Some(Err(RecvError::Lagged(n))),
+                Err(TryRecvError::Closed) => Some(Err(RecvError::Closed)),
+            };
+        }
+        Then::Follow
+    }
+
+    /// `e`'s wire text, made once for every socket of the room (issue 15 §1); without the
+    /// view's fields when a later event in the same write brings them.
+    fn text(e: &Published, with_live: bool) -> Option<axum::extract::ws::Utf8Bytes> {
+        e.frame(with_live, |event, live| serde_json::to_string(&StreamMessage::Event { event, live }).ok())
+    }
+}
+
 async fn pump(
     mut socket: WebSocket,
     gap: Vec<StoredEvent>,
     snapshot: Option<app::matches::view::RoomView>,
-    mut live: tokio::sync::broadcast::Receiver<std::sync::Arc<app::matches::published::Published>>,
+    live: tokio::sync::broadcast::Receiver<Published>,
     mut restrictions: Restrictions,
+    pace: Pace,
 ) {
+    use futures_util::SinkExt;
     let mut last = 0i64;
     let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
     if let Some(room) = &snapshot {
@@ -715,42 +854,113 @@ async fn pump(
         for e in &gap {
             // Stored between the view and the read of the gap: a restriction may apply.
             if let Some(sanction) = restrictions.applied_by(e) {
+                let _ = socket.flush().await;
                 return refuse(socket, sanction).await;
             }
             if let Ok(m) = send(&StreamMessage::Event { event: e, live: None }) {
-                if socket.send(m).await.is_err() {
+                if socket.feed(m).await.is_err() {
                     return;
                 }
             }
             last = e.seq;
         }
+        if socket.flush().await.is_err() {
+            return;
+        }
     }
+    let mut f = Follower { live, last, restrictions, pace, batch: Vec::new() };
     loop {
         tokio::select! {
             incoming = socket.recv() => match incoming {
                 None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
                 Some(Ok(_)) => {} // read-only stream
             },
-            ev = live.recv() => match ev {
-                Ok(e) if e.seq <= last => {}
-                Ok(e) => {
-                    last = e.seq;
-                    if let Some(sanction) = restrictions.applied_by(&e.stored) {
+            ev = f.live.recv() => {
+                // A spectator's write waits for its turn; what is committed meanwhile joins it.
+                f.pace.due().await;
+                let then = f.gather(ev);
+                // One write, one flush. On a paced stream only the last event carries the
+                // view's fields: the browser applies the events in order and takes the last
+                // fields, and the fields are most of an event's text.
+                let last = f.batch.len().saturating_sub(1);
+                let with_live = |i: usize| f.pace.every.is_none() || i == last;
+                for (i, e) in f.batch.iter().enumerate() {
+                    let Some(text) = Follower::text(e, with_live(i)) else { return };
+                    if socket.feed(Message::Text(text)).await.is_err() {
+                        return;
+                    }
+                }
+                match then {
+                    Then::Follow => {
+                        if socket.flush().await.is_err() {
+                            return;
+                        }
+                        f.pace.wrote(tokio::time::Instant::now(), f.batch.len() < BURST);
+                    }
+                    Then::Refuse(sanction) => {
+                        let _ = socket.flush().await;
                         return refuse(socket, sanction).await;
                     }
-                    // Serialised once for every socket of the room (issue 15 §1).
-                    let frame = e.frame(|p| serde_json::to_string(&StreamMessage::Event { event: &p.stored, live: p.live.as_ref() }).ok());
-                    match frame {
-                        Some(text) => if socket.send(Message::Text(text)).await.is_err() { return },
-                        None => return,
+                    Then::Lagged => {
+                        if let Ok(m) = send(&StreamMessage::Lagged) {
+                            let _ = socket.send(m).await;
+                        }
+                        return;
+                    }
+                    Then::End => {
+                        let _ = socket.flush().await;
+                        return;
                     }
                 }
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                    if let Ok(m) = send(&StreamMessage::Lagged) { let _ = socket.send(m).await; }
-                    return;
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use app::matches::events::{Event, Seat};
+    use std::time::Duration;
+    use tokio::time::Instant;
+
+    const EVERY: Duration = Duration::from_millis(100);
+
+    fn seat_taken(user_id: i64) -> StoredEvent {
+        let event = Event::SeatTaken { seat: Seat::Second, user_id, username: format!("u{user_id}") };
+        StoredEvent { seq: 2, at_ms: 0, actor: Some(user_id), event }
+    }
+
+    #[test]
+    fn a_spectator_writes_at_once_after_a_quiet_spell_and_at_most_once_per_pace_in_a_burst() {
+        let t0 = Instant::now();
+        let mut p = Pace::new(EVERY, Some(7), false);
+        assert_eq!(p.held_until(t0), None, "the first event goes at once");
+        p.wrote(t0, true);
+        assert_eq!(p.held_until(t0 + Duration::from_millis(30)), Some(t0 + EVERY), "a burst waits its turn");
+        assert_eq!(p.held_until(t0 + EVERY), None);
+        assert_eq!(p.held_until(t0 + Duration::from_millis(250)), None, "quiet since: at once");
+        // A write cut at the burst's bound leaves events waiting: they follow at once.
+        p.wrote(t0, false);
+        assert_eq!(p.held_until(t0 + Duration::from_millis(1)), None);
+    }
+
+    #[test]
+    fn a_player_is_never_held_and_a_spectator_who_sits_down_becomes_one() {
+        let t0 = Instant::now();
+        let mut player = Pace::new(EVERY, Some(7), true);
+        player.wrote(t0, true);
+        assert_eq!(player.held_until(t0), None);
+
+        let mut off = Pace::new(Duration::ZERO, None, false);
+        off.wrote(t0, true);
+        assert_eq!(off.held_until(t0), None, "pace 0: every event at once");
+
+        let mut viewer = Pace::new(EVERY, Some(7), false);
+        viewer.note(&seat_taken(8));
+        viewer.wrote(t0, true);
+        assert_eq!(viewer.held_until(t0), Some(t0 + EVERY), "someone else sat down");
+        viewer.note(&seat_taken(7));
+        assert_eq!(viewer.held_until(t0), None, "the viewer sat down");
     }
 }

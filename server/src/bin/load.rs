@@ -186,6 +186,7 @@ async fn start_target(args: &Args) -> (String, Target) {
                 instance_id: None,
                 advertise_url: None,
                 no_browser_bundle: true,
+                spectator_pace_ms: 250,
             };
             let srv = server::Server::prepare(&config).await.expect("server starts");
             let base = format!("http://{}", srv.addr);
@@ -283,6 +284,7 @@ struct Stats {
     ack_rtt_us: Mutex<Vec<u32>>,
     errors: Mutex<BTreeMap<String, u64>>,
     spectator_msgs: AtomicU64,
+    spectator_bytes: AtomicU64,
     spectators_connected: AtomicI64,
     spectator_connects: AtomicU64,
 }
@@ -455,6 +457,7 @@ async fn spectate(base: String, mut slot: watch::Receiver<i64>, stats: Arc<Stats
                 msg = ws.next() => match msg {
                     Some(Ok(Message::Text(t))) => {
                         stats.spectator_msgs.fetch_add(1, Relaxed);
+                        stats.spectator_bytes.fetch_add(t.len() as u64, Relaxed);
                         if let Some(seq) = seq_of(&t) {
                             after = seq;
                         }
@@ -618,6 +621,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     let cpu0 = (server_pid.as_deref().and_then(cpu_seconds), cpu_seconds(&own_pid));
     let machine0 = machine_busy_seconds();
     let msgs0 = stats.spectator_msgs.load(Relaxed);
+    let bytes0 = stats.spectator_bytes.load(Relaxed);
     let connected0 = stats.spectators_connected.load(Relaxed);
     let t0 = Instant::now();
     stats.measuring.store(true, Relaxed);
@@ -625,6 +629,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     stats.stop.store(true, Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
     let msgs1 = stats.spectator_msgs.load(Relaxed);
+    let bytes1 = stats.spectator_bytes.load(Relaxed);
     let connected1 = stats.spectators_connected.load(Relaxed);
     let cpu1 = (server_pid.as_deref().and_then(cpu_seconds), cpu_seconds(&own_pid));
     let rss = (server_pid.as_deref().and_then(rss_mib), rss_mib(&own_pid));
@@ -666,7 +671,11 @@ async fn run(args: Args) -> std::process::ExitCode {
         "spectators connected       {connected0} at start, {connected1} at end ({} connects in all)",
         stats.spectator_connects.load(Relaxed)
     );
-    println!("spectator messages/s       {:>10.0}", (msgs1 - msgs0) as f64 / elapsed);
+    println!(
+        "spectator messages/s       {:>10.0}   ({:.0} KiB/s of text)",
+        (msgs1 - msgs0) as f64 / elapsed,
+        (bytes1 - bytes0) as f64 / 1024.0 / elapsed
+    );
     println!("rooms started anew         {}", stats.rooms_rotated.load(Relaxed));
     let cpu = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) => format!("{:.2} cores", (b - a) / elapsed),
@@ -725,6 +734,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             "p99_ms": ms(pct(&mv, 99.0)),
             "max_ms": mv.last().map(|m| ms(f64::from(*m) / 1000.0)),
             "spectator_msgs_per_s": ms((msgs1 - msgs0) as f64 / elapsed),
+            "spectator_kib_per_s": ms((bytes1 - bytes0) as f64 / 1024.0 / elapsed),
             "errors": error_count,
             "server_cpu_cores": cores.map(ms),
             "server_rss_mib": rss.0,

@@ -276,6 +276,22 @@ impl ServerProcess {
         database_url: Option<String>,
         place: netns::Place<'_>,
     ) -> ServerProcess {
+        Self::launch(bin, data_dir, id, database_url, place, &[]).await
+    }
+
+    /// [`ServerProcess::start`] with more command-line options.
+    pub async fn start_with(bin: &Path, data_dir: &Path, options: &[&str]) -> ServerProcess {
+        Self::launch(bin, data_dir, "test-server", test_database_url(data_dir), netns::Place::Loopback, options).await
+    }
+
+    async fn launch(
+        bin: &Path,
+        data_dir: &Path,
+        id: &str,
+        database_url: Option<String>,
+        place: netns::Place<'_>,
+        options: &[&str],
+    ) -> ServerProcess {
         let probe = reqwest::Client::new();
         let (bind, advertised, base_host) = place.addresses();
         // The port is picked by binding and releasing it, so another process could take it
@@ -301,6 +317,7 @@ impl ServerProcess {
                 // Restarted on the same folder, it is the same instance (whatever its port):
                 // it takes its room leases back at once.
                 .args(["--instance-id", id])
+                .args(options)
                 .arg("--data-dir")
                 .arg(data_dir)
                 .arg("--site-root")

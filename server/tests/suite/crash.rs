@@ -51,9 +51,12 @@ const FINAL_ACTIONS: usize = 12;
 // capture, no suicide, no repetition — every move is legal.
 pub(crate) use testclient::chaos::{colour_of, move_to, point_of, SIZE};
 
-/// The real binary on `data_dir` (a port of its own each time).
+/// The real binary on `data_dir` (a port of its own each time). A kill is timed by what a
+/// spectator has seen, so the spectator's stream is not paced: it sees each event as it is
+/// committed, not a burst's events together.
 pub(crate) async fn start(data_dir: &Path) -> ServerProcess {
-    ServerProcess::start(Path::new(env!("CARGO_BIN_EXE_space-baduk")), data_dir).await
+    ServerProcess::start_with(Path::new(env!("CARGO_BIN_EXE_space-baduk")), data_dir, &["--spectator-pace-ms", "0"])
+        .await
 }
 
 /// SIGKILL, and a check that it is what ended the server.

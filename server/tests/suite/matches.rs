@@ -607,3 +607,36 @@ fn every_result_is_documented() {
     let refused = std::panic::catch_unwind(|| crate::support::assert_documented("ResultView", &wrong));
     assert!(refused.is_err(), "an unknown reason is not documented");
 }
+
+/// A burst of moves reaches a spectator, whose writes are paced, and a player, whose are not,
+/// whole: every event once, in order (issue 15 §1).
+#[tokio::test]
+async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = Running::start(dir.path()).await;
+    let base = srv.base.clone();
+    let alice = Player::sign_up(&base, "alice").await;
+    let bob = Player::sign_up(&base, "bob").await;
+    let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
+    let start = view(&base, room).await["version"].as_i64().unwrap();
+    let mut spectator = testclient::spectate(&base, room, 0).await.unwrap();
+    let first = read_until(&mut spectator, |_| true).await.remove(0);
+    assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(start)));
+    let mut player = bob.stream(room, start).await;
+
+    // Twenty moves on rows 1, 3 and 5 (every stone keeps a liberty), each acknowledged.
+    for n in 1..=20u32 {
+        let (x, y) = ((n - 1) % 9 + 1, 2 * ((n - 1) / 9) + 1);
+        let (mover, other) = if n % 2 == 1 { (&alice, &bob) } else { (&bob, &alice) };
+        played(mover, other, room, json!({"type": "move", "at": {"x": x, "y": y, "z": 1}}), n).await;
+    }
+    let end = view(&base, room).await["version"].as_i64().unwrap();
+    assert!(end >= start + 40, "a move and an acknowledgement each: {start} → {end}");
+    for (who, ws) in [("spectator", &mut spectator), ("player", &mut player)] {
+        let got = read_until(ws, |v| v["event"]["seq"].as_i64() == Some(end)).await;
+        let seqs: Vec<i64> = got.iter().filter_map(|v| v["event"]["seq"].as_i64()).collect();
+        assert_eq!(seqs, (start + 1..=end).collect::<Vec<_>>(), "the {who}'s stream");
+        assert_eq!(got.last().unwrap()["live"]["move_number"], 20, "the {who} sees the view after the burst");
+    }
+    srv.stop().await;
+}

@@ -36,6 +36,7 @@ pub fn config(dir: &Path) -> Config {
         instance_id: None,
         advertise_url: None,
         no_browser_bundle: true,
+        spectator_pace_ms: 100,
     }
 }
 
