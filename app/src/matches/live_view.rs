@@ -17,7 +17,8 @@ use super::{
 };
 
 /// The view's fields that those events change. Sent with the last event of each commit (the
-/// state after all of that commit's events). Fields that are `None` (most, most of the
+/// state after all of that commit's events); on a spectator's paced stream only with the last
+/// event of each write, which may hold several commits. Fields that are `None` (most, most of the
 /// time) are left out of the text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LiveFields {

@@ -595,8 +595,9 @@ enum StreamMessage<'a> {
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
 /// and result), never earlier events, whatever `after` says. Then everyone gets every new
 /// event: a player at once; a viewer who holds no seat the first event after a quiet spell at
-/// once and, during a burst, everything committed meanwhile at most every 250 ms (the
-/// server's `--spectator-pace-ms`), the view's fields only with the last event of each write.
+/// once and, during a burst, everything committed meanwhile at most once per pace (the
+/// server's `--spectator-pace-ms`, 250 ms by default), the view's fields (`live`) only with
+/// the last event of each write.
 /// Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
 /// their connection to the match (003 §6.1).
 #[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After),
@@ -706,8 +707,8 @@ async fn refuse(mut socket: WebSocket, sanction: u32) {
 }
 
 /// Events a stream writes before one flush: a burst waiting for a socket goes out in one
-/// write (one system call) rather than one per event, bounded so one busy room cannot hold a
-/// socket's task for long (issue 15 §1).
+/// write (one system call, up to tungstenite's 128 KiB write buffer) rather than one per
+/// event, bounded so one busy room cannot hold a socket's task for long (issue 15 §1).
 const BURST: usize = 256;
 
 /// When a viewer's stream writes. A player gets every event the moment it is committed. A
@@ -838,7 +839,7 @@ async fn pump(
     snapshot: Option<app::matches::view::RoomView>,
     live: tokio::sync::broadcast::Receiver<Published>,
     mut restrictions: Restrictions,
-    pace: Pace,
+    mut pace: Pace,
 ) {
     use futures_util::SinkExt;
     let mut last = 0i64;
@@ -857,6 +858,7 @@ async fn pump(
                 let _ = socket.flush().await;
                 return refuse(socket, sanction).await;
             }
+            pace.note(e);
             if let Ok(m) = send(&StreamMessage::Event { event: e, live: None }) {
                 if socket.feed(m).await.is_err() {
                     return;
@@ -891,6 +893,8 @@ async fn pump(
                     }
                 }
                 match then {
+                    // Only already-sent events (the gap's): nothing written, nothing paced.
+                    Then::Follow if f.batch.is_empty() => {}
                     Then::Follow => {
                         if socket.flush().await.is_err() {
                             return;

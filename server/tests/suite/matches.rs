@@ -637,6 +637,14 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
         let seqs: Vec<i64> = got.iter().filter_map(|v| v["event"]["seq"].as_i64()).collect();
         assert_eq!(seqs, (start + 1..=end).collect::<Vec<_>>(), "the {who}'s stream");
         assert_eq!(got.last().unwrap()["live"]["move_number"], 20, "the {who} sees the view after the burst");
+        // Every commit here is one event. The player gets each with the view's fields; the
+        // spectator's writes hold several, and only a write's last event carries them.
+        let without: Vec<i64> =
+            got.iter().filter(|v| v["live"].is_null()).filter_map(|v| v["event"]["seq"].as_i64()).collect();
+        match who {
+            "player" => assert_eq!(without, Vec::<i64>::new(), "the player's events each with the fields"),
+            _ => assert!(!without.is_empty(), "the spectator's burst came in shared writes"),
+        }
     }
     srv.stop().await;
 }

@@ -1,7 +1,8 @@
 //! The room's live stream in the browser: one WebSocket carrying the room's numbered
 //! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
 //! and illegal attempts itself, with the view's fields (and, for the player to move, the
-//! hints) that come with each commit's last event (issue 15 §1); after any other event, a
+//! hints) that come with each commit's last event — on a spectator's paced stream, with each
+//! write's last event (issue 15 §1); after any other event, a
 //! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
@@ -32,6 +33,9 @@ mod hydrate {
         live_view::{applied_in_browser, LiveFields},
     };
 
+    /// More than the longest pace of a spectator's stream (1 s) and a slow network.
+    const CLOCK_JUMP_MS: f64 = 3_000.0;
+
     struct Conn {
         socket: Option<WebSocket>,
         last_seq: i64,
@@ -40,7 +44,8 @@ mod hydrate {
         live_after: i64,
         closed_by_us: bool,
         acked: u32,
-        /// The last event applied to the view whose commit's fields have not come yet.
+        /// The last event applied to the view whose fields have not come yet (they come with
+        /// the commit's last event, or a later one's on a spectator's paced stream).
         applied: Option<i64>,
         _handlers: Vec<Closure<dyn FnMut(web_sys::Event)>>,
         _tick: Option<Closure<dyn FnMut()>>,
@@ -209,7 +214,15 @@ mod hydrate {
             return false;
         }
         if let Some(f) = &live {
-            ctx.offset.set(local_now() - f.server_time_ms as f64);
+            // A spectator's paced write comes up to a pace after the commit, so the smallest
+            // offset seen is the truest (a larger one is delay); one larger by more than any
+            // pace is the local clock having jumped.
+            let sample = local_now() - f.server_time_ms as f64;
+            ctx.offset.update(|o| {
+                if sample < *o || sample - *o > CLOCK_JUMP_MS {
+                    *o = sample;
+                }
+            });
         }
         conn.borrow_mut().applied = if live.is_some() { None } else { Some(e.seq) };
         ctx.view.update(|v| v.apply_live(&e.event, live));
