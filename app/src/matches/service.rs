@@ -911,15 +911,19 @@ impl MatchService {
         let h = self.handle(room_id).await?;
         let live = h.events.subscribe();
         let view = self.view(room_id, viewer.clone()).await?;
-        if let Some(v) = &viewer {
-            self.note_viewer(room_id, v).await;
-        }
+        let seated = match &viewer {
+            Some(v) => {
+                self.note_viewer(room_id, v).await;
+                self.players(room_id).await?.contains(&v.user_id)
+            }
+            None => false,
+        };
         let gap = if view.may_read_record {
             Some(self.db.load_events(room_id, after.max(0)).await.map_err(from_app)?)
         } else {
             None
         };
-        Ok(Follow { gap, view, live })
+        Ok(Follow { gap, view, live, seated })
     }
 
     /// Stored events after `after` (the public event type: no secrets exist in it), for
@@ -938,6 +942,15 @@ impl MatchService {
             return Err(MatchError::RecordNotAllowed);
         }
         self.db.load_events(room_id, after.max(0)).await.map_err(from_app)
+    }
+
+    /// The accounts seated in the room (the computer, and a second player on the host's
+    /// device, hold none).
+    async fn players(&self, room_id: i64) -> Result<Vec<i64>, MatchError> {
+        let h = self.handle(room_id).await?;
+        let (reply, rx) = oneshot::channel();
+        self.deliver(room_id, h, Request::Players { reply }).await?;
+        rx.await.map_err(|_| MatchError::Internal)
     }
 
     /// The administrator's queue, oldest first (administrators only).
@@ -962,10 +975,7 @@ impl MatchService {
             crate::data::desk::ClaimOutcome::Claimed(entry) => {
                 if super::desk::raised_by_players(kind) {
                     // The room knows its players by id: no view to build, no names to look up.
-                    let h = self.handle(room_id).await?;
-                    let (reply, rx) = oneshot::channel();
-                    self.deliver(room_id, h, Request::Players { reply }).await?;
-                    let ids = rx.await.map_err(|_| MatchError::Internal)?;
+                    let ids = self.players(room_id).await?;
                     self.desk.claimed(room_id, &ids, &who.username, self.clock.now_ms()).await;
                 } else {
                     self.desk.wake().await;
@@ -1080,4 +1090,6 @@ pub struct Follow {
     pub view: RoomView,
     /// The live events; those up to `view.version` are already in the view (or the gap).
     pub live: broadcast::Receiver<std::sync::Arc<super::published::Published>>,
+    /// The viewer holds a seat in the room (by account) as of the view.
+    pub seated: bool,
 }

@@ -624,19 +624,17 @@ async fn stream(
     let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let follow = s.matches.follow(id, who.clone(), after).await?;
-    let restrictions = Restrictions::of(&follow.view, who.as_ref().map(|v| v.user_id));
-    // A player's events are never held (`Pace`).
-    let seated =
-        who.as_ref().is_some_and(|w| follow.view.seats.iter().any(|s| s.as_deref() == Some(w.username.as_str())));
+    let user_id = who.map(|v| v.user_id);
+    let restrictions = Restrictions::of(&follow.view, user_id);
+    // A player's events are never held.
+    let pace = Pace::new(s.spectator_pace, user_id, follow.seated);
     let live = follow.live;
     let (gap, snapshot) = match follow.gap {
         Some(gap) if gap.len() <= MAX_GAP_EVENTS => (gap, None),
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
         _ => (Vec::new(), Some(follow.view)),
     };
-    let pace = Pace::new(s.spectator_pace, who.as_ref().map(|w| w.user_id), seated);
     let matches = s.matches.clone();
-    let user_id = who.map(|v| v.user_id);
     // A small read buffer: viewers send (almost) nothing, and tungstenite zero-fills the
     // whole buffer on every read (128 KiB by default: a quarter of the server's CPU with
     // many spectators, measured with the load benchmark).
