@@ -112,6 +112,34 @@ impl LiveFields {
 }
 
 impl LiveFields {
+    /// The fields as `view` holds them (the inverse of [`LiveFields::write_into`]): sent with
+    /// the last event of a reconnecting stream's gap when the view is at that event, so the
+    /// page's turn and clocks are current without asking for the view.
+    pub fn from_view(view: &RoomView) -> LiveFields {
+        LiveFields {
+            version: view.version,
+            server_time_ms: view.server_time_ms,
+            phase: view.phase,
+            to_move: view.to_move,
+            move_number: view.move_number,
+            last_move: view.last_move,
+            captures: view.captures,
+            clocks: view.clocks.clone(),
+            awaiting_ack: view.awaiting_ack,
+            undo: view.undo.clone(),
+            undos_used: view.undos_used,
+            scoring_requests: view.scoring_requests,
+            draw_offer_by: view.draw_offer_by,
+            faults: view.faults.clone(),
+            hold: view.hold.clone(),
+            hold_since_ms: view.hold_since_ms,
+            attention: view.attention,
+            illegal_attempts: view.illegal_attempts,
+            last_pass_by: view.last_pass_by,
+            hints: view.hints.clone(),
+        }
+    }
+
     /// Writes these fields into `view`; the hints only into the view of the player to move.
     pub fn write_into(self, view: &mut RoomView) {
         let LiveFields {

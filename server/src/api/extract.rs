@@ -136,6 +136,38 @@ impl<S: Send + Sync> FromRequestParts<S> for After {
     }
 }
 
+/// `?batch=true`: the client reads batch messages (`{"type":"batch","messages":[…]}`), so a
+/// write of several events is one WebSocket message rather than one per event (issue 15 §1:
+/// per message, the server frames and the client wakes). Off by default: a client written
+/// before batches gets every event on its own.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("batch"), parameter_in = Query)]
+pub struct Batch(
+    /// `true` to receive a write of several events as one batch message; `false` (the
+    /// default) for one message per event.
+    #[param(value_type = Option<bool>)]
+    pub bool,
+);
+
+impl<S: Send + Sync> FromRequestParts<S> for Batch {
+    type Rejection = AppError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        #[derive(Deserialize)]
+        struct BatchQuery {
+            batch: Option<String>,
+        }
+        let allowed = "must be true or false";
+        let Query(q) = Query::<BatchQuery>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| AppError::invalid("batch", format!("{allowed}; {}", e.body_text())))?;
+        match q.batch.as_deref() {
+            None | Some("false") => Ok(Batch(false)),
+            Some("true") => Ok(Batch(true)),
+            Some(other) => Err(AppError::invalid("batch", format!("{allowed}, got {other:?}"))),
+        }
+    }
+}
+
 /// The administrators' log's filter from the query (`actor`, `room`, `action`, `from_ms`,
 /// `to_ms`, each optional); what cannot be read is refused naming the field.
 pub struct AuditQuery(pub app::audit::AuditFilter);

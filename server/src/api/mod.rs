@@ -43,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub use extract::{After, Body, RoomId};
+pub use extract::{After, Batch, Body, RoomId};
 pub use openapi::openapi;
 
 /// Requests larger than this are refused before parsing.
@@ -588,8 +588,10 @@ enum StreamMessage<'a> {
 }
 
 /// The room's live events (WebSocket), each a JSON text message
-/// `{"type":"event","event":StoredEvent}` | `{"type":"snapshot","room":RoomView}` |
-/// `{"type":"lagged"}` (reconnect with the last `seq`). Live viewing is open to all, the
+/// `{"type":"event","event":StoredEvent,"live"?:LiveFields}` | `{"type":"snapshot","room":RoomView}` |
+/// `{"type":"lagged"}` (reconnect with the last `seq`) | `{"type":"refused","error":ErrorBody}`;
+/// with `?batch=true`, a write of several events is one message
+/// `{"type":"batch","messages":[event message, …]}` (in order). Live viewing is open to all, the
 /// stored record is not (003 §8.1): the players, administrators and viewers both players
 /// approved get exactly the stored events after `after` (a snapshot when that is too far
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
@@ -600,10 +602,10 @@ enum StreamMessage<'a> {
 /// the last event of each write.
 /// Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
 /// their connection to the match (003 §6.1).
-#[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After),
+#[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After, Batch),
     security((), ("session" = [])), responses(
     (status = 101, description = "Switching to the WebSocket protocol"),
-    (status = 400, description = "`invalid_input` (`id`, `after`) or `bad_request`: not a WebSocket handshake", body = ErrorBody),
+    (status = 400, description = "`invalid_input` (`id`, `after`, `batch`) or `bad_request`: not a WebSocket handshake", body = ErrorBody),
     (status = 403, response = openapi::CrossSite),
     (status = 404, response = openapi::NoRoom),
     (status = 503, response = openapi::Elsewhere),
@@ -613,6 +615,7 @@ async fn stream(
     State(s): State<ApiState>,
     RoomId(id): RoomId,
     After(after): After,
+    Batch(batch): Batch,
     session: Session,
     headers: axum::http::HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -630,21 +633,34 @@ async fn stream(
     let pace = Pace::new(s.spectator_pace, user_id, follow.seated);
     let live = follow.live;
     let (gap, snapshot) = match follow.gap {
-        Some(gap) if gap.len() <= MAX_GAP_EVENTS => (gap, None),
+        // The view's fields go with the gap's event the view is at (the page's turn and
+        // clocks are then current); later gap events get theirs from the live stream.
+        Some(gap) if gap.len() <= MAX_GAP_EVENTS => {
+            let fields = Some(app::matches::live_view::LiveFields::from_view(&follow.view));
+            (Gap { events: gap, fields }, None)
+        }
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
-        _ => (Vec::new(), Some(follow.view)),
+        _ => (Gap::default(), Some(follow.view)),
     };
     let matches = s.matches.clone();
-    // A small read buffer: viewers send (almost) nothing, and tungstenite zero-fills the
-    // whole buffer on every read (128 KiB by default: a quarter of the server's CPU with
-    // many spectators, measured with the load benchmark).
-    let ws = ws.read_buffer_size(4 * 1024);
+    // A small read buffer: viewers send nothing but control frames (at most 131 bytes), and
+    // tungstenite allocates the buffer for every socket and zero-fills it on every read
+    // (128 KiB by default: a quarter of the server's CPU with many spectators; 4 KiB → 1 KiB
+    // is 3 KiB less per socket, measured with the load benchmark). It grows for more.
+    let ws = ws.read_buffer_size(1024);
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, gap, snapshot, live, restrictions, pace).await;
+        pump(socket, gap, snapshot, live, restrictions, pace, batch).await;
         matches.presence(id, user_id, false).await;
     }))
+}
+
+/// The stored events a reconnecting client lacks, and the view's fields as of the follow.
+#[derive(Default)]
+struct Gap {
+    events: Vec<StoredEvent>,
+    fields: Option<app::matches::live_view::LiveFields>,
 }
 
 /// The viewing restrictions of one viewer in one room (003 §6.5), followed event by event
@@ -779,6 +795,8 @@ struct Follower {
     pace: Pace,
     /// The events of the write being made (kept to reuse its allocation).
     batch: Vec<Published>,
+    /// The client reads a write of several events as one batch message (`?batch=true`).
+    batched: bool,
 }
 
 impl Follower {
@@ -829,15 +847,44 @@ impl Follower {
     fn text(e: &Published, with_live: bool) -> Option<axum::extract::ws::Utf8Bytes> {
         e.frame(with_live, |event, live| serde_json::to_string(&StreamMessage::Event { event, live }).ok())
     }
+
+    /// The WebSocket messages of the write in `batch`: one per event, or one batch message
+    /// holding them all when the client reads batches. On a paced stream only the last event
+    /// carries the view's fields: the browser applies the events in order and takes the last
+    /// fields, and the fields are most of an event's text.
+    fn messages(&self) -> Option<Vec<Message>> {
+        let last = self.batch.len().saturating_sub(1);
+        let with_live = |i: usize| self.pace.every.is_none() || i == last;
+        let texts = self.batch.iter().enumerate().map(|(i, e)| Follower::text(e, with_live(i)));
+        if !self.batched || self.batch.len() < 2 {
+            return texts.map(|t| t.map(Message::Text)).collect();
+        }
+        // The events' shared texts joined as they are: no event is serialised again.
+        let texts = texts.collect::<Option<Vec<_>>>()?;
+        let mut joined = String::with_capacity(texts.iter().map(|t| t.len() + 1).sum::<usize>() + BATCH_OPEN.len() + 2);
+        joined.push_str(BATCH_OPEN);
+        for (i, t) in texts.iter().enumerate() {
+            if i > 0 {
+                joined.push(',');
+            }
+            joined.push_str(t.as_str());
+        }
+        joined.push_str("]}");
+        Some(vec![Message::Text(joined.into())])
+    }
 }
+
+/// The opening of a batch message, `{"type":"batch","messages":[…]}`.
+const BATCH_OPEN: &str = r#"{"type":"batch","messages":["#;
 
 async fn pump(
     mut socket: WebSocket,
-    gap: Vec<StoredEvent>,
+    gap: Gap,
     snapshot: Option<app::matches::view::RoomView>,
     live: tokio::sync::broadcast::Receiver<Published>,
     mut restrictions: Restrictions,
     mut pace: Pace,
+    batched: bool,
 ) {
     use futures_util::SinkExt;
     let mut last = 0i64;
@@ -850,14 +897,15 @@ async fn pump(
             }
         }
     } else {
-        for e in &gap {
+        for e in &gap.events {
             // Stored between the view and the read of the gap: a restriction may apply.
             if let Some(sanction) = restrictions.applied_by(e) {
                 let _ = socket.flush().await;
                 return refuse(socket, sanction).await;
             }
             pace.note(e);
-            if let Ok(m) = send(&StreamMessage::Event { event: e, live: None }) {
+            let live = gap.fields.as_ref().filter(|f| f.version == e.seq);
+            if let Ok(m) = send(&StreamMessage::Event { event: e, live }) {
                 if socket.feed(m).await.is_err() {
                     return;
                 }
@@ -868,7 +916,7 @@ async fn pump(
             return;
         }
     }
-    let mut f = Follower { live, last, restrictions, pace, batch: Vec::new() };
+    let mut f = Follower { live, last, restrictions, pace, batch: Vec::new(), batched };
     loop {
         tokio::select! {
             incoming = socket.recv() => match incoming {
@@ -879,14 +927,10 @@ async fn pump(
                 // A spectator's write waits for its turn; what is committed meanwhile joins it.
                 f.pace.due().await;
                 let then = f.gather(ev);
-                // One write, one flush. On a paced stream only the last event carries the
-                // view's fields: the browser applies the events in order and takes the last
-                // fields, and the fields are most of an event's text.
-                let last = f.batch.len().saturating_sub(1);
-                let with_live = |i: usize| f.pace.every.is_none() || i == last;
-                for (i, e) in f.batch.iter().enumerate() {
-                    let Some(text) = Follower::text(e, with_live(i)) else { return };
-                    if socket.feed(Message::Text(text)).await.is_err() {
+                // One write, one flush.
+                let Some(messages) = f.messages() else { return };
+                for m in messages {
+                    if socket.feed(m).await.is_err() {
                         return;
                     }
                 }

@@ -283,7 +283,10 @@ struct Stats {
     move_rtt_us: Mutex<Vec<u32>>,
     ack_rtt_us: Mutex<Vec<u32>>,
     errors: Mutex<BTreeMap<String, u64>>,
+    /// Messages the spectators read (a batch's each counted), and the WebSocket messages
+    /// that carried them.
     spectator_msgs: AtomicU64,
+    spectator_frames: AtomicU64,
     spectator_bytes: AtomicU64,
     spectators_connected: AtomicI64,
     spectator_connects: AtomicU64,
@@ -427,11 +430,23 @@ async fn play(
 // Spectators
 // -------------------------------------------------------------------------------------------
 
-/// The `seq` of an event message, read without a full parse.
+/// How an event message starts (the stored event's `seq` first); several in a batch.
+const EVENT_OPEN: &str = r#"{"type":"event","event":{"seq":"#;
+
+/// The `seq` of the last event in a message (one, or a batch's), read without a full parse.
 fn seq_of(text: &str) -> Option<i64> {
-    let i = text.find("\"seq\":")? + 6;
+    let i = text.rfind(EVENT_OPEN)? + EVENT_OPEN.len();
     let digits: String = text[i..].chars().take_while(|c| c.is_ascii_digit()).collect();
     digits.parse().ok()
+}
+
+/// The messages a WebSocket text holds: a batch's events, or itself.
+fn text_messages(text: &str) -> u64 {
+    if text.starts_with(r#"{"type":"batch""#) {
+        text.matches(EVENT_OPEN).count() as u64
+    } else {
+        1
+    }
 }
 
 async fn spectate(base: String, mut slot: watch::Receiver<i64>, stats: Arc<Stats>, gate: Arc<Semaphore>) {
@@ -456,7 +471,8 @@ async fn spectate(base: String, mut slot: watch::Receiver<i64>, stats: Arc<Stats
             tokio::select! {
                 msg = ws.next() => match msg {
                     Some(Ok(Message::Text(t))) => {
-                        stats.spectator_msgs.fetch_add(1, Relaxed);
+                        stats.spectator_msgs.fetch_add(text_messages(&t), Relaxed);
+                        stats.spectator_frames.fetch_add(1, Relaxed);
                         stats.spectator_bytes.fetch_add(t.len() as u64, Relaxed);
                         if let Some(seq) = seq_of(&t) {
                             after = seq;
@@ -621,6 +637,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     let cpu0 = (server_pid.as_deref().and_then(cpu_seconds), cpu_seconds(&own_pid));
     let machine0 = machine_busy_seconds();
     let msgs0 = stats.spectator_msgs.load(Relaxed);
+    let frames0 = stats.spectator_frames.load(Relaxed);
     let bytes0 = stats.spectator_bytes.load(Relaxed);
     let connected0 = stats.spectators_connected.load(Relaxed);
     let t0 = Instant::now();
@@ -629,6 +646,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     stats.stop.store(true, Relaxed);
     let elapsed = t0.elapsed().as_secs_f64();
     let msgs1 = stats.spectator_msgs.load(Relaxed);
+    let frames1 = stats.spectator_frames.load(Relaxed);
     let bytes1 = stats.spectator_bytes.load(Relaxed);
     let connected1 = stats.spectators_connected.load(Relaxed);
     let cpu1 = (server_pid.as_deref().and_then(cpu_seconds), cpu_seconds(&own_pid));
@@ -672,8 +690,9 @@ async fn run(args: Args) -> std::process::ExitCode {
         stats.spectator_connects.load(Relaxed)
     );
     println!(
-        "spectator messages/s       {:>10.0}   ({:.0} KiB/s of text)",
+        "spectator messages/s       {:>10.0}   (in {:.0} WebSocket messages/s, {:.0} KiB/s of text)",
         (msgs1 - msgs0) as f64 / elapsed,
+        (frames1 - frames0) as f64 / elapsed,
         (bytes1 - bytes0) as f64 / 1024.0 / elapsed
     );
     println!("rooms started anew         {}", stats.rooms_rotated.load(Relaxed));
@@ -734,6 +753,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             "p99_ms": ms(pct(&mv, 99.0)),
             "max_ms": mv.last().map(|m| ms(f64::from(*m) / 1000.0)),
             "spectator_msgs_per_s": ms((msgs1 - msgs0) as f64 / elapsed),
+            "spectator_frames_per_s": ms((frames1 - frames0) as f64 / elapsed),
             "spectator_kib_per_s": ms((bytes1 - bytes0) as f64 / 1024.0 / elapsed),
             "errors": error_count,
             "server_cpu_cores": cores.map(ms),

@@ -123,10 +123,12 @@ async fn watch(base: String, room: i64, msgs: Arc<AtomicU64>, last_seq: Arc<Atom
     let mut ws = testclient::spectate(&base, room, 0).await.expect("the stream opens");
     while let Some(Ok(msg)) = ws.next().await {
         if let Message::Text(t) = msg {
-            msgs.fetch_add(1, Relaxed);
             if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                if let Some(seq) = v["event"]["seq"].as_i64() {
-                    last_seq.fetch_max(seq, Relaxed);
+                for v in testclient::unbatch(v) {
+                    msgs.fetch_add(1, Relaxed);
+                    if let Some(seq) = v["event"]["seq"].as_i64() {
+                        last_seq.fetch_max(seq, Relaxed);
+                    }
                 }
             }
         }

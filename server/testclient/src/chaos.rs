@@ -306,35 +306,37 @@ async fn spectate(room: i64, mut k: usize, instances: Instances, tally: Arc<Tall
             tokio::time::sleep(Duration::from_millis(200)).await;
             continue;
         };
-        loop {
+        'read: loop {
             if done.load(Ordering::Relaxed) {
                 return gaps;
             }
             let Ok(Some(Ok(msg))) = tokio::time::timeout(SILENCE, ws.next()).await else { break };
             let Message::Text(t) = msg else { continue };
             let Ok(v) = serde_json::from_str::<Value>(&t) else { continue };
-            tally.spectator_msgs.fetch_add(1, Ordering::Relaxed);
-            match v["type"].as_str() {
-                Some("snapshot") => {
-                    let version = v["room"]["version"].as_i64().unwrap_or(0);
-                    // A resumed stream starts where it was (or sends what came between).
-                    if last.is_none() || version > last.unwrap_or(0) {
-                        last = Some(version);
-                    }
-                }
-                Some("event") => {
-                    let seq = v["event"]["seq"].as_i64().unwrap_or(0);
-                    match last {
-                        Some(l) if seq == l + 1 => last = Some(seq),
-                        Some(l) if seq <= l => {} // already seen (the snapshot held it)
-                        _ => {
-                            gaps += 1;
-                            last = Some(seq);
+            for v in crate::unbatch(v) {
+                tally.spectator_msgs.fetch_add(1, Ordering::Relaxed);
+                match v["type"].as_str() {
+                    Some("snapshot") => {
+                        let version = v["room"]["version"].as_i64().unwrap_or(0);
+                        // A resumed stream starts where it was (or sends what came between).
+                        if last.is_none() || version > last.unwrap_or(0) {
+                            last = Some(version);
                         }
                     }
+                    Some("event") => {
+                        let seq = v["event"]["seq"].as_i64().unwrap_or(0);
+                        match last {
+                            Some(l) if seq == l + 1 => last = Some(seq),
+                            Some(l) if seq <= l => {} // already seen (the snapshot held it)
+                            _ => {
+                                gaps += 1;
+                                last = Some(seq);
+                            }
+                        }
+                    }
+                    Some("lagged") => break 'read,
+                    _ => {}
                 }
-                Some("lagged") => break,
-                _ => {}
             }
         }
         tally.reconnects.fetch_add(1, Ordering::Relaxed);

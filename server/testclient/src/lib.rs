@@ -202,16 +202,36 @@ pub fn stream_url(base: &str, room: i64, after: i64) -> String {
     format!("{}/api/v1/rooms/{room}/stream?after={after}", base.replacen("http://", "ws://", 1))
 }
 
-/// An anonymous viewer's stream (a spectator), with a small read buffer: tungstenite
-/// zero-fills its 128 KiB default on every read (snapview/tungstenite-rs#547), costly for
-/// thousands of sockets, and viewers get small frames.
+/// An anonymous viewer's stream (a spectator) reading batch messages, as the browser does
+/// (`&batch=true`: a write of several events is one message; `unbatch` opens it), with a
+/// small read buffer: tungstenite zero-fills its 128 KiB default on every read
+/// (snapview/tungstenite-rs#547), costly for thousands of sockets.
 pub async fn spectate(base: &str, room: i64, after: i64) -> Result<Ws, tungstenite::Error> {
     let config = WebSocketConfig::default().read_buffer_size(8 * 1024);
-    Ok(tokio_tungstenite::connect_async_with_config(stream_url(base, room, after), Some(config), false).await?.0)
+    let url = stream_url(base, room, after) + "&batch=true";
+    Ok(tokio_tungstenite::connect_async_with_config(url, Some(config), false).await?.0)
 }
 
-/// Reads stream messages until one satisfies `pred` (10 s each at most); returns all read.
+/// A stream message as the messages it holds: a batch's, in order, or itself.
+pub fn unbatch(mut v: Value) -> Vec<Value> {
+    if v["type"] != "batch" {
+        return vec![v];
+    }
+    match v["messages"].take() {
+        Value::Array(messages) => messages,
+        _ => vec![v],
+    }
+}
+
+/// Reads stream messages until one satisfies `pred` (10 s each at most); returns all read,
+/// a batch's messages each on its own.
 pub async fn read_until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+    read_writes_until(ws, pred).await.into_iter().flatten().collect()
+}
+
+/// Reads stream messages until one satisfies `pred` (10 s each at most); returns all read,
+/// each WebSocket message as the messages it holds (several for a batch).
+pub async fn read_writes_until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Vec<Vec<Value>> {
     let mut got = Vec::new();
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(10), ws.next())
@@ -220,9 +240,9 @@ pub async fn read_until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Vec<Value
             .expect("stream open")
             .expect("valid frame");
         if let Message::Text(t) = msg {
-            let v: Value = serde_json::from_str(&t).expect("JSON message");
-            let done = pred(&v);
-            got.push(v);
+            let held = unbatch(serde_json::from_str(&t).expect("JSON message"));
+            let done = held.iter().any(&pred);
+            got.push(held);
             if done {
                 return got;
             }

@@ -8,7 +8,7 @@ use app::matches::settings::{ColourAssignment, MatchSettings};
 use serde_json::{json, Value};
 
 use crate::support::*;
-use testclient::{reqwest, tokio_tungstenite};
+use testclient::{read_writes_until, reqwest, stream_url, tokio_tungstenite};
 
 #[tokio::test]
 async fn a_classic_game_from_invitation_to_resignation() {
@@ -127,6 +127,14 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let gap = read_until(&mut late, |v| v["event"]["seq"].as_i64() == Some(version)).await;
     assert_eq!(gap.len(), 2);
     assert_eq!(gap[0]["event"]["seq"].as_i64(), Some(version - 1));
+    // The gap's last event brings the view's fields (the page's turn and clocks current).
+    assert!(gap[0]["live"].is_null(), "{}", gap[0]);
+    let live = &gap[1]["live"];
+    assert_eq!(
+        (live["version"].as_i64(), live["move_number"].as_u64(), live["to_move"].as_str()),
+        (Some(version), Some(2), Some("black")),
+        "{live}"
+    );
     let mut late_spectator = testclient::spectate(&base, room, version - 2).await.unwrap();
     let first = read_until(&mut late_spectator, |_| true).await.remove(0);
     assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(version)));
@@ -267,6 +275,13 @@ async fn bad_requests_get_clear_errors() {
         let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/events?after={after}")).send().await.unwrap();
         assert_eq!(r.status(), 400, "after={after}");
         assert_eq!(error_of(r).await.1["field"], "after");
+    }
+    for batch in ["yes", "1", "TRUE", ""] {
+        let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/stream?batch={batch}")).send().await.unwrap();
+        assert_eq!(r.status(), 400, "batch={batch}");
+        let (code, detail) = error_of(r).await;
+        assert_eq!((code.as_str(), &detail["field"]), ("invalid_input", &json!("batch")), "batch={batch}");
+        assert!(detail["why"].as_str().unwrap().contains("true or false"), "names what is allowed: {detail}");
     }
     // A room that does not exist is 404 whatever `after` says; a real one past its end is []
     // (for a player: the stored events are the record's, 003 §8.1).
@@ -619,9 +634,12 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     let bob = Player::sign_up(&base, "bob").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
     let start = view(&base, room).await["version"].as_i64().unwrap();
+    // A spectator who reads batches (as the browser does), one who does not, and a player.
     let mut spectator = testclient::spectate(&base, room, 0).await.unwrap();
     let first = read_until(&mut spectator, |_| true).await.remove(0);
     assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(start)));
+    let (mut unbatched, _) =
+        testclient::tokio_tungstenite::connect_async(stream_url(&base, room, start)).await.unwrap();
     let mut player = bob.stream(room, start).await;
 
     // Twenty moves on rows 1, 3 and 5 (every stone keeps a liberty), each acknowledged.
@@ -632,8 +650,15 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     }
     let end = view(&base, room).await["version"].as_i64().unwrap();
     assert!(end >= start + 40, "a move and an acknowledgement each: {start} → {end}");
-    for (who, ws) in [("spectator", &mut spectator), ("player", &mut player)] {
-        let got = read_until(ws, |v| v["event"]["seq"].as_i64() == Some(end)).await;
+    for (who, ws) in [("spectator", &mut spectator), ("unbatched spectator", &mut unbatched), ("player", &mut player)] {
+        let writes = read_writes_until(ws, |v| v["event"]["seq"].as_i64() == Some(end)).await;
+        // Several events in one WebSocket message only for the client that asked for batches.
+        let batched = writes.iter().filter(|w| w.len() > 1).count();
+        match who {
+            "spectator" => assert!(batched > 0, "the spectator's burst came in batch messages"),
+            _ => assert_eq!(batched, 0, "the {who} reads one event per message"),
+        }
+        let got: Vec<Value> = writes.into_iter().flatten().collect();
         let seqs: Vec<i64> = got.iter().filter_map(|v| v["event"]["seq"].as_i64()).collect();
         assert_eq!(seqs, (start + 1..=end).collect::<Vec<_>>(), "the {who}'s stream");
         assert_eq!(got.last().unwrap()["live"]["move_number"], 20, "the {who} sees the view after the burst");

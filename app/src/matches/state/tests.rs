@@ -853,6 +853,9 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
             }
             for (view, viewer) in kept.iter().zip(&viewers) {
                 let server = RoomView::of(1, &t.s, viewer.as_ref(), t.now, 0);
+                // What a reconnecting stream sends from this view: the commit's own fields.
+                let fields = LiveFields::of(&t.s, t.now, server.hints.is_some());
+                assert_eq!(LiveFields::from_view(&server), fields, "after {command:?}, seen by {viewer:?}");
                 assert_eq!(sorted(view.clone()), sorted(server), "after {command:?}, seen by {viewer:?}");
             }
             // Without the hints (the player to move not watching), that player's page asks.

@@ -2,7 +2,7 @@
 //! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
 //! and illegal attempts itself, with the view's fields (and, for the player to move, the
 //! hints) that come with each commit's last event — on a spectator's paced stream, with each
-//! write's last event (issue 15 §1); after any other event, a
+//! write's last event, the write one batch message (issue 15 §1); after any other event, a
 //! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
@@ -128,7 +128,7 @@ mod hydrate {
         let (Ok(proto), Ok(host)) = (loc.protocol(), loc.host()) else { return };
         let scheme = if proto == "https:" { "wss" } else { "ws" };
         let after = conn.borrow().last_seq;
-        let url = format!("{scheme}://{host}/api/v1/rooms/{}/stream?after={after}", ctx.id);
+        let url = format!("{scheme}://{host}/api/v1/rooms/{}/stream?after={after}&batch=true", ctx.id);
         let Ok(socket) = WebSocket::new(&url) else { return };
         let c = conn.clone();
         let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
@@ -156,9 +156,22 @@ mod hydrate {
 
     fn on_text(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, text: &str) {
         let Ok(msg) = serde_json::from_str::<serde_json::Value>(text) else { return };
-        match msg["type"].as_str() {
+        on_message(ctx, conn, msg);
+    }
+
+    fn on_message(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, mut msg: serde_json::Value) {
+        let kind = msg["type"].as_str().map(str::to_owned);
+        match kind.as_deref() {
+            // One write of several events (a spectator's paced stream): each in order.
+            Some("batch") => {
+                if let serde_json::Value::Array(messages) = msg["messages"].take() {
+                    for m in messages {
+                        on_message(ctx, conn, m);
+                    }
+                }
+            }
             Some("event") => {
-                let Ok(e) = serde_json::from_value::<StoredEvent>(msg["event"].clone()) else { return };
+                let Ok(e) = serde_json::from_value::<StoredEvent>(msg["event"].take()) else { return };
                 if e.seq <= conn.borrow().last_seq {
                     return;
                 }
@@ -173,7 +186,7 @@ mod hydrate {
                 if e.seq > conn.borrow().live_after {
                     react(ctx, &e.event);
                 }
-                let live = serde_json::from_value::<Option<LiveFields>>(msg["live"].clone()).ok().flatten();
+                let live = serde_json::from_value::<Option<LiveFields>>(msg["live"].take()).ok().flatten();
                 let applied = apply(ctx, conn, &e, live);
                 ctx.events.update(|v| v.push(e));
                 if !applied {
@@ -181,7 +194,7 @@ mod hydrate {
                 }
             }
             Some("snapshot") => {
-                if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].clone()) {
+                if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].take()) {
                     conn.borrow_mut().last_seq = v.version;
                     ctx.view.set(v);
                 }
@@ -204,9 +217,15 @@ mod hydrate {
     }
 
     /// Applies `e` to the page's view when the view is in step with it (the event right
-    /// after what the view holds); false when the view must be fetched instead.
+    /// after what the view holds); false when the view must be fetched instead. True also
+    /// when the view already holds it.
     fn apply(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, e: &StoredEvent, live: Option<LiveFields>) -> bool {
         let version = ctx.view.with_untracked(|v| v.version);
+        // A view fetched while the event was on its way already holds it (on a spectator's
+        // paced stream the fetch is often ahead): nothing to apply, nothing to fetch.
+        if e.seq <= version {
+            return true;
+        }
         let base = version.max(conn.borrow().applied.unwrap_or(0));
         let lacks_hints = live.as_ref().is_some_and(|f| ctx.view.with_untracked(|v| f.lacks_hints_for(v)));
         if !applied_in_browser(&e.event) || e.seq != base + 1 || lacks_hints {

@@ -161,14 +161,26 @@ impl RoomCtx {
         self.fetching.try_set_value((true, false));
         spawn_local(async move {
             loop {
-                if let Ok(v) = match_view(self.id).await {
+                let mut behind = false;
+                if let Ok(mut v) = match_view(self.id).await {
                     if v.version >= self.view.with_untracked(|c| c.version) {
-                        self.offset.set(local_now() - v.server_time_ms as f64);
-                        self.view.set(v);
+                        // Events applied while this view was on its way (they came without
+                        // the view's fields, so the page's version is older than they are)
+                        // are applied to it again, or, if one cannot be, it is asked again.
+                        let later: Vec<Event> = self.events.with_untracked(|es| {
+                            es.iter().filter(|e| e.seq > v.version).map(|e| e.event.clone()).collect()
+                        });
+                        behind = !later.iter().all(crate::matches::live_view::applied_in_browser);
+                        if !behind {
+                            later.iter().for_each(|e| v.apply_live(e, None));
+                            self.offset.set(local_now() - v.server_time_ms as f64);
+                            self.view.set(v);
+                        }
                     }
                 }
                 // Asked again while fetching: one more fetch covers all of those events.
                 let Some((_, again)) = self.fetching.try_get_value() else { break };
+                let again = again || behind;
                 self.fetching.try_set_value((again, false));
                 if !again {
                     break;
