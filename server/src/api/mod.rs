@@ -633,11 +633,13 @@ async fn stream(
     let pace = Pace::new(s.spectator_pace, user_id, follow.seated);
     let live = follow.live;
     let (gap, snapshot) = match follow.gap {
-        // The view's fields go with the gap's event the view is at (the page's turn and
-        // clocks are then current); later gap events get theirs from the live stream.
-        Some(gap) if gap.len() <= MAX_GAP_EVENTS => {
-            let fields = Some(app::matches::live_view::LiveFields::from_view(&follow.view));
-            (Gap { events: gap, fields }, None)
+        // The gap ends at the view, whose fields go with its last event (the page's turn and
+        // clocks are then current). What was stored after the view comes from the live
+        // stream, subscribed before the view was made, each commit with its own fields.
+        Some(mut gap) if gap.len() <= MAX_GAP_EVENTS => {
+            gap.retain(|e| e.seq <= follow.view.version);
+            let fields = app::matches::live_view::LiveFields::from_view(&follow.view);
+            (Gap { events: gap, fields: Some(fields) }, None)
         }
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
         _ => (Gap::default(), Some(follow.view)),
@@ -659,7 +661,9 @@ async fn stream(
 /// The stored events a reconnecting client lacks, and the view's fields as of the follow.
 #[derive(Default)]
 struct Gap {
+    /// Up to the view's version.
     events: Vec<StoredEvent>,
+    /// The view's fields (their `version` is the view's).
     fields: Option<app::matches::live_view::LiveFields>,
 }
 
@@ -882,27 +886,28 @@ async fn pump(
     gap: Gap,
     snapshot: Option<app::matches::view::RoomView>,
     live: tokio::sync::broadcast::Receiver<Published>,
-    mut restrictions: Restrictions,
+    restrictions: Restrictions,
     mut pace: Pace,
     batched: bool,
 ) {
     use futures_util::SinkExt;
-    let mut last = 0i64;
+    // The client has everything up to the view's version after the snapshot or the gap
+    // (before it, when it asked from later): the live stream goes on from there.
+    let last = match &snapshot {
+        Some(room) => room.version,
+        None => gap.fields.as_ref().map_or(0, |f| f.version),
+    };
     let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
     if let Some(room) = &snapshot {
-        last = room.version;
         if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
             if socket.send(m).await.is_err() {
                 return;
             }
         }
     } else {
+        // No restriction can apply in the gap: it ends at the view, which the restrictions
+        // were read from (`Restrictions::since`).
         for e in &gap.events {
-            // Stored between the view and the read of the gap: a restriction may apply.
-            if let Some(sanction) = restrictions.applied_by(e) {
-                let _ = socket.flush().await;
-                return refuse(socket, sanction).await;
-            }
             pace.note(e);
             let live = gap.fields.as_ref().filter(|f| f.version == e.seq);
             if let Ok(m) = send(&StreamMessage::Event { event: e, live }) {
@@ -910,7 +915,6 @@ async fn pump(
                     return;
                 }
             }
-            last = e.seq;
         }
         if socket.flush().await.is_err() {
             return;

@@ -52,8 +52,8 @@ const FINAL_ACTIONS: usize = 12;
 pub(crate) use testclient::chaos::{colour_of, move_to, point_of, SIZE};
 
 /// The real binary on `data_dir` (a port of its own each time). A kill is timed by what a
-/// spectator has seen, so the spectator's stream is not paced: it sees each event as it is
-/// committed, not a burst's events together.
+/// spectator has seen, so the spectator's stream is not paced: it sees each event as soon as
+/// it is committed (those waiting together come in one batch message).
 pub(crate) async fn start(data_dir: &Path) -> ServerProcess {
     ServerProcess::start_with(Path::new(env!("CARGO_BIN_EXE_space-baduk")), data_dir, &["--spectator-pace-ms", "0"])
         .await
@@ -182,11 +182,13 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
                     let mut count = 0;
                     while let Some(Ok(msg)) = spectator.next().await {
                         if let Message::Text(t) = msg {
-                            let v: Value = serde_json::from_str(&t).unwrap();
-                            if v["event"]["event"]["type"] == kind {
-                                count += 1;
-                                if count == n {
-                                    return true;
+                            // A write of several events is one batch message.
+                            for v in testclient::unbatch(serde_json::from_str(&t).unwrap()) {
+                                if v["event"]["event"]["type"] == kind {
+                                    count += 1;
+                                    if count == n {
+                                        return true;
+                                    }
                                 }
                             }
                         }
