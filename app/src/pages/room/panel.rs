@@ -329,13 +329,6 @@ fn MoveControls() -> impl IntoView {
                     on:click=move |_| ctx.confirm()>
                     {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
                 </button>
-                <label class="one-tap"><input type="checkbox" data-testid="animate" prop:checked=ctx.animate
-                    on:change=move |e| ctx.animate.set(event_target_checked(&e))/>{move || tr!("ui.animations")}</label>
-                <super::sound::SoundSwitch/>
-                {can_one_tap.then(|| view! {
-                    <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
-                        on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
-                })}
             </div>
             <div class="buttons">
                 <button data-testid="pass" disabled=move || !my_turn() on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
@@ -366,6 +359,17 @@ fn MoveControls() -> impl IntoView {
                     <button data-testid="confirm-no" on:click=move |_| confirming.set(None)>{tr!("room.no")}</button>
                 </div>
             })}
+            // The preferences after the moves' buttons: on a phone, pass, undo and resign
+            // then sit right below the confirm button, above the fold.
+            <div class="buttons prefs">
+                <label class="one-tap"><input type="checkbox" data-testid="animate" prop:checked=ctx.animate
+                    on:change=move |e| ctx.animate.set(event_target_checked(&e))/>{move || tr!("ui.animations")}</label>
+                <super::sound::SoundSwitch/>
+                {can_one_tap.then(|| view! {
+                    <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
+                        on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
+                })}
+            </div>
         </Show>
     }
 }
