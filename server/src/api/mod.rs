@@ -632,17 +632,16 @@ async fn stream(
     // A player's events are never held.
     let pace = Pace::new(s.spectator_pace, user_id, follow.seated);
     let live = follow.live;
-    let (gap, snapshot) = match follow.gap {
+    let start = match follow.gap {
         // The gap ends at the view, whose fields go with its last event (the page's turn and
         // clocks are then current). What was stored after the view comes from the live
         // stream, subscribed before the view was made, each commit with its own fields.
-        Some(mut gap) if gap.len() <= MAX_GAP_EVENTS => {
-            gap.retain(|e| e.seq <= follow.view.version);
-            let fields = app::matches::live_view::LiveFields::from_view(&follow.view);
-            (Gap { events: gap, fields: Some(fields) }, None)
+        Some(mut events) if events.len() <= MAX_GAP_EVENTS => {
+            events.retain(|e| e.seq <= follow.view.version);
+            Start::Gap { events, fields: Box::new(app::matches::live_view::LiveFields::from_view(&follow.view)) }
         }
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
-        _ => (Gap::default(), Some(follow.view)),
+        _ => Start::Snapshot(Box::new(follow.view)),
     };
     let matches = s.matches.clone();
     // A small read buffer: viewers send nothing but control frames (at most 131 bytes), and
@@ -653,18 +652,18 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, gap, snapshot, live, restrictions, pace, batch).await;
+        pump(socket, start, live, restrictions, pace, batch).await;
         matches.presence(id, user_id, false).await;
     }))
 }
 
-/// The stored events a reconnecting client lacks, and the view's fields as of the follow.
-#[derive(Default)]
-struct Gap {
-    /// Up to the view's version.
-    events: Vec<StoredEvent>,
-    /// The view's fields (their `version` is the view's).
-    fields: Option<app::matches::live_view::LiveFields>,
+/// What a stream sends before the live events: either brings the client to the view's version.
+enum Start {
+    /// The room as it is.
+    Snapshot(Box<app::matches::view::RoomView>),
+    /// The stored events the client lacks, up to the view's version, and the view's fields
+    /// (their `version` is the view's).
+    Gap { events: Vec<StoredEvent>, fields: Box<app::matches::live_view::LiveFields> },
 }
 
 /// The viewing restrictions of one viewer in one room (003 §6.5), followed event by event
@@ -883,43 +882,47 @@ const BATCH_OPEN: &str = r#"{"type":"batch","messages":["#;
 
 async fn pump(
     mut socket: WebSocket,
-    gap: Gap,
-    snapshot: Option<app::matches::view::RoomView>,
+    start: Start,
     live: tokio::sync::broadcast::Receiver<Published>,
     restrictions: Restrictions,
     mut pace: Pace,
     batched: bool,
 ) {
     use futures_util::SinkExt;
+    let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
     // The client has everything up to the view's version after the snapshot or the gap
     // (before it, when it asked from later): the live stream goes on from there.
-    let last = match &snapshot {
-        Some(room) => room.version,
-        None => gap.fields.as_ref().map_or(0, |f| f.version),
+    let last = match &start {
+        Start::Snapshot(room) => room.version,
+        Start::Gap { fields, .. } => fields.version,
     };
-    let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
-    if let Some(room) = &snapshot {
-        if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
-            if socket.send(m).await.is_err() {
-                return;
-            }
-        }
-    } else {
-        // No restriction can apply in the gap: it ends at the view, which the restrictions
-        // were read from (`Restrictions::since`).
-        for e in &gap.events {
-            pace.note(e);
-            let live = gap.fields.as_ref().filter(|f| f.version == e.seq);
-            if let Ok(m) = send(&StreamMessage::Event { event: e, live }) {
-                if socket.feed(m).await.is_err() {
+    match &start {
+        Start::Snapshot(room) => {
+            if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
+                if socket.send(m).await.is_err() {
                     return;
                 }
             }
         }
-        if socket.flush().await.is_err() {
-            return;
+        // No restriction can apply in the gap: it ends at the view, which the restrictions
+        // were read from (`Restrictions::since`).
+        Start::Gap { events, fields } => {
+            for e in events {
+                pace.note(e);
+                let live = Some(&**fields).filter(|f| f.version == e.seq);
+                if let Ok(m) = send(&StreamMessage::Event { event: e, live }) {
+                    if socket.feed(m).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            if socket.flush().await.is_err() {
+                return;
+            }
         }
     }
+    // Sent: not held for the rest of the stream (a room's view per socket).
+    drop(start);
     let mut f = Follower { live, last, restrictions, pace, batch: Vec::new(), batched };
     loop {
         tokio::select! {
