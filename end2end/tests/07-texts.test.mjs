@@ -73,6 +73,14 @@ test("the agreement, play, scoring and the result read as sentences in both lang
       for (const vp of Object.keys(VIEWPORTS)) {
         const t = await look(alice, null, lang, vp, "2-play");
         assert.match(t, lang === "ko" ? /대국 중/ : /Playing/);
+        if (vp === "phone") {
+          // 000 §9: on a phone every move button, resign too, is on the first screen.
+          const bottom = await alice.page.evaluate(() => {
+            window.scrollTo(0, 0);
+            return document.querySelector("[data-testid=resign]").getBoundingClientRect().bottom;
+          });
+          assert.ok(bottom <= VIEWPORTS.phone.height, `${lang}: resign ends ${bottom} px down a ${VIEWPORTS.phone.height} px screen`);
+        }
         // The pass and resignation dialogs ask in words and answer Yes / No (예 / 아니요).
         for (const what of ["pass", "resign"]) {
           await alice.page.click(`[data-testid=${what}]`);

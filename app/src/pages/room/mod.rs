@@ -180,7 +180,13 @@ impl RoomCtx {
                 }
                 // Asked again while fetching: one more fetch covers all of those events.
                 let Some((_, again)) = self.fetching.try_get_value() else { break };
-                let again = again || behind;
+                if behind && !again {
+                    // The server's view is older than events the stream already brought (an
+                    // instance catching up): asked again after a pause, not in a tight loop.
+                    self.fetching.try_set_value((false, false));
+                    set_timeout(move || self.refresh(), BEHIND_PAUSE);
+                    break;
+                }
                 self.fetching.try_set_value((again, false));
                 if !again {
                     break;
@@ -251,6 +257,10 @@ impl RoomCtx {
         self.send(Command::Move { at });
     }
 }
+
+/// How long the page waits before asking again for a view that came back older than events
+/// the stream had already brought.
+const BEHIND_PAUSE: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Whether a mark at `mark` already covers the point tapped: the same point or the same
 /// chain (the server decides; this only picks Mark or Unmark for the tap).

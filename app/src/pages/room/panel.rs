@@ -330,7 +330,7 @@ fn MoveControls() -> impl IntoView {
                     {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
                 </button>
             </div>
-            <div class="buttons">
+            <div class="buttons move-buttons">
                 <button data-testid="pass" disabled=move || !my_turn() on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
                 <button data-testid="request-undo" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
                 {move || {
