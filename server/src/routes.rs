@@ -53,7 +53,10 @@ pub async fn router(
         matches: matches.clone(),
         throttle: throttle.clone(),
         site_root: config.site_root.clone(),
-        spectator_pace: std::time::Duration::from_millis(config.spectator_pace_ms),
+        spectator_pace: crate::api::SpectatorPace::new(
+            std::time::Duration::from_millis(config.spectator_pace_ms),
+            config.spectator_writes_per_s,
+        ),
     });
     // Pages and server functions; the participant API is merged in below.
     let pages = Router::new()

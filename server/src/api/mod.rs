@@ -9,6 +9,7 @@ mod audit;
 mod extract;
 mod models;
 mod openapi;
+mod pace;
 mod programs;
 mod rules;
 
@@ -45,6 +46,8 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub use extract::{After, Batch, Body, RoomId};
 pub use openapi::openapi;
+use pace::Pace;
+pub use pace::SpectatorPace;
 
 /// Requests larger than this are refused before parsing.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -58,8 +61,9 @@ pub struct ApiState {
     pub throttle: Arc<SignInThrottle>,
     /// Where the site is served from (the participant program's WASM sits beside it).
     pub site_root: std::path::PathBuf,
-    /// How often an unseated viewer's stream writes during a burst (`Config::spectator_pace_ms`).
-    pub spectator_pace: std::time::Duration,
+    /// How often unseated viewers' streams write during a burst (`Config::spectator_pace_ms`,
+    /// widened by `Config::spectator_writes_per_s`).
+    pub spectator_pace: Arc<SpectatorPace>,
 }
 
 /// Every route of the participant API with its methods, as the README promises them. The
@@ -630,7 +634,7 @@ async fn stream(
     let user_id = who.map(|v| v.user_id);
     let restrictions = Restrictions::of(&follow.view, user_id);
     // A player's events are never held.
-    let pace = Pace::new(s.spectator_pace, user_id, follow.seated);
+    let pace = Pace::new(&s.spectator_pace, user_id, follow.seated);
     let live = follow.live;
     let start = match follow.gap {
         // The gap ends at the view, whose fields go with its last event (the page's turn and
@@ -728,54 +732,6 @@ async fn refuse(mut socket: WebSocket, sanction: u32) {
 /// event, bounded so one busy room cannot hold a socket's task for long (issue 15 §1).
 const BURST: usize = 256;
 
-/// When a viewer's stream writes. A player gets every event the moment it is committed. A
-/// viewer who holds no seat gets the first event after a quiet spell at once, and during a
-/// burst at most one write per `every`, carrying everything committed meanwhile: with
-/// thousands of spectators, one write per event per socket is what the server spends its time
-/// on (issue 15 §1: the kernel's socket writes and the wake-ups of each socket's task). Every
-/// event is still sent, in order.
-struct Pace {
-    /// `None`: write at once (a player, or pacing turned off).
-    every: Option<std::time::Duration>,
-    viewer: Option<i64>,
-    /// No write before this.
-    next: Option<tokio::time::Instant>,
-}
-
-impl Pace {
-    fn new(every: std::time::Duration, viewer: Option<i64>, seated: bool) -> Pace {
-        Pace { every: (!seated && !every.is_zero()).then_some(every), viewer, next: None }
-    }
-
-    /// A viewer who takes a seat is a player from then on.
-    fn note(&mut self, e: &StoredEvent) {
-        use app::matches::events::Event;
-        if let Event::SeatTaken { user_id, .. } = &e.event {
-            if Some(*user_id) == self.viewer {
-                self.every = None;
-            }
-        }
-    }
-
-    /// When the next write may go out, if not at `now`.
-    fn held_until(&self, now: tokio::time::Instant) -> Option<tokio::time::Instant> {
-        self.every.and(self.next).filter(|next| *next > now)
-    }
-
-    /// Waits until the next write is due.
-    async fn due(&self) {
-        if let Some(next) = self.held_until(tokio::time::Instant::now()) {
-            tokio::time::sleep_until(next).await;
-        }
-    }
-
-    /// A write went out at `now`; `drained`: nothing was left waiting (otherwise the rest
-    /// follows at once).
-    fn wrote(&mut self, now: tokio::time::Instant, drained: bool) {
-        self.next = self.every.filter(|_| drained).map(|every| now + every);
-    }
-}
-
 /// How a stream goes on after a write.
 enum Then {
     Follow,
@@ -823,7 +779,6 @@ impl Follower {
 
     /// Gathers `first` and the events already waiting (at most `BURST`) into `batch`.
     fn gather(&mut self, first: Received) -> Then {
-        use tokio::sync::broadcast::error::{RecvError, TryRecvError};
         self.batch.clear();
         let mut ev = Some(first);
         while let Some(e) = ev {
@@ -835,14 +790,20 @@ impl Follower {
             if self.batch.len() >= BURST {
                 break;
             }
-            ev = match self.live.try_recv() {
-                Ok(e) => Some(Ok(e)),
-                Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Lagged(n)) => Some(Err(RecvError::Lagged(n))),
-                Err(TryRecvError::Closed) => Some(Err(RecvError::Closed)),
-            };
+            ev = self.waiting();
         }
         Then::Follow
+    }
+
+    /// The next event if one is already waiting, without waiting for one.
+    fn waiting(&mut self) -> Option<Received> {
+        use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+        match self.live.try_recv() {
+            Ok(e) => Some(Ok(e)),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Lagged(n)) => Some(Err(RecvError::Lagged(n))),
+            Err(TryRecvError::Closed) => Some(Err(RecvError::Closed)),
+        }
     }
 
     /// `e`'s wire text, made once for every socket of the room (issue 15 §1); without the
@@ -851,31 +812,59 @@ impl Follower {
         e.frame(with_live, |event, live| serde_json::to_string(&StreamMessage::Event { event, live }).ok())
     }
 
-    /// The WebSocket messages of the write in `batch`: one per event, or one batch message
-    /// holding them all when the client reads batches. On a paced stream only the last event
-    /// carries the view's fields: the browser applies the events in order and takes the last
-    /// fields, and the fields are most of an event's text.
+    /// The WebSocket messages of the write in `batch`: one per event, or, when the client
+    /// reads batches, batch messages of up to `CHUNK` bytes holding them all. On a paced
+    /// stream only the last event carries the view's fields: the browser applies the events
+    /// in order and takes the last fields, and the fields are most of an event's text.
     fn messages(&self) -> Option<Vec<Message>> {
         let last = self.batch.len().saturating_sub(1);
-        let with_live = |i: usize| self.pace.every.is_none() || i == last;
+        let with_live = |i: usize| !self.pace.is_paced() || i == last;
         let texts = self.batch.iter().enumerate().map(|(i, e)| Follower::text(e, with_live(i)));
         if !self.batched || self.batch.len() < 2 {
             return texts.map(|t| t.map(Message::Text)).collect();
         }
         // The events' shared texts joined as they are: no event is serialised again.
         let texts = texts.collect::<Option<Vec<_>>>()?;
-        let mut joined = String::with_capacity(texts.iter().map(|t| t.len() + 1).sum::<usize>() + BATCH_OPEN.len() + 2);
-        joined.push_str(BATCH_OPEN);
-        for (i, t) in texts.iter().enumerate() {
-            if i > 0 {
-                joined.push(',');
+        let mut messages = Vec::new();
+        let mut group: Vec<&str> = Vec::new();
+        let mut size = BATCH_OPEN.len() + 2;
+        for t in &texts {
+            if !group.is_empty() && size + t.len() + 1 > CHUNK {
+                messages.push(batch_message(&group, size));
+                group.clear();
+                size = BATCH_OPEN.len() + 2;
             }
-            joined.push_str(t.as_str());
+            group.push(t.as_str());
+            size += t.len() + 1;
         }
-        joined.push_str("]}");
-        Some(vec![Message::Text(joined.into())])
+        messages.push(batch_message(&group, size));
+        Some(messages)
     }
 }
+
+/// One message of a write: a lone event as itself, several as a batch.
+fn batch_message(texts: &[&str], size: usize) -> Message {
+    if let [one] = texts {
+        return Message::Text((*one).into());
+    }
+    let mut joined = String::with_capacity(size);
+    joined.push_str(BATCH_OPEN);
+    for (i, t) in texts.iter().enumerate() {
+        if i > 0 {
+            joined.push(',');
+        }
+        joined.push_str(t);
+    }
+    joined.push_str("]}");
+    Message::Text(joined.into())
+}
+
+/// The most a stream puts in one socket write, as far as events allow: tungstenite keeps each
+/// socket's write buffer at the size of the largest write it held, so a spectator's write of
+/// a busy second of play would otherwise stay allocated for every socket (issue 15 §1's
+/// memory). A batch message is cut to this size, and the stream writes out before a message
+/// that would take what it holds past it.
+const CHUNK: usize = 4 * 1024 - 16;
 
 /// The opening of a batch message, `{"type":"batch","messages":[…]}`.
 const BATCH_OPEN: &str = r#"{"type":"batch","messages":["#;
@@ -925,46 +914,68 @@ async fn pump(
     drop(start);
     let mut f = Follower { live, last, restrictions, pace, batch: Vec::new(), batched };
     loop {
-        tokio::select! {
-            incoming = socket.recv() => match incoming {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                Some(Ok(_)) => {} // read-only stream
+        // A paced viewer sleeps out its pace before it looks for events: what is committed
+        // meanwhile waits in the room's broadcast and goes in one write. Its task is woken
+        // once per write, by its timer, rather than by the next event and then its timer
+        // (issue 15 §1: with thousands of spectators the wake-ups are much of the cost).
+        if let Some(next) = f.pace.held_until(tokio::time::Instant::now()) {
+            tokio::select! {
+                incoming = socket.recv() => match incoming {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    Some(Ok(_)) => continue, // read-only stream
+                },
+                () = tokio::time::sleep_until(next) => {}
+            }
+        }
+        let ev = match f.waiting() {
+            Some(ev) => ev,
+            None => tokio::select! {
+                incoming = socket.recv() => match incoming {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                    Some(Ok(_)) => continue,
+                },
+                ev = f.live.recv() => ev,
             },
-            ev = f.live.recv() => {
-                // A spectator's write waits for its turn; what is committed meanwhile joins it.
-                f.pace.due().await;
-                let then = f.gather(ev);
-                // One write, one flush.
-                let Some(messages) = f.messages() else { return };
-                for m in messages {
-                    if socket.feed(m).await.is_err() {
-                        return;
-                    }
+        };
+        let then = f.gather(ev);
+        // One write, one flush.
+        let Some(messages) = f.messages() else { return };
+        let mut held = 0;
+        for m in messages {
+            let len = m.to_text().map_or(0, str::len);
+            if held > 0 && held + len > CHUNK {
+                if socket.flush().await.is_err() {
+                    return;
                 }
-                match then {
-                    // Only already-sent events (the gap's): nothing written, nothing paced.
-                    Then::Follow if f.batch.is_empty() => {}
-                    Then::Follow => {
-                        if socket.flush().await.is_err() {
-                            return;
-                        }
-                        f.pace.wrote(tokio::time::Instant::now(), f.batch.len() < BURST);
-                    }
-                    Then::Refuse(sanction) => {
-                        let _ = socket.flush().await;
-                        return refuse(socket, sanction).await;
-                    }
-                    Then::Lagged => {
-                        if let Ok(m) = send(&StreamMessage::Lagged) {
-                            let _ = socket.send(m).await;
-                        }
-                        return;
-                    }
-                    Then::End => {
-                        let _ = socket.flush().await;
-                        return;
-                    }
+                held = 0;
+            }
+            held += len;
+            if socket.feed(m).await.is_err() {
+                return;
+            }
+        }
+        match then {
+            // Only already-sent events (the gap's): nothing written, nothing paced.
+            Then::Follow if f.batch.is_empty() => {}
+            Then::Follow => {
+                if socket.flush().await.is_err() {
+                    return;
                 }
+                f.pace.wrote(tokio::time::Instant::now(), f.batch.len() < BURST);
+            }
+            Then::Refuse(sanction) => {
+                let _ = socket.flush().await;
+                return refuse(socket, sanction).await;
+            }
+            Then::Lagged => {
+                if let Ok(m) = send(&StreamMessage::Lagged) {
+                    let _ = socket.send(m).await;
+                }
+                return;
+            }
+            Then::End => {
+                let _ = socket.flush().await;
+                return;
             }
         }
     }
@@ -973,47 +984,51 @@ async fn pump(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use app::matches::events::{Event, Seat};
-    use std::time::Duration;
-    use tokio::time::Instant;
+    use app::matches::events::{Colour, Event, StoredEvent, Xyz};
+    use app::matches::published::Published;
 
-    const EVERY: Duration = Duration::from_millis(100);
+    /// A paced spectator's write of a busy second of play.
+    fn follower(batched: bool, events: usize) -> Follower {
+        let (_, live) = tokio::sync::broadcast::channel(4);
+        let pace = Pace::new(&SpectatorPace::new(std::time::Duration::from_millis(250), 10_000), None, false);
+        let restrictions = Restrictions { viewer: None, numbers: Vec::new(), since: 0 };
+        let batch = (1..=events as i64)
+            .map(|seq| {
+                let at = Xyz { x: 3, y: 4, z: 5 };
+                let event = Event::MovePlayed { colour: Colour::Black, at, move_number: seq as u32, captured: vec![] };
+                Published::new(StoredEvent { seq, at_ms: 1_764_900_000_000, actor: Some(7), event }, None)
+            })
+            .collect();
+        Follower { live, last: 0, restrictions, pace, batch, batched }
+    }
 
-    fn seat_taken(user_id: i64) -> StoredEvent {
-        let event = Event::SeatTaken { seat: Seat::Second, user_id, username: format!("u{user_id}") };
-        StoredEvent { seq: 2, at_ms: 0, actor: Some(user_id), event }
+    fn texts(messages: Vec<Message>) -> Vec<String> {
+        messages.into_iter().map(|m| m.into_text().unwrap().to_string()).collect()
     }
 
     #[test]
-    fn a_spectator_writes_at_once_after_a_quiet_spell_and_at_most_once_per_pace_in_a_burst() {
-        let t0 = Instant::now();
-        let mut p = Pace::new(EVERY, Some(7), false);
-        assert_eq!(p.held_until(t0), None, "the first event goes at once");
-        p.wrote(t0, true);
-        assert_eq!(p.held_until(t0 + Duration::from_millis(30)), Some(t0 + EVERY), "a burst waits its turn");
-        assert_eq!(p.held_until(t0 + EVERY), None);
-        assert_eq!(p.held_until(t0 + Duration::from_millis(250)), None, "quiet since: at once");
-        // A write cut at the burst's bound leaves events waiting: they follow at once.
-        p.wrote(t0, false);
-        assert_eq!(p.held_until(t0 + Duration::from_millis(1)), None);
+    fn a_large_write_comes_in_batch_messages_of_at_most_a_chunk_holding_every_event_in_order() {
+        let f = follower(true, 200);
+        let messages = texts(f.messages().unwrap());
+        assert!(messages.len() > 1, "200 events do not fit one chunk");
+        let mut seqs = Vec::new();
+        for m in &messages {
+            assert!(m.len() <= CHUNK, "a message of {} bytes, more than {CHUNK}", m.len());
+            let v: serde_json::Value = serde_json::from_str(m).unwrap();
+            assert_eq!(v["type"], "batch");
+            seqs.extend(v["messages"].as_array().unwrap().iter().map(|e| e["event"]["seq"].as_i64().unwrap()));
+        }
+        assert_eq!(seqs, (1..=200).collect::<Vec<_>>());
     }
 
     #[test]
-    fn a_player_is_never_held_and_a_spectator_who_sits_down_becomes_one() {
-        let t0 = Instant::now();
-        let mut player = Pace::new(EVERY, Some(7), true);
-        player.wrote(t0, true);
-        assert_eq!(player.held_until(t0), None);
-
-        let mut off = Pace::new(Duration::ZERO, None, false);
-        off.wrote(t0, true);
-        assert_eq!(off.held_until(t0), None, "pace 0: every event at once");
-
-        let mut viewer = Pace::new(EVERY, Some(7), false);
-        viewer.note(&seat_taken(8));
-        viewer.wrote(t0, true);
-        assert_eq!(viewer.held_until(t0), Some(t0 + EVERY), "someone else sat down");
-        viewer.note(&seat_taken(7));
-        assert_eq!(viewer.held_until(t0), None, "the viewer sat down");
+    fn a_client_that_reads_no_batches_gets_one_message_per_event() {
+        let messages = texts(follower(false, 30).messages().unwrap());
+        assert_eq!(messages.len(), 30);
+        let v: serde_json::Value = serde_json::from_str(&messages[29]).unwrap();
+        assert_eq!((v["type"].as_str(), v["event"]["seq"].as_i64()), (Some("event"), Some(30)));
+        // A lone event left over at a chunk's end goes as itself, not as a batch of one.
+        let one = texts(follower(true, 1).messages().unwrap());
+        assert!(one[0].starts_with(r#"{"type":"event""#), "{}", one[0]);
     }
 }

@@ -187,6 +187,7 @@ async fn start_target(args: &Args) -> (String, Target) {
                 advertise_url: None,
                 no_browser_bundle: true,
                 spectator_pace_ms: 250,
+                spectator_writes_per_s: 10_000,
             };
             let srv = server::Server::prepare(&config).await.expect("server starts");
             let base = format!("http://{}", srv.addr);
@@ -228,8 +229,17 @@ fn rss_mib(pid: &str) -> Option<u64> {
 }
 
 fn rss_kib(pid: &str) -> Option<u64> {
+    status_kib(pid, "VmRSS:")
+}
+
+/// The most a process has held resident since it started (Linux's high-water mark).
+fn peak_rss_mib(pid: &str) -> Option<u64> {
+    status_kib(pid, "VmHWM:").map(|k| k / 1024)
+}
+
+fn status_kib(pid: &str, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
@@ -651,6 +661,7 @@ async fn run(args: Args) -> std::process::ExitCode {
     let connected1 = stats.spectators_connected.load(Relaxed);
     let cpu1 = (server_pid.as_deref().and_then(cpu_seconds), cpu_seconds(&own_pid));
     let rss = (server_pid.as_deref().and_then(rss_mib), rss_mib(&own_pid));
+    let server_peak = server_pid.as_deref().and_then(peak_rss_mib);
     let machine1 = machine_busy_seconds();
     for g in games {
         let _ = g.await;
@@ -716,7 +727,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         println!("CPU of the whole machine   {:.2} cores busy", (b - a) / elapsed);
     }
     let mib = |m: Option<u64>| m.map_or("n/a".to_string(), |m| format!("{m} MiB"));
-    println!("resident memory            server {}  generator {}", mib(rss.0), mib(rss.1));
+    println!("resident memory            server {} (peak {})  generator {}", mib(rss.0), mib(server_peak), mib(rss.1));
     // What a room (two sign-ups, a started game) and a connected socket add to the server.
     let per = |after: Option<u64>, before: Option<u64>, n: usize| match (after, before) {
         (Some(a), Some(b)) if n > 0 => Some(a.saturating_sub(b) as f64 / n as f64),
@@ -758,6 +769,7 @@ async fn run(args: Args) -> std::process::ExitCode {
             "errors": error_count,
             "server_cpu_cores": cores.map(ms),
             "server_rss_mib": rss.0,
+            "server_peak_rss_mib": server_peak,
             "server_kib_per_room": per_room.map(ms),
             "server_kib_per_socket": per_socket.map(ms),
         });

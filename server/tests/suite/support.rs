@@ -37,6 +37,7 @@ pub fn config(dir: &Path) -> Config {
         advertise_url: None,
         no_browser_bundle: true,
         spectator_pace_ms: 100,
+        spectator_writes_per_s: 10_000,
     }
 }
 
