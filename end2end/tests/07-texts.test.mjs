@@ -75,10 +75,12 @@ test("the agreement, play, scoring and the result read as sentences in both lang
         assert.match(t, lang === "ko" ? /대국 중/ : /Playing/);
         if (vp === "phone") {
           // 000 §9: on a phone every move button, resign too, is on the first screen.
-          const bottom = await alice.page.evaluate(() => {
+          const [bottom, height] = await alice.page.evaluate(() => {
             window.scrollTo(0, 0);
-            return document.querySelector("[data-testid=resign]").getBoundingClientRect().bottom;
+            const r = document.querySelector("[data-testid=resign]").getBoundingClientRect();
+            return [r.bottom, r.height];
           });
+          assert.ok(height > 0, `${lang}: resign is shown`);
           assert.ok(bottom <= VIEWPORTS.phone.height, `${lang}: resign ends ${bottom} px down a ${VIEWPORTS.phone.height} px screen`);
         }
         // The pass and resignation dialogs ask in words and answer Yes / No (예 / 아니요).

@@ -79,9 +79,11 @@ pub struct Config {
     #[arg(long, env = "SPACE_BADUK_SPECTATOR_PACE_MS", default_value_t = 250,
         value_parser = clap::value_parser!(u64).range(0..=1000))]
     pub spectator_pace_ms: u64,
-    /// Writes a second to all viewers without a seat together that the server aims to stay
-    /// within: with more viewers than `spectator_pace_ms` allows at this budget, each one's
-    /// interval widens, up to one second.
+    /// Paced writes a second that the server aims at for all viewers without a seat together:
+    /// with more of their streams open (watching any room, busy or not) than
+    /// `spectator_pace_ms` allows at this many, each one's interval widens, up to one second.
+    /// A write of more than about 4 KiB of events is several socket writes. No effect with
+    /// `spectator_pace_ms` 0.
     #[arg(long, env = "SPACE_BADUK_SPECTATOR_WRITES_PER_S", default_value_t = 10_000,
         value_parser = clap::value_parser!(u32).range(100..=10_000_000))]
     pub spectator_writes_per_s: u32,

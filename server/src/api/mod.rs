@@ -594,16 +594,17 @@ enum StreamMessage<'a> {
 /// The room's live events (WebSocket), each a JSON text message
 /// `{"type":"event","event":StoredEvent,"live"?:LiveFields}` | `{"type":"snapshot","room":RoomView}` |
 /// `{"type":"lagged"}` (reconnect with the last `seq`) | `{"type":"refused","error":ErrorBody}`;
-/// with `?batch=true`, a write of several events is one message
-/// `{"type":"batch","messages":[event message, …]}` (in order). Live viewing is open to all, the
+/// with `?batch=true`, the events of a write come in messages
+/// `{"type":"batch","messages":[event message, …]}` of up to about 4 KiB each (in order; a
+/// lone event as itself). Live viewing is open to all, the
 /// stored record is not (003 §8.1): the players, administrators and viewers both players
 /// approved get exactly the stored events after `after` (a snapshot when that is too far
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
 /// and result), never earlier events, whatever `after` says. Then everyone gets every new
 /// event: a player at once; a viewer who holds no seat the first event after a quiet spell at
-/// once and, during a burst, everything committed meanwhile at most once per pace (the
-/// server's `--spectator-pace-ms`, 250 ms by default), the view's fields (`live`) only with
-/// the last event of each write.
+/// once and, during a burst, everything committed meanwhile at most once per interval (the
+/// server's `--spectator-pace-ms`, 250 ms by default, widened up to one second when many
+/// watch), the view's fields (`live`) only with the last event of each write that has them.
 /// Read-only: what viewers send is ignored (003 §6.4). A player's open stream is
 /// their connection to the match (003 §6.1).
 #[utoipa::path(get, path = "/api/v1/rooms/{id}/stream", tag = "rooms", params(RoomId, After, Batch),
@@ -652,7 +653,7 @@ async fn stream(
     // tungstenite allocates the buffer for every socket and zero-fills it on every read
     // (128 KiB by default: a quarter of the server's CPU with many spectators; 4 KiB → 1 KiB
     // is 3 KiB less per socket, measured with the load benchmark). It grows for more.
-    let ws = ws.read_buffer_size(1024);
+    let ws = ws.read_buffer_size(1024).write_buffer_size(CHUNK);
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
@@ -727,9 +728,9 @@ async fn refuse(mut socket: WebSocket, sanction: u32) {
     }
 }
 
-/// Events a stream writes before one flush: a burst waiting for a socket goes out in one
-/// write (one system call, up to tungstenite's 128 KiB write buffer) rather than one per
-/// event, bounded so one busy room cannot hold a socket's task for long (issue 15 §1).
+/// Events a stream takes in one go: a burst waiting for a socket goes out together (in socket
+/// writes of up to `CHUNK`) rather than one write per event, bounded so one busy room cannot
+/// hold a socket's task for long (issue 15 §1).
 const BURST: usize = 256;
 
 /// How a stream goes on after a write.
@@ -817,8 +818,10 @@ impl Follower {
     /// stream only the last event carries the view's fields: the browser applies the events
     /// in order and takes the last fields, and the fields are most of an event's text.
     fn messages(&self) -> Option<Vec<Message>> {
-        let last = self.batch.len().saturating_sub(1);
-        let with_live = |i: usize| !self.pace.is_paced() || i == last;
+        // The last event that has them: a write may end inside a commit, before the event
+        // that brings that commit's fields.
+        let last = self.batch.iter().rposition(|e| e.live.is_some());
+        let with_live = |i: usize| !self.pace.is_paced() || Some(i) == last;
         let texts = self.batch.iter().enumerate().map(|(i, e)| Follower::text(e, with_live(i)));
         if !self.batched || self.batch.len() < 2 {
             return texts.map(|t| t.map(Message::Text)).collect();
@@ -863,7 +866,9 @@ fn batch_message(texts: &[&str], size: usize) -> Message {
 /// socket's write buffer at the size of the largest write it held, so a spectator's write of
 /// a busy second of play would otherwise stay allocated for every socket (issue 15 §1's
 /// memory). A batch message is cut to this size, and the stream writes out before a message
-/// that would take what it holds past it.
+/// that would take what it holds past it; tungstenite writes out past it by itself (a gap).
+/// Not bounded: a single larger message — the opening snapshot of a large board, or one
+/// large event.
 const CHUNK: usize = 4 * 1024 - 16;
 
 /// The opening of a batch message, `{"type":"batch","messages":[…]}`.
@@ -985,10 +990,25 @@ async fn pump(
 mod tests {
     use super::*;
     use app::matches::events::{Colour, Event, StoredEvent, Xyz};
+    use app::matches::live_view::LiveFields;
     use app::matches::published::Published;
 
-    /// A paced spectator's write of a busy second of play.
-    fn follower(batched: bool, events: usize) -> Follower {
+    /// The view's fields as the stream sends them (with the view's version `version`).
+    fn fields(version: i64) -> LiveFields {
+        let mut v: serde_json::Value = serde_json::from_str(
+            r#"{"version":0,"server_time_ms":0,"phase":"playing","to_move":"white","move_number":1,
+            "last_move":{"x":1,"y":1,"z":1},"captures":[0,0],"clocks":{"control":{"kind":"space_hours",
+            "black":1,"white":1},"main_ms":[3599867,3599879],"periods_left":[0,0],"running":null,
+            "turn_left_ms":null,"at_ms":0},"awaiting_ack":["white",1],"undos_used":[0,0],
+            "scoring_requests":[null,null],"faults":[null,null],"illegal_attempts":0}"#,
+        )
+        .unwrap();
+        v["version"] = version.into();
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// A paced spectator's write of `events` moves; `with_fields(seq)`: that event ends a commit.
+    fn follower(batched: bool, events: usize, with_fields: impl Fn(i64) -> bool) -> Follower {
         let (_, live) = tokio::sync::broadcast::channel(4);
         let pace = Pace::new(&SpectatorPace::new(std::time::Duration::from_millis(250), 10_000), None, false);
         let restrictions = Restrictions { viewer: None, numbers: Vec::new(), since: 0 };
@@ -996,39 +1016,67 @@ mod tests {
             .map(|seq| {
                 let at = Xyz { x: 3, y: 4, z: 5 };
                 let event = Event::MovePlayed { colour: Colour::Black, at, move_number: seq as u32, captured: vec![] };
-                Published::new(StoredEvent { seq, at_ms: 1_764_900_000_000, actor: Some(7), event }, None)
+                let stored = StoredEvent { seq, at_ms: 1_764_900_000_000, actor: Some(7), event };
+                Published::new(stored, with_fields(seq).then(|| fields(seq)))
             })
             .collect();
         Follower { live, last: 0, restrictions, pace, batch, batched }
     }
 
-    fn texts(messages: Vec<Message>) -> Vec<String> {
-        messages.into_iter().map(|m| m.into_text().unwrap().to_string()).collect()
+    /// Each message's events, in order.
+    fn events(messages: Vec<Message>) -> Vec<Vec<serde_json::Value>> {
+        messages
+            .into_iter()
+            .map(|m| {
+                let text = m.into_text().unwrap();
+                assert!(text.len() <= CHUNK, "a message of {} bytes, more than {CHUNK}", text.len());
+                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+                match v["type"].as_str() {
+                    Some("batch") => v["messages"].as_array().unwrap().clone(),
+                    _ => vec![v],
+                }
+            })
+            .collect()
     }
 
     #[test]
-    fn a_large_write_comes_in_batch_messages_of_at_most_a_chunk_holding_every_event_in_order() {
-        let f = follower(true, 200);
-        let messages = texts(f.messages().unwrap());
+    fn a_large_write_comes_in_batch_messages_of_at_most_a_chunk_with_the_fields_once_at_its_end() {
+        let messages = events(follower(true, 200, |_| true).messages().unwrap());
         assert!(messages.len() > 1, "200 events do not fit one chunk");
-        let mut seqs = Vec::new();
-        for m in &messages {
-            assert!(m.len() <= CHUNK, "a message of {} bytes, more than {CHUNK}", m.len());
-            let v: serde_json::Value = serde_json::from_str(m).unwrap();
-            assert_eq!(v["type"], "batch");
-            seqs.extend(v["messages"].as_array().unwrap().iter().map(|e| e["event"]["seq"].as_i64().unwrap()));
-        }
+        assert!(messages[..messages.len() - 1].iter().all(|m| m.len() > 1), "batch messages but the last");
+        let all: Vec<_> = messages.into_iter().flatten().collect();
+        let seqs: Vec<i64> = all.iter().map(|e| e["event"]["seq"].as_i64().unwrap()).collect();
         assert_eq!(seqs, (1..=200).collect::<Vec<_>>());
+        let with: Vec<i64> =
+            all.iter().filter(|e| !e["live"].is_null()).map(|e| e["live"]["version"].as_i64().unwrap()).collect();
+        assert_eq!(with, vec![200], "only the write's last event carries the view's fields");
     }
 
     #[test]
-    fn a_client_that_reads_no_batches_gets_one_message_per_event() {
-        let messages = texts(follower(false, 30).messages().unwrap());
+    fn a_write_that_ends_inside_a_commit_keeps_the_fields_of_the_last_commit_it_holds() {
+        // Commits end at even numbers; the write stops after event 7, before 8 brings its fields.
+        let all: Vec<_> =
+            events(follower(true, 7, |seq| seq % 2 == 0).messages().unwrap()).into_iter().flatten().collect();
+        let with: Vec<i64> =
+            all.iter().filter(|e| !e["live"].is_null()).map(|e| e["event"]["seq"].as_i64().unwrap()).collect();
+        assert_eq!(with, vec![6]);
+    }
+
+    #[test]
+    fn a_client_that_reads_no_batches_gets_one_message_per_event_and_a_lone_leftover_is_itself() {
+        let messages = events(follower(false, 30, |_| true).messages().unwrap());
         assert_eq!(messages.len(), 30);
-        let v: serde_json::Value = serde_json::from_str(&messages[29]).unwrap();
-        assert_eq!((v["type"].as_str(), v["event"]["seq"].as_i64()), (Some("event"), Some(30)));
-        // A lone event left over at a chunk's end goes as itself, not as a batch of one.
-        let one = texts(follower(true, 1).messages().unwrap());
-        assert!(one[0].starts_with(r#"{"type":"event""#), "{}", one[0]);
+        assert_eq!(
+            (messages[29][0]["type"].as_str(), messages[29][0]["event"]["seq"].as_i64()),
+            (Some("event"), Some(30))
+        );
+        // As many events as one chunk holds, and one more: a batch, then that event as itself.
+        let full = events(follower(true, 200, |_| false).messages().unwrap())[0].len();
+        let f = follower(true, full + 1, |_| false);
+        let messages =
+            f.messages().unwrap().into_iter().map(|m| m.into_text().unwrap().to_string()).collect::<Vec<_>>();
+        assert_eq!(messages.len(), 2);
+        assert!(messages[0].starts_with(BATCH_OPEN));
+        assert!(messages[1].starts_with(r#"{"type":"event""#), "{}", messages[1]);
     }
 }

@@ -2,7 +2,7 @@
 //! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
 //! and illegal attempts itself, with the view's fields (and, for the player to move, the
 //! hints) that come with each commit's last event — on a spectator's paced stream, with each
-//! write's last event (issue 15 §1); a write of several events comes as one batch message; after any other event, a
+//! write's last event that has them (issue 15 §1); the events of a write come in batch messages; after any other event, a
 //! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
