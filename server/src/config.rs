@@ -80,7 +80,8 @@ pub struct Config {
         value_parser = clap::value_parser!(u64).range(0..=1000))]
     pub spectator_pace_ms: u64,
     /// Paced writes a second that the server aims at for all viewers without a seat together:
-    /// with more of their streams open (watching any room, busy or not) than
+    /// with more of their streams writing (a stream that found nothing new during its
+    /// interval stops counting) than
     /// `spectator_pace_ms` allows at this many, each one's interval widens, up to one second.
     /// A write of more than about 4 KiB of events is several socket writes. No effect with
     /// `spectator_pace_ms` 0.

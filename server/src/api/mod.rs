@@ -934,16 +934,20 @@ async fn pump(
         }
         let ev = match f.waiting() {
             Some(ev) => ev,
-            None => tokio::select! {
+            None => {
+                // Nothing waiting after the interval: no longer among the writing streams.
+                f.pace.quiet();
+                tokio::select! {
                 incoming = socket.recv() => match incoming {
                     None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
                     Some(Ok(_)) => continue,
                 },
                 ev = f.live.recv() => ev,
-            },
+                }
+            }
         };
         let then = f.gather(ev);
-        // One write, one flush.
+        // The write, in socket writes of up to `CHUNK`.
         let Some(messages) = f.messages() else { return };
         let mut held = 0;
         for m in messages {

@@ -6,7 +6,8 @@
 //! With thousands of spectators, the writes are what the server spends its time on: the
 //! kernel's socket writes and the wake-ups of each socket's task, about 25 µs per write on
 //! this 2-core machine (40,000 writes a second took a core). So the interval widens with the
-//! number of paced streams, to keep their writes within a budget per second.
+//! number of paced streams that are writing (a viewer of a quiet room does not count), to keep
+//! their writes within a budget per second.
 
 use std::sync::{
     atomic::{AtomicUsize, Ordering::Relaxed},
@@ -28,7 +29,8 @@ pub struct SpectatorPace {
     floor: Duration,
     /// Paced writes a second the server aims to stay within (`--spectator-writes-per-s`).
     writes_per_s: u32,
-    /// Paced streams open now.
+    /// Paced streams writing now: those that wrote within their interval. A viewer of a
+    /// quiet room does not narrow the share of those watching a busy one.
     paced: AtomicUsize,
 }
 
@@ -45,14 +47,14 @@ impl SpectatorPace {
         spread.clamp(self.floor, CEILING.max(self.floor))
     }
 
-    /// Counts a paced stream while the guard lives.
+    /// Counts a writing stream while the guard lives.
     fn pace(self: &Arc<Self>) -> Paced {
         self.paced.fetch_add(1, Relaxed);
         Paced(self.clone())
     }
 }
 
-/// One paced stream, counted in [`SpectatorPace`] until dropped.
+/// One writing paced stream, counted in [`SpectatorPace`] until dropped.
 #[derive(Debug)]
 struct Paced(Arc<SpectatorPace>);
 
@@ -66,7 +68,9 @@ impl Drop for Paced {
 #[derive(Debug)]
 pub struct Pace {
     /// `None`: write at once (a player, or pacing turned off).
-    paced: Option<Paced>,
+    shared: Option<Arc<SpectatorPace>>,
+    /// Counted among the writing streams: from a write until a look finds nothing waiting.
+    writing: Option<Paced>,
     viewer: Option<i64>,
     /// No write before this.
     next: Option<Instant>,
@@ -74,12 +78,17 @@ pub struct Pace {
 
 impl Pace {
     pub fn new(shared: &Arc<SpectatorPace>, viewer: Option<i64>, seated: bool) -> Pace {
-        let paced = (!seated && !shared.floor.is_zero()).then(|| shared.pace());
-        Pace { paced, viewer, next: None }
+        let shared = (!seated && !shared.floor.is_zero()).then(|| shared.clone());
+        Pace { shared, writing: None, viewer, next: None }
     }
 
     pub fn is_paced(&self) -> bool {
-        self.paced.is_some()
+        self.shared.is_some()
+    }
+
+    /// The stream looked for events after its interval and found none: it stops counting.
+    pub fn quiet(&mut self) {
+        self.writing = None;
     }
 
     /// A viewer who takes a seat is a player from then on.
@@ -87,20 +96,25 @@ impl Pace {
         use app::matches::events::Event;
         if let Event::SeatTaken { user_id, .. } = &e.event {
             if Some(*user_id) == self.viewer {
-                self.paced = None;
+                self.shared = None;
+                self.writing = None;
             }
         }
     }
 
     /// When the next write may go out, if not at `now`.
     pub fn held_until(&self, now: Instant) -> Option<Instant> {
-        self.paced.as_ref().and(self.next).filter(|next| *next > now)
+        self.shared.as_ref().and(self.next).filter(|next| *next > now)
     }
 
     /// A write went out at `now`; `drained`: nothing was left waiting (otherwise the rest
     /// follows at once).
     pub fn wrote(&mut self, now: Instant, drained: bool) {
-        self.next = self.paced.as_ref().filter(|_| drained).map(|p| now + p.0.every());
+        let Some(shared) = &self.shared else { return };
+        if self.writing.is_none() {
+            self.writing = Some(shared.pace());
+        }
+        self.next = drained.then(|| now + shared.every());
     }
 }
 
@@ -156,7 +170,16 @@ mod tests {
     fn the_interval_widens_with_the_paced_streams_to_keep_within_the_budget_up_to_the_ceiling() {
         // 10,000 writes a second: one write each per 250 ms holds up to 2,500 streams.
         let shared = SpectatorPace::new(Duration::from_millis(250), 10_000);
-        let open = |n: usize| (0..n).map(|_| Pace::new(&shared, None, false)).collect::<Vec<_>>();
+        // Streams that have written (and so count until they find nothing waiting).
+        let open = |n: usize| {
+            (0..n)
+                .map(|_| {
+                    let mut p = Pace::new(&shared, None, false);
+                    p.wrote(Instant::now(), true);
+                    p
+                })
+                .collect::<Vec<_>>()
+        };
         let some = open(2_500);
         assert_eq!(shared.every(), Duration::from_millis(250));
         let more = open(2_500);
@@ -164,8 +187,11 @@ mod tests {
         let many = open(15_000);
         assert_eq!(shared.every(), CEILING, "20,000 streams: never wider than the ceiling");
         drop(many);
-        drop(more);
-        assert_eq!(shared.every(), Duration::from_millis(250), "closed streams are no longer counted");
+        more.into_iter().for_each(|mut p| p.quiet());
+        assert_eq!(shared.every(), Duration::from_millis(250), "closed and quiet streams are no longer counted");
+        let idle = (0..20_000).map(|_| Pace::new(&shared, None, false)).collect::<Vec<_>>();
+        assert_eq!(shared.every(), Duration::from_millis(250), "streams that have not written do not count");
+        drop(idle);
         drop(some);
         assert_eq!(shared.paced.load(Relaxed), 0);
 
@@ -173,7 +199,13 @@ mod tests {
         let _players = (0..20_000).map(|_| Pace::new(&shared, Some(1), true)).collect::<Vec<_>>();
         assert_eq!(shared.every(), Duration::from_millis(250));
         let slow = SpectatorPace::new(Duration::from_millis(1_000), 1_000);
-        let _watching = (0..5_000).map(|_| Pace::new(&slow, None, false)).collect::<Vec<_>>();
+        let _watching = (0..5_000)
+            .map(|_| {
+                let mut p = Pace::new(&slow, None, false);
+                p.wrote(Instant::now(), true);
+                p
+            })
+            .collect::<Vec<_>>();
         assert_eq!(slow.every(), CEILING);
 
         // A stream's next write is spaced by the interval at the time of its write.
@@ -181,6 +213,6 @@ mod tests {
         let mut p = Pace::new(&shared, None, false);
         let _crowd = open(4_999);
         p.wrote(t0, true);
-        assert_eq!(p.held_until(t0), Some(t0 + Duration::from_millis(500)));
+        assert_eq!(p.held_until(t0), Some(t0 + Duration::from_millis(500)), "5,000 writing with this one");
     }
 }
