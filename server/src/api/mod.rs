@@ -871,6 +871,11 @@ fn batch_message(texts: &[&str], size: usize) -> Message {
 /// large event.
 const CHUNK: usize = 4 * 1024 - 16;
 
+/// Whether what the viewer sent ends the stream; anything else is ignored (read-only).
+fn closed(incoming: Option<Result<Message, axum::Error>>) -> bool {
+    matches!(incoming, None | Some(Err(_)) | Some(Ok(Message::Close(_))))
+}
+
 /// The opening of a batch message, `{"type":"batch","messages":[…]}`.
 const BATCH_OPEN: &str = r#"{"type":"batch","messages":["#;
 
@@ -925,10 +930,7 @@ async fn pump(
         // (issue 15 §1: with thousands of spectators the wake-ups are much of the cost).
         if let Some(next) = f.pace.held_until(tokio::time::Instant::now()) {
             tokio::select! {
-                incoming = socket.recv() => match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(_)) => continue, // read-only stream
-                },
+                incoming = socket.recv() => if closed(incoming) { return } else { continue },
                 () = tokio::time::sleep_until(next) => {}
             }
         }
@@ -938,11 +940,8 @@ async fn pump(
                 // Nothing waiting after the interval: no longer among the writing streams.
                 f.pace.quiet();
                 tokio::select! {
-                incoming = socket.recv() => match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
-                    Some(Ok(_)) => continue,
-                },
-                ev = f.live.recv() => ev,
+                    incoming = socket.recv() => if closed(incoming) { return } else { continue },
+                    ev = f.live.recv() => ev,
                 }
             }
         };
