@@ -211,6 +211,7 @@ pub(crate) fn spawn(
         items: None,
         listed,
         last_active_ms,
+        published: None,
     };
     tokio::spawn(async move {
         actor.run(rx, thought_rx).await;
@@ -253,6 +254,8 @@ struct Actor {
     computer: super::computer::ComputerPlayer,
     /// The last request, timer or thought (for releasing an idle room).
     last_active_ms: i64,
+    /// The number and time of the last event published (for packed messages' `dt`).
+    published: Option<(i64, i64)>,
 }
 
 impl Actor {
@@ -394,13 +397,15 @@ impl Actor {
 
     /// Gives stored events to this room's viewers here; the last carries the view's changed
     /// fields (only computed while someone watches; the hints while the player to move does).
-    fn publish(&self, stored: &[StoredEvent], now: i64) {
+    fn publish(&mut self, stored: &[StoredEvent], now: i64) {
         let mover_watches =
             self.state.account_of(self.state.to_move()).is_some_and(|u| self.connections.contains_key(&u));
         let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
         for (i, e) in stored.iter().enumerate() {
             let fields = if i + 1 == stored.len() { live.take() } else { None };
-            let _ = self.events.send(Published::new(e.clone(), fields));
+            let dt = self.published.filter(|(seq, _)| seq + 1 == e.seq).map(|(_, at)| e.at_ms - at);
+            self.published = Some((e.seq, e.at_ms));
+            let _ = self.events.send(Published::new(e.clone(), fields, dt));
         }
     }
 

@@ -9,6 +9,7 @@ pub mod events;
 pub mod listing;
 pub mod live_view;
 pub mod mode;
+pub mod packed;
 pub mod referee;
 pub mod replay;
 pub mod settings;

@@ -1,7 +1,8 @@
 //! A committed event as the room's actor publishes it to every follower (issue 15 §1): one
 //! shared value per event, not a copy per follower, and its wire text made once — by the
 //! first stream that sends it — then shared by every socket. Twice at most: with the view's
-//! fields, and without them for a write in which a later event's fields supersede them.
+//! fields, and without them for a write in which a later event's fields supersede them. For
+//! packed messages (`super::packed`) the event's packed text and the fields' text, each once.
 
 use std::sync::{Arc, OnceLock};
 
@@ -15,13 +16,32 @@ pub struct Published {
     /// With the last event of a commit, while anyone watches: what the view shows now, so
     /// that a browser applies the event without asking for the view.
     pub live: Option<LiveFields>,
+    /// Milliseconds since the room's previous event (`seq − 1`), when the publisher knows it:
+    /// a packed message takes an event without it only as its first.
+    pub dt: Option<i64>,
     frame: OnceLock<Option<Utf8Bytes>>,
     bare: OnceLock<Option<Utf8Bytes>>,
+    packed: OnceLock<Option<Utf8Bytes>>,
+    live_text: OnceLock<Option<Utf8Bytes>>,
 }
 
 impl Published {
-    pub fn new(stored: StoredEvent, live: Option<LiveFields>) -> Arc<Published> {
-        Arc::new(Published { stored, live, frame: OnceLock::new(), bare: OnceLock::new() })
+    pub fn new(stored: StoredEvent, live: Option<LiveFields>, dt: Option<i64>) -> Arc<Published> {
+        let cell = OnceLock::new;
+        Arc::new(Published { stored, live, dt, frame: cell(), bare: cell(), packed: cell(), live_text: cell() })
+    }
+
+    /// The event's text in a packed message (`super::packed::event_text`).
+    pub fn packed(&self) -> Option<Utf8Bytes> {
+        self.packed
+            .get_or_init(|| super::packed::event_text(&self.stored, self.dt.unwrap_or(0)).map(Utf8Bytes::from))
+            .clone()
+    }
+
+    /// The view's fields as JSON (`None` without them).
+    pub fn live_text(&self) -> Option<Utf8Bytes> {
+        let live = self.live.as_ref()?;
+        self.live_text.get_or_init(|| serde_json::to_string(live).ok().map(Utf8Bytes::from)).clone()
     }
 
     /// The event's wire text, made by `make` from the event and the view's fields the first
@@ -54,7 +74,7 @@ mod tests {
 
     #[test]
     fn the_frame_is_made_once_and_shared() {
-        let p = Published::new(StoredEvent { seq: 3, at_ms: 0, actor: None, event: Event::PlayResumed }, None);
+        let p = Published::new(StoredEvent { seq: 3, at_ms: 0, actor: None, event: Event::PlayResumed }, None, None);
         let made = Cell::new(0);
         let make = |e: &StoredEvent, live: Option<&LiveFields>| {
             made.set(made.get() + 1);
@@ -77,7 +97,8 @@ mod tests {
             "scoring_requests":[null,null],"faults":[null,null],"illegal_attempts":0}"#,
         )
         .expect("the view's fields as the stream sends them");
-        let p = Published::new(StoredEvent { seq: 4, at_ms: 0, actor: None, event: Event::PlayResumed }, Some(live));
+        let p =
+            Published::new(StoredEvent { seq: 4, at_ms: 0, actor: None, event: Event::PlayResumed }, Some(live), None);
         let made = Cell::new(0);
         let make = |_: &StoredEvent, live: Option<&LiveFields>| {
             made.set(made.get() + 1);

@@ -136,17 +136,26 @@ impl<S: Send + Sync> FromRequestParts<S> for After {
     }
 }
 
-/// `?batch=true`: the client reads batch messages (`{"type":"batch","messages":[…]}`), so a
-/// write of several events is one WebSocket message rather than one per event (issue 15 §1:
-/// per message, the server frames and the client wakes). Off by default: a client written
-/// before batches gets every event on its own.
+/// `?batch=`: how the events of a write come (issue 15 §1: per message the server frames and
+/// the client wakes, and per socket write the kernel works).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// `false`, the default: every event is a message of its own (a client written before
+    /// batches).
+    PerEvent,
+    /// `true`: batch messages, `{"type":"batch","messages":[event message, …]}`.
+    Batch,
+    /// `packed`: packed messages (`app::matches::packed`), a few bytes per move.
+    Packed,
+}
+
 #[derive(utoipa::IntoParams)]
 #[into_params(names("batch"), parameter_in = Query)]
 pub struct Batch(
-    /// `true` to receive a write of several events as one batch message; `false` (the
-    /// default) for one message per event.
-    #[param(value_type = Option<bool>)]
-    pub bool,
+    /// `packed` for packed messages (`{"type":"packed",…}`: the browser's), `true` for batch
+    /// messages of event messages, `false` (the default) for one message per event.
+    #[param(value_type = Option<String>)]
+    pub Framing,
 );
 
 impl<S: Send + Sync> FromRequestParts<S> for Batch {
@@ -156,13 +165,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Batch {
         struct BatchQuery {
             batch: Option<String>,
         }
-        let allowed = "must be true or false";
+        let allowed = "must be packed, true or false";
         let Query(q) = Query::<BatchQuery>::from_request_parts(parts, state)
             .await
             .map_err(|e| AppError::invalid("batch", format!("{allowed}; {}", e.body_text())))?;
         match q.batch.as_deref() {
-            None | Some("false") => Ok(Batch(false)),
-            Some("true") => Ok(Batch(true)),
+            None | Some("false") => Ok(Batch(Framing::PerEvent)),
+            Some("true") => Ok(Batch(Framing::Batch)),
+            Some("packed") => Ok(Batch(Framing::Packed)),
             Some(other) => Err(AppError::invalid("batch", format!("{allowed}, got {other:?}"))),
         }
     }

@@ -11,6 +11,7 @@ mod models;
 mod openapi;
 mod pace;
 mod programs;
+mod pump;
 mod rules;
 
 use std::{net::SocketAddr, sync::Arc};
@@ -32,7 +33,7 @@ use app::{
 };
 use axum::{
     extract::{
-        ws::{rejection::WebSocketUpgradeRejection, Message, WebSocket, WebSocketUpgrade},
+        ws::{rejection::WebSocketUpgradeRejection, Message, WebSocketUpgrade},
         ConnectInfo, DefaultBodyLimit, State,
     },
     http::StatusCode,
@@ -48,6 +49,7 @@ pub use extract::{After, Batch, Body, RoomId};
 pub use openapi::openapi;
 use pace::Pace;
 pub use pace::SpectatorPace;
+use pump::{pump, Restrictions, Start, CHUNK};
 
 /// Requests larger than this are refused before parsing.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -570,33 +572,18 @@ async fn events(
     Ok(Json(s.matches.events_after(id, v, after).await?))
 }
 
-/// Messages on the stream, server → client.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum StreamMessage<'a> {
-    /// The full state: sent when the client is too far behind for a gap.
-    Snapshot { room: &'a app::matches::view::RoomView },
-    Event {
-        event: &'a StoredEvent,
-        /// With the last event of a commit while anyone watches: the view's fields after it
-        /// (a browser applies moves, acknowledgements, passes and illegal attempts itself).
-        /// A spectator's stream, paced, sends them only with the last event of each write.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        live: Option<&'a app::matches::live_view::LiveFields>,
-    },
-    /// The client fell too far behind the live stream; it should reconnect with its last seq.
-    Lagged,
-    /// The viewer may watch no longer (their viewing of this match was restricted, 003
-    /// §6.5); the stream closes after this.
-    Refused { error: app::error::ErrorBody },
-}
-
 /// The room's live events (WebSocket), each a JSON text message
 /// `{"type":"event","event":StoredEvent,"live"?:LiveFields}` | `{"type":"snapshot","room":RoomView}` |
 /// `{"type":"lagged"}` (reconnect with the last `seq`) | `{"type":"refused","error":ErrorBody}`;
 /// with `?batch=true`, the events of a write come in messages
 /// `{"type":"batch","messages":[event message, …]}` of up to about 4 KiB each (in order; a
-/// lone event as itself). Live viewing is open to all, the
+/// lone event as itself); with `?batch=packed`, in packed messages of up to about 4 KiB,
+/// `{"type":"packed","seq":S,"n":N,"at_ms":T,"events":[[dt,actor,kind,…],…],"live_seq"?:K,
+/// "live"?:LiveFields}` — events S to S+N−1, the first at T and each later one `dt` ms after
+/// the one before; kind 0 `[dt,actor,0,Event]`, 1 a move `[dt,actor,1,colour,x,y,z,
+/// move_number,captured x,y,z…]`, 2 an acknowledgement and 3 a pass `[dt,actor,k,colour,
+/// move_number]`, colour 0 Black, 1 White; the view's fields as of event K. Live viewing is
+/// open to all, the
 /// stored record is not (003 §8.1): the players, administrators and viewers both players
 /// approved get exactly the stored events after `after` (a snapshot when that is too far
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
@@ -620,7 +607,7 @@ async fn stream(
     State(s): State<ApiState>,
     RoomId(id): RoomId,
     After(after): After,
-    Batch(batch): Batch,
+    Batch(framing): Batch,
     session: Session,
     headers: axum::http::HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -657,429 +644,7 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1).
         matches.presence(id, user_id, true).await;
-        pump(socket, start, live, restrictions, pace, batch).await;
+        pump(socket, start, live, restrictions, pace, framing).await;
         matches.presence(id, user_id, false).await;
     }))
-}
-
-/// What a stream sends before the live events: either brings the client to the view's version.
-enum Start {
-    /// The room as it is.
-    Snapshot(Box<app::matches::view::RoomView>),
-    /// The stored events the client lacks, up to the view's version, and the view's fields
-    /// (their `version` is the view's).
-    Gap { events: Vec<StoredEvent>, fields: Box<app::matches::live_view::LiveFields> },
-}
-
-/// The viewing restrictions of one viewer in one room (003 §6.5), followed event by event
-/// so an open stream closes the moment one applies: when it is imposed, and when an appeal
-/// that suspended it is decided against the viewer (003 §6.6).
-struct Restrictions {
-    viewer: Option<i64>,
-    /// Every restriction naming the viewer, whatever its status, as of event `since`.
-    numbers: Vec<u32>,
-    since: i64,
-}
-
-impl Restrictions {
-    fn of(view: &app::matches::view::RoomView, viewer: Option<i64>) -> Restrictions {
-        let numbers = view
-            .referee
-            .sanctions
-            .iter()
-            .filter(|s| Self::names(&s.subject, s.penalty, viewer))
-            .map(|s| s.number)
-            .collect();
-        Restrictions { viewer, numbers, since: view.version }
-    }
-
-    fn names(
-        subject: &app::matches::conduct::Subject,
-        penalty: app::matches::conduct::Penalty,
-        viewer: Option<i64>,
-    ) -> bool {
-        use app::matches::conduct::{Penalty, Subject};
-        matches!(subject, Subject::Spectator { user_id, .. } if Some(*user_id) == viewer)
-            && penalty == Penalty::ViewingRestricted
-    }
-
-    /// The sanction number when `e` (after `since`) makes a restriction of the viewer apply.
-    fn applied_by(&mut self, e: &StoredEvent) -> Option<u32> {
-        use app::matches::events::Event;
-        if e.seq <= self.since {
-            return None;
-        }
-        match &e.event {
-            Event::Sanctioned { number, subject, penalty, .. } if Self::names(subject, *penalty, self.viewer) => {
-                self.numbers.push(*number);
-                Some(*number)
-            }
-            Event::AppealDecided { number, upheld: true, .. } if self.numbers.contains(number) => Some(*number),
-            _ => None,
-        }
-    }
-}
-
-/// Tells a viewer why their stream ends: a restriction of their viewing applies (003 §6.5).
-async fn refuse(mut socket: WebSocket, sanction: u32) {
-    let error = AppError::from(MatchError::ViewingRestricted { sanction }).body();
-    if let Ok(t) = serde_json::to_string(&StreamMessage::Refused { error }) {
-        let _ = socket.send(Message::Text(t.into())).await;
-    }
-}
-
-/// Events a stream takes in one go: a burst waiting for a socket goes out together (in socket
-/// writes of up to `CHUNK`) rather than one write per event, bounded so one busy room cannot
-/// hold a socket's task for long (issue 15 §1).
-const BURST: usize = 256;
-
-/// How a stream goes on after a write.
-enum Then {
-    Follow,
-    /// A restriction of this viewer's viewing applies (003 §6.5).
-    Refuse(u32),
-    /// The viewer fell too far behind: they reconnect with their last seq.
-    Lagged,
-    /// The room's broadcast ended.
-    End,
-}
-
-type Published = std::sync::Arc<app::matches::published::Published>;
-type Received = Result<Published, tokio::sync::broadcast::error::RecvError>;
-
-/// One viewer's stream: where it is in the room's events, and what applies to the viewer.
-struct Follower {
-    live: tokio::sync::broadcast::Receiver<Published>,
-    last: i64,
-    restrictions: Restrictions,
-    pace: Pace,
-    /// The events of the write being made (kept to reuse its allocation).
-    batch: Vec<Published>,
-    /// The client reads a write of several events as one batch message (`?batch=true`).
-    batched: bool,
-}
-
-impl Follower {
-    /// The event to send (`None`: already sent, in the gap), or why the stream stops.
-    fn step(&mut self, ev: Received) -> Result<Option<Published>, Then> {
-        use tokio::sync::broadcast::error::RecvError;
-        match ev {
-            Ok(e) if e.seq <= self.last => Ok(None),
-            Ok(e) => {
-                self.last = e.seq;
-                if let Some(sanction) = self.restrictions.applied_by(&e.stored) {
-                    return Err(Then::Refuse(sanction));
-                }
-                self.pace.note(&e.stored);
-                Ok(Some(e))
-            }
-            Err(RecvError::Lagged(_)) => Err(Then::Lagged),
-            Err(RecvError::Closed) => Err(Then::End),
-        }
-    }
-
-    /// Gathers `first` and the events already waiting (at most `BURST`) into `batch`.
-    fn gather(&mut self, first: Received) -> Then {
-        self.batch.clear();
-        let mut ev = Some(first);
-        while let Some(e) = ev {
-            match self.step(e) {
-                Ok(Some(e)) => self.batch.push(e),
-                Ok(None) => {}
-                Err(then) => return then,
-            }
-            if self.batch.len() >= BURST {
-                break;
-            }
-            ev = self.waiting();
-        }
-        Then::Follow
-    }
-
-    /// The next event if one is already waiting, without waiting for one.
-    fn waiting(&mut self) -> Option<Received> {
-        use tokio::sync::broadcast::error::{RecvError, TryRecvError};
-        match self.live.try_recv() {
-            Ok(e) => Some(Ok(e)),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Lagged(n)) => Some(Err(RecvError::Lagged(n))),
-            Err(TryRecvError::Closed) => Some(Err(RecvError::Closed)),
-        }
-    }
-
-    /// `e`'s wire text, made once for every socket of the room (issue 15 §1); without the
-    /// view's fields when a later event in the same write brings them.
-    fn text(e: &Published, with_live: bool) -> Option<axum::extract::ws::Utf8Bytes> {
-        e.frame(with_live, |event, live| serde_json::to_string(&StreamMessage::Event { event, live }).ok())
-    }
-
-    /// The WebSocket messages of the write in `batch`: one per event, or, when the client
-    /// reads batches, batch messages of up to `CHUNK` bytes holding them all. On a paced
-    /// stream only the last event carries the view's fields: the browser applies the events
-    /// in order and takes the last fields, and the fields are most of an event's text.
-    fn messages(&self) -> Option<Vec<Message>> {
-        // The last event that has them: a write may end inside a commit, before the event
-        // that brings that commit's fields.
-        let last = self.batch.iter().rposition(|e| e.live.is_some());
-        let with_live = |i: usize| !self.pace.is_paced() || Some(i) == last;
-        let texts = self.batch.iter().enumerate().map(|(i, e)| Follower::text(e, with_live(i)));
-        if !self.batched || self.batch.len() < 2 {
-            return texts.map(|t| t.map(Message::Text)).collect();
-        }
-        // The events' shared texts joined as they are: no event is serialised again.
-        let texts = texts.collect::<Option<Vec<_>>>()?;
-        let mut messages = Vec::new();
-        let mut group: Vec<&str> = Vec::new();
-        let mut size = BATCH_OPEN.len() + 2;
-        for t in &texts {
-            if !group.is_empty() && size + t.len() + 1 > CHUNK {
-                messages.push(batch_message(&group, size));
-                group.clear();
-                size = BATCH_OPEN.len() + 2;
-            }
-            group.push(t.as_str());
-            size += t.len() + 1;
-        }
-        messages.push(batch_message(&group, size));
-        Some(messages)
-    }
-}
-
-/// One message of a write: a lone event as itself, several as a batch.
-fn batch_message(texts: &[&str], size: usize) -> Message {
-    if let [one] = texts {
-        return Message::Text((*one).into());
-    }
-    let mut joined = String::with_capacity(size);
-    joined.push_str(BATCH_OPEN);
-    for (i, t) in texts.iter().enumerate() {
-        if i > 0 {
-            joined.push(',');
-        }
-        joined.push_str(t);
-    }
-    joined.push_str("]}");
-    Message::Text(joined.into())
-}
-
-/// The most a stream puts in one socket write, as far as events allow: tungstenite keeps each
-/// socket's write buffer at the size of the largest write it held, so a spectator's write of
-/// a busy second of play would otherwise stay allocated for every socket (issue 15 §1's
-/// memory). A batch message is cut to this size, and the stream writes out before a message
-/// that would take what it holds past it; tungstenite writes out past it by itself (a gap).
-/// Not bounded: a single larger message — the opening snapshot of a large board, or one
-/// large event.
-const CHUNK: usize = 4 * 1024 - 16;
-
-/// Whether what the viewer sent ends the stream; anything else is ignored (read-only).
-fn closed(incoming: Option<Result<Message, axum::Error>>) -> bool {
-    matches!(incoming, None | Some(Err(_)) | Some(Ok(Message::Close(_))))
-}
-
-/// The opening of a batch message, `{"type":"batch","messages":[…]}`.
-const BATCH_OPEN: &str = r#"{"type":"batch","messages":["#;
-
-async fn pump(
-    mut socket: WebSocket,
-    start: Start,
-    live: tokio::sync::broadcast::Receiver<Published>,
-    restrictions: Restrictions,
-    mut pace: Pace,
-    batched: bool,
-) {
-    use futures_util::SinkExt;
-    let send = |m: &StreamMessage| serde_json::to_string(m).map(|t| Message::Text(t.into()));
-    // The client has everything up to the view's version after the snapshot or the gap
-    // (before it, when it asked from later): the live stream goes on from there.
-    let last = match &start {
-        Start::Snapshot(room) => room.version,
-        Start::Gap { fields, .. } => fields.version,
-    };
-    match &start {
-        Start::Snapshot(room) => {
-            if let Ok(m) = send(&StreamMessage::Snapshot { room }) {
-                if socket.send(m).await.is_err() {
-                    return;
-                }
-            }
-        }
-        // No restriction can apply in the gap: it ends at the view, which the restrictions
-        // were read from (`Restrictions::since`).
-        Start::Gap { events, fields } => {
-            for e in events {
-                pace.note(e);
-                let live = Some(&**fields).filter(|f| f.version == e.seq);
-                if let Ok(m) = send(&StreamMessage::Event { event: e, live }) {
-                    if socket.feed(m).await.is_err() {
-                        return;
-                    }
-                }
-            }
-            if socket.flush().await.is_err() {
-                return;
-            }
-        }
-    }
-    // Sent: not held for the rest of the stream (a room's view per socket).
-    drop(start);
-    let mut f = Follower { live, last, restrictions, pace, batch: Vec::new(), batched };
-    loop {
-        // A paced viewer sleeps out its pace before it looks for events: what is committed
-        // meanwhile waits in the room's broadcast and goes in one write. Its task is woken
-        // once per write, by its timer, rather than by the next event and then its timer
-        // (issue 15 §1: with thousands of spectators the wake-ups are much of the cost).
-        if let Some(next) = f.pace.held_until(tokio::time::Instant::now()) {
-            tokio::select! {
-                incoming = socket.recv() => if closed(incoming) { return } else { continue },
-                () = tokio::time::sleep_until(next) => {}
-            }
-        }
-        let ev = match f.waiting() {
-            Some(ev) => ev,
-            None => {
-                // Nothing waiting after the interval: no longer among the writing streams.
-                f.pace.quiet();
-                tokio::select! {
-                    incoming = socket.recv() => if closed(incoming) { return } else { continue },
-                    ev = f.live.recv() => ev,
-                }
-            }
-        };
-        let then = f.gather(ev);
-        // The write, in socket writes of up to `CHUNK`.
-        let Some(messages) = f.messages() else { return };
-        let mut held = 0;
-        for m in messages {
-            let len = m.to_text().map_or(0, str::len);
-            if held > 0 && held + len > CHUNK {
-                if socket.flush().await.is_err() {
-                    return;
-                }
-                held = 0;
-            }
-            held += len;
-            if socket.feed(m).await.is_err() {
-                return;
-            }
-        }
-        match then {
-            // Only already-sent events (the gap's): nothing written, nothing paced.
-            Then::Follow if f.batch.is_empty() => {}
-            Then::Follow => {
-                if socket.flush().await.is_err() {
-                    return;
-                }
-                f.pace.wrote(tokio::time::Instant::now(), f.batch.len() < BURST);
-            }
-            Then::Refuse(sanction) => {
-                let _ = socket.flush().await;
-                return refuse(socket, sanction).await;
-            }
-            Then::Lagged => {
-                if let Ok(m) = send(&StreamMessage::Lagged) {
-                    let _ = socket.send(m).await;
-                }
-                return;
-            }
-            Then::End => {
-                let _ = socket.flush().await;
-                return;
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use app::matches::events::{Colour, Event, StoredEvent, Xyz};
-    use app::matches::live_view::LiveFields;
-    use app::matches::published::Published;
-
-    /// The view's fields as the stream sends them (with the view's version `version`).
-    fn fields(version: i64) -> LiveFields {
-        let mut v: serde_json::Value = serde_json::from_str(
-            r#"{"version":0,"server_time_ms":0,"phase":"playing","to_move":"white","move_number":1,
-            "last_move":{"x":1,"y":1,"z":1},"captures":[0,0],"clocks":{"control":{"kind":"space_hours",
-            "black":1,"white":1},"main_ms":[3599867,3599879],"periods_left":[0,0],"running":null,
-            "turn_left_ms":null,"at_ms":0},"awaiting_ack":["white",1],"undos_used":[0,0],
-            "scoring_requests":[null,null],"faults":[null,null],"illegal_attempts":0}"#,
-        )
-        .unwrap();
-        v["version"] = version.into();
-        serde_json::from_value(v).unwrap()
-    }
-
-    /// A paced spectator's write of `events` moves; `with_fields(seq)`: that event ends a commit.
-    fn follower(batched: bool, events: usize, with_fields: impl Fn(i64) -> bool) -> Follower {
-        let (_, live) = tokio::sync::broadcast::channel(4);
-        let pace = Pace::new(&SpectatorPace::new(std::time::Duration::from_millis(250), 10_000), None, false);
-        let restrictions = Restrictions { viewer: None, numbers: Vec::new(), since: 0 };
-        let batch = (1..=events as i64)
-            .map(|seq| {
-                let at = Xyz { x: 3, y: 4, z: 5 };
-                let event = Event::MovePlayed { colour: Colour::Black, at, move_number: seq as u32, captured: vec![] };
-                let stored = StoredEvent { seq, at_ms: 1_764_900_000_000, actor: Some(7), event };
-                Published::new(stored, with_fields(seq).then(|| fields(seq)))
-            })
-            .collect();
-        Follower { live, last: 0, restrictions, pace, batch, batched }
-    }
-
-    /// Each message's events, in order.
-    fn events(messages: Vec<Message>) -> Vec<Vec<serde_json::Value>> {
-        messages
-            .into_iter()
-            .map(|m| {
-                let text = m.into_text().unwrap();
-                assert!(text.len() <= CHUNK, "a message of {} bytes, more than {CHUNK}", text.len());
-                let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-                match v["type"].as_str() {
-                    Some("batch") => v["messages"].as_array().unwrap().clone(),
-                    _ => vec![v],
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_large_write_comes_in_batch_messages_of_at_most_a_chunk_with_the_fields_once_at_its_end() {
-        let messages = events(follower(true, 200, |_| true).messages().unwrap());
-        assert!(messages.len() > 1, "200 events do not fit one chunk");
-        assert!(messages[..messages.len() - 1].iter().all(|m| m.len() > 1), "batch messages but the last");
-        let all: Vec<_> = messages.into_iter().flatten().collect();
-        let seqs: Vec<i64> = all.iter().map(|e| e["event"]["seq"].as_i64().unwrap()).collect();
-        assert_eq!(seqs, (1..=200).collect::<Vec<_>>());
-        let with: Vec<i64> =
-            all.iter().filter(|e| !e["live"].is_null()).map(|e| e["live"]["version"].as_i64().unwrap()).collect();
-        assert_eq!(with, vec![200], "only the write's last event carries the view's fields");
-    }
-
-    #[test]
-    fn a_write_that_ends_inside_a_commit_keeps_the_fields_of_the_last_commit_it_holds() {
-        // Commits end at even numbers; the write stops after event 7, before 8 brings its fields.
-        let all: Vec<_> =
-            events(follower(true, 7, |seq| seq % 2 == 0).messages().unwrap()).into_iter().flatten().collect();
-        let with: Vec<i64> =
-            all.iter().filter(|e| !e["live"].is_null()).map(|e| e["event"]["seq"].as_i64().unwrap()).collect();
-        assert_eq!(with, vec![6]);
-    }
-
-    #[test]
-    fn a_client_that_reads_no_batches_gets_one_message_per_event_and_a_lone_leftover_is_itself() {
-        let messages = events(follower(false, 30, |_| true).messages().unwrap());
-        assert_eq!(messages.len(), 30);
-        assert_eq!(
-            (messages[29][0]["type"].as_str(), messages[29][0]["event"]["seq"].as_i64()),
-            (Some("event"), Some(30))
-        );
-        // As many events as one chunk holds, and one more: a batch, then that event as itself.
-        let full = events(follower(true, 200, |_| false).messages().unwrap())[0].len();
-        let f = follower(true, full + 1, |_| false);
-        let messages =
-            f.messages().unwrap().into_iter().map(|m| m.into_text().unwrap().to_string()).collect::<Vec<_>>();
-        assert_eq!(messages.len(), 2);
-        assert!(messages[0].starts_with(BATCH_OPEN));
-        assert!(messages[1].starts_with(r#"{"type":"event""#), "{}", messages[1]);
-    }
 }

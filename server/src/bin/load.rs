@@ -442,17 +442,31 @@ async fn play(
 
 /// How an event message starts (the stored event's `seq` first); several in a batch.
 const EVENT_OPEN: &str = r#"{"type":"event","event":{"seq":"#;
+/// How a packed message starts (its first event's `seq`, then `n`, the number of events).
+const PACKED_OPEN: &str = r#"{"type":"packed","seq":"#;
 
-/// The `seq` of the last event in a message (one, or a batch's), read without a full parse.
-fn seq_of(text: &str) -> Option<i64> {
-    let i = text.rfind(EVENT_OPEN)? + EVENT_OPEN.len();
-    let digits: String = text[i..].chars().take_while(|c| c.is_ascii_digit()).collect();
-    digits.parse().ok()
+/// The number after `key` in `text`.
+fn number_after(text: &str, key: &str) -> Option<i64> {
+    let i = text.find(key)? + key.len();
+    let digits = &text[i..];
+    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+    digits[..end].parse().ok()
 }
 
-/// The messages a WebSocket text holds: a batch's events, or itself.
+/// The `seq` of the last event in a message (one, a batch's or a packed one's), read without
+/// a full parse.
+fn seq_of(text: &str) -> Option<i64> {
+    if text.starts_with(PACKED_OPEN) {
+        return Some(number_after(text, PACKED_OPEN)? + number_after(text, r#","n":"#)? - 1);
+    }
+    number_after(&text[text.rfind(EVENT_OPEN)?..], EVENT_OPEN)
+}
+
+/// The events a WebSocket text holds: a batch's or a packed message's, or itself.
 fn text_messages(text: &str) -> u64 {
-    if text.starts_with(r#"{"type":"batch""#) {
+    if text.starts_with(PACKED_OPEN) {
+        number_after(text, r#","n":"#).map_or(0, |n| n as u64)
+    } else if text.starts_with(r#"{"type":"batch""#) {
         text.matches(EVENT_OPEN).count() as u64
     } else {
         1

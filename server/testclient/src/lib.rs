@@ -202,23 +202,36 @@ pub fn stream_url(base: &str, room: i64, after: i64) -> String {
     format!("{}/api/v1/rooms/{room}/stream?after={after}", base.replacen("http://", "ws://", 1))
 }
 
-/// An anonymous viewer's stream (a spectator) reading batch messages, as the browser does
-/// (`&batch=true`: a write of several events is one message; `unbatch` opens it), with a
+/// An anonymous viewer's stream (a spectator) reading packed messages, as the browser does
+/// (`&batch=packed`: a write of several events is one message; `unbatch` opens it), with a
 /// small read buffer: tungstenite zero-fills its 128 KiB default on every read
 /// (snapview/tungstenite-rs#547), costly for thousands of sockets.
 pub async fn spectate(base: &str, room: i64, after: i64) -> Result<Ws, tungstenite::Error> {
     let config = WebSocketConfig::default().read_buffer_size(8 * 1024);
-    let url = stream_url(base, room, after) + "&batch=true";
+    let url = stream_url(base, room, after) + "&batch=packed";
     Ok(tokio_tungstenite::connect_async_with_config(url, Some(config), false).await?.0)
 }
 
-/// A stream message as the messages it holds: a batch's, in order, or itself.
+/// A stream message as the messages it holds: a batch's, in order; a packed message's events
+/// each as the event message `{"type":"event","event":…,"live"?:…}` it stands for (what
+/// cannot be read panics: the server sent it); or itself.
 pub fn unbatch(mut v: Value) -> Vec<Value> {
-    if v["type"] != "batch" {
-        return vec![v];
-    }
-    match v["messages"].take() {
-        Value::Array(messages) => messages,
+    match v["type"].as_str() {
+        Some("batch") => match v["messages"].take() {
+            Value::Array(messages) => messages,
+            _ => vec![v],
+        },
+        Some(app::matches::packed::TYPE) => app::matches::packed::unpack(v)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .into_iter()
+            .map(|(event, live)| {
+                let mut m = serde_json::json!({ "type": "event", "event": event });
+                if let Some(live) = live {
+                    m["live"] = serde_json::to_value(live).expect("the view's fields as JSON");
+                }
+                m
+            })
+            .collect(),
         _ => vec![v],
     }
 }

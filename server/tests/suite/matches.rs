@@ -634,7 +634,8 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     let bob = Player::sign_up(&base, "bob").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
     let start = view(&base, room).await["version"].as_i64().unwrap();
-    // A spectator who reads batches (as the browser does), one who does not, and a player.
+    // A spectator who reads packed messages (as the browser does), one who reads one message
+    // per event, and a player.
     let mut spectator = testclient::spectate(&base, room, 0).await.unwrap();
     let first = read_until(&mut spectator, |_| true).await.remove(0);
     assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(start)));
@@ -655,12 +656,16 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
         // Several events in one WebSocket message only for the client that asked for batches.
         let batched = writes.iter().filter(|w| w.len() > 1).count();
         match who {
-            "spectator" => assert!(batched > 0, "the spectator's burst came in batch messages"),
+            "spectator" => assert!(batched > 0, "the spectator's burst came in packed messages"),
             _ => assert_eq!(batched, 0, "the {who} reads one event per message"),
         }
         let got: Vec<Value> = writes.into_iter().flatten().collect();
         let seqs: Vec<i64> = got.iter().filter_map(|v| v["event"]["seq"].as_i64()).collect();
         assert_eq!(seqs, (start + 1..=end).collect::<Vec<_>>(), "the {who}'s stream");
+        // Packed or not, each event is the stored one: its time, actor and content.
+        let stored = bob.get_json(&format!("/api/v1/rooms/{room}/events?after={start}")).await;
+        let streamed: Vec<&Value> = got.iter().filter(|v| v["type"] == "event").map(|v| &v["event"]).collect();
+        assert_eq!(streamed, stored.as_array().unwrap().iter().collect::<Vec<_>>(), "the {who}'s events as stored");
         assert_eq!(got.last().unwrap()["live"]["move_number"], 20, "the {who} sees the view after the burst");
         // Every commit here is one event. The player gets each with the view's fields; the
         // spectator's writes hold several, and only a write's last event carries them.

@@ -2,7 +2,7 @@
 //! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
 //! and illegal attempts itself, with the view's fields (and, for the player to move, the
 //! hints) that come with each commit's last event — on a spectator's paced stream, with each
-//! write's last event that has them (issue 15 §1); the events of a write come in batch messages; after any other event, a
+//! write's last event that has them (issue 15 §1); the events of a write come in packed messages (`crate::matches::packed`); after any other event, a
 //! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
 //! with the last event number and receives exactly the gap — or, for a viewer who may not
 //! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
@@ -128,7 +128,7 @@ mod hydrate {
         let (Ok(proto), Ok(host)) = (loc.protocol(), loc.host()) else { return };
         let scheme = if proto == "https:" { "wss" } else { "ws" };
         let after = conn.borrow().last_seq;
-        let url = format!("{scheme}://{host}/api/v1/rooms/{}/stream?after={after}&batch=true", ctx.id);
+        let url = format!("{scheme}://{host}/api/v1/rooms/{}/stream?after={after}&batch=packed", ctx.id);
         let Ok(socket) = WebSocket::new(&url) else { return };
         let c = conn.clone();
         let on_message = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
@@ -170,28 +170,18 @@ mod hydrate {
                     }
                 }
             }
+            // The browser's own framing: a write's events in few bytes.
+            Some(crate::matches::packed::TYPE) => {
+                // A message that cannot be read: the view is fetched instead.
+                let Ok(events) = crate::matches::packed::unpack(msg) else { return ctx.refresh() };
+                for (e, live) in events {
+                    on_event(ctx, conn, e, live);
+                }
+            }
             Some("event") => {
                 let Ok(e) = serde_json::from_value::<StoredEvent>(msg["event"].take()) else { return };
-                if e.seq <= conn.borrow().last_seq {
-                    return;
-                }
-                conn.borrow_mut().last_seq = e.seq;
-                // After an undo or a hold a move number can be shown (and acknowledged) again.
-                if matches!(
-                    e.event,
-                    Event::UndoAccepted { .. } | Event::TakenBack { .. } | Event::Held { .. } | Event::PlayResumed
-                ) {
-                    conn.borrow_mut().acked = 0;
-                }
-                if e.seq > conn.borrow().live_after {
-                    react(ctx, &e.event);
-                }
                 let live = serde_json::from_value::<Option<LiveFields>>(msg["live"].take()).ok().flatten();
-                let applied = apply(ctx, conn, &e, live);
-                ctx.events.update(|v| v.push(e));
-                if !applied {
-                    ctx.refresh();
-                }
+                on_event(ctx, conn, e, live);
             }
             Some("snapshot") => {
                 if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].take()) {
@@ -213,6 +203,29 @@ mod hydrate {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// One event of the room, with the view's fields when they are as of it.
+    fn on_event(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, e: StoredEvent, live: Option<LiveFields>) {
+        if e.seq <= conn.borrow().last_seq {
+            return;
+        }
+        conn.borrow_mut().last_seq = e.seq;
+        // After an undo or a hold a move number can be shown (and acknowledged) again.
+        if matches!(
+            e.event,
+            Event::UndoAccepted { .. } | Event::TakenBack { .. } | Event::Held { .. } | Event::PlayResumed
+        ) {
+            conn.borrow_mut().acked = 0;
+        }
+        if e.seq > conn.borrow().live_after {
+            react(ctx, &e.event);
+        }
+        let applied = apply(ctx, conn, &e, live);
+        ctx.events.update(|v| v.push(e));
+        if !applied {
+            ctx.refresh();
         }
     }
 
