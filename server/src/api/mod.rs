@@ -642,9 +642,11 @@ async fn stream(
     // is 3 KiB less per socket, measured with the load benchmark). It grows for more.
     let ws = ws.read_buffer_size(1024).write_buffer_size(CHUNK);
     Ok(ws.on_upgrade(move |socket| async move {
-        // A player's open stream is their connection to the match (003 §6.1).
-        matches.presence(id, user_id, true).await;
+        // A player's open stream is their connection to the match (003 §6.1). Boxed: telling
+        // the room (and perhaps another instance) takes a future of several KiB, which would
+        // otherwise be part of this task for as long as the socket is open (issue 15 §1).
+        Box::pin(matches.presence(id, user_id, true)).await;
         pump(socket, start, live, restrictions, pace, framing).await;
-        matches.presence(id, user_id, false).await;
+        Box::pin(matches.presence(id, user_id, false)).await;
     }))
 }

@@ -127,7 +127,7 @@ struct Follower {
     last: i64,
     restrictions: Restrictions,
     pace: Pace,
-    /// The events of the write being made (kept to reuse its allocation).
+    /// The events of the write being made (a small allocation kept between writes).
     batch: Vec<Published>,
     /// How the client reads the events of a write (`?batch=`).
     framing: Framing,
@@ -429,6 +429,9 @@ pub(super) async fn pump(
             }
             Then::End => return,
         }
+        // Not kept at a burst's size between writes: per socket, that adds up.
+        f.batch.clear();
+        f.batch.shrink_to(16);
     }
 }
 

@@ -18,6 +18,7 @@ mod admin;
 mod computer;
 mod conduct;
 mod fold;
+mod geometries;
 mod play;
 mod referee;
 mod scoring;
@@ -431,8 +432,8 @@ impl MatchState {
         secrets: RoomSecrets,
     ) -> Result<MatchState, String> {
         let rules = settings.validate().map_err(|e| e.to_string())?;
-        let geometry = engine::Geometry::from_spec(rules.board()).map_err(|e| e.to_string())?;
-        let game = engine::Game::new(geometry, rules.engine_rules()).map_err(|e| e.to_string())?;
+        let geometry = geometries::shared(rules.board()).map_err(|e| e.to_string())?;
+        let game = engine::Game::with_geometry(geometry, rules.engine_rules()).map_err(|e| e.to_string())?;
         let clocks = MatchClocks::new(rules.clock());
         Ok(MatchState {
             version: 0,
