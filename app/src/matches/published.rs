@@ -21,27 +21,25 @@ pub struct Published {
     pub dt: Option<i64>,
     frame: OnceLock<Option<Utf8Bytes>>,
     bare: OnceLock<Option<Utf8Bytes>>,
-    packed: OnceLock<Option<Utf8Bytes>>,
-    live_text: OnceLock<Option<Utf8Bytes>>,
+    packed: OnceLock<Option<String>>,
+    live_text: OnceLock<Option<String>>,
 }
 
 impl Published {
     pub fn new(stored: StoredEvent, live: Option<LiveFields>, dt: Option<i64>) -> Arc<Published> {
-        let cell = OnceLock::new;
-        Arc::new(Published { stored, live, dt, frame: cell(), bare: cell(), packed: cell(), live_text: cell() })
+        let (frame, bare, packed, live_text) = (OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new());
+        Arc::new(Published { stored, live, dt, frame, bare, packed, live_text })
     }
 
     /// The event's text in a packed message (`super::packed::event_text`).
-    pub fn packed(&self) -> Option<Utf8Bytes> {
-        self.packed
-            .get_or_init(|| super::packed::event_text(&self.stored, self.dt.unwrap_or(0)).map(Utf8Bytes::from))
-            .clone()
+    pub fn packed(&self) -> Option<&str> {
+        self.packed.get_or_init(|| super::packed::event_text(&self.stored, self.dt.unwrap_or(0))).as_deref()
     }
 
     /// The view's fields as JSON (`None` without them).
-    pub fn live_text(&self) -> Option<Utf8Bytes> {
+    pub fn live_text(&self) -> Option<&str> {
         let live = self.live.as_ref()?;
-        self.live_text.get_or_init(|| serde_json::to_string(live).ok().map(Utf8Bytes::from)).clone()
+        self.live_text.get_or_init(|| serde_json::to_string(live).ok()).as_deref()
     }
 
     /// The event's wire text, made by `make` from the event and the view's fields the first

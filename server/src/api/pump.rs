@@ -9,7 +9,7 @@ use app::{
     matches::{events::StoredEvent, live_view::LiveFields, packed, state::MatchError, view::RoomView},
     AppError,
 };
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use axum::extract::ws::{Message, WebSocket};
 use serde::Serialize;
 
 use super::extract::Framing;
@@ -232,10 +232,10 @@ const PACKED_FRAME: usize = 136;
 /// last fields among its events that `with_live` lets go.
 fn packed_messages(batch: &[Published], with_live: impl Fn(usize) -> bool) -> Option<Vec<Message>> {
     let mut messages = Vec::new();
-    let mut texts: Vec<Utf8Bytes> = Vec::new();
+    let mut texts: Vec<&str> = Vec::with_capacity(batch.len());
     let mut from = 0;
     let mut size = PACKED_FRAME;
-    let mut live: Option<(i64, Utf8Bytes)> = None;
+    let mut live: Option<(i64, &str)> = None;
     for (i, e) in batch.iter().enumerate() {
         let text = e.packed()?;
         let fields = if with_live(i) { Some((e.seq, e.live_text()?)) } else { None };
@@ -260,7 +260,7 @@ fn packed_messages(batch: &[Published], with_live: impl Fn(usize) -> bool) -> Op
 }
 
 /// One packed message of `events`, whose packed texts are `texts`.
-fn packed_message(events: &[Published], texts: &[Utf8Bytes], size: usize, live: Option<(i64, Utf8Bytes)>) -> Message {
+fn packed_message(events: &[Published], texts: &[&str], size: usize, live: Option<(i64, &str)>) -> Message {
     let mut t = String::with_capacity(size + live.as_ref().map_or(0, |(_, f)| f.len()));
     t.push_str(&packed::open(events[0].seq, events.len(), events[0].at_ms));
     for (i, e) in texts.iter().enumerate() {
@@ -271,7 +271,7 @@ fn packed_message(events: &[Published], texts: &[Utf8Bytes], size: usize, live: 
     }
     t.push(']');
     if let Some((seq, fields)) = live {
-        let _ = write!(t, r#","live_seq":{seq},"live":{fields}"#, fields = fields.as_str());
+        let _ = write!(t, r#","live_seq":{seq},"live":{fields}"#);
     }
     t.push('}');
     Message::Text(t.into())
@@ -431,7 +431,7 @@ pub(super) async fn pump(
         }
         // Not kept at a burst's size between writes: per socket, that adds up.
         f.batch.clear();
-        f.batch.shrink_to(16);
+        f.batch.shrink_to(64);
     }
 }
 
