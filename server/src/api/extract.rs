@@ -154,7 +154,7 @@ pub enum Framing {
 pub struct Batch(
     /// `packed` for packed messages (`{"type":"packed",…}`: the browser's), `true` for batch
     /// messages of event messages, `false` (the default) for one message per event.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, pattern = "^(packed|true|false)$")]
     pub Framing,
 );
 

@@ -276,12 +276,12 @@ async fn bad_requests_get_clear_errors() {
         assert_eq!(r.status(), 400, "after={after}");
         assert_eq!(error_of(r).await.1["field"], "after");
     }
-    for batch in ["yes", "1", "TRUE", ""] {
+    for batch in ["yes", "1", "TRUE", "", "PACKED", "pack"] {
         let r = alice.http.get(format!("{base}/api/v1/rooms/{room}/stream?batch={batch}")).send().await.unwrap();
         assert_eq!(r.status(), 400, "batch={batch}");
         let (code, detail) = error_of(r).await;
         assert_eq!((code.as_str(), &detail["field"]), ("invalid_input", &json!("batch")), "batch={batch}");
-        assert!(detail["why"].as_str().unwrap().contains("true or false"), "names what is allowed: {detail}");
+        assert!(detail["why"].as_str().unwrap().contains("packed, true or false"), "names what is allowed: {detail}");
     }
     // A room that does not exist is 404 whatever `after` says; a real one past its end is []
     // (for a player: the stored events are the record's, 003 §8.1).
