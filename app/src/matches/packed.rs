@@ -4,8 +4,10 @@
 //! about 4 KiB; a move or an acknowledgement packed is about 20 bytes instead of about 150.
 //!
 //! `{"type":"packed","seq":S,"n":N,"at_ms":T,"events":[E,…],"live_seq":K,"live":LiveFields}`:
-//! the events numbered S to S+N−1, in order; the first at `at_ms` T, each later one `dt`
-//! milliseconds after the one before it; the view's fields (`live`, optional) as of event K.
+//! the events numbered S to S+N−1, in order; the first at `at_ms` T (its own `dt` is to be
+//! ignored), each later one `dt` milliseconds after the one before it; the view's fields
+//! (`live`, optional) as of event K — once per message, the latest among its events that
+//! the stream sends them with, on a player's stream too.
 //! An event `E` is an array `[dt, actor, kind, …]` (`actor`: the user id or null):
 //! - kind 0, any event: `[dt, actor, 0, Event]`;
 //! - kind 1, a move: `[dt, actor, 1, colour, x, y, z, move_number, cx, cy, cz, …]` (the
@@ -95,6 +97,10 @@ pub fn unpack(mut msg: Value) -> Result<Vec<(StoredEvent, Option<LiveFields>)>, 
         )),
     };
     let Value::Array(events) = msg["events"].take() else { return Err(Unreadable("events")) };
+    // `n` is what a reader that does not parse the events counts (the load benchmark).
+    if msg["n"].as_u64() != Some(events.len() as u64) {
+        return Err(Unreadable("n"));
+    }
     let mut live = live;
     let mut out = Vec::with_capacity(events.len());
     for (i, e) in events.into_iter().enumerate() {
@@ -119,7 +125,7 @@ pub fn unpack(mut msg: Value) -> Result<Vec<(StoredEvent, Option<LiveFields>)>, 
         let xyz = |p: &[Value]| -> Result<Xyz, Unreadable> {
             Ok(Xyz { x: int(&p[0], "point")?, y: int(&p[1], "point")?, z: int(&p[2], "point")? })
         };
-        let event = match (e[2].as_u64().map(|k| k as u8), e.len()) {
+        let event = match (e[2].as_u64().and_then(|k| u8::try_from(k).ok()), e.len()) {
             (Some(ANY), 4) => serde_json::from_value::<Event>(e[3].take()).map_err(|_| Unreadable("event"))?,
             (Some(MOVE), n) if n >= 8 && (n - 8) % 3 == 0 => Event::MovePlayed {
                 colour: colour(&e[3])?,
@@ -229,10 +235,12 @@ mod tests {
     #[test]
     fn what_is_not_a_packed_message_is_refused_naming_the_field() {
         let bad = |t: &str| unpack(serde_json::from_str(t).unwrap()).unwrap_err().0;
-        assert_eq!(bad(r#"{"seq":1,"at_ms":0,"events":[[0,null,2,2,5]]}"#), "colour");
-        assert_eq!(bad(r#"{"seq":1,"at_ms":0,"events":[[0,null,1,0,1,2,3,4,5]]}"#), "event kind");
-        assert_eq!(bad(r#"{"seq":1,"at_ms":0,"events":[[0,null,9]]}"#), "event kind");
-        assert_eq!(bad(r#"{"at_ms":0,"events":[]}"#), "seq");
-        assert_eq!(bad(r#"{"seq":1,"at_ms":0,"events":[[0,"x",3,0,1]]}"#), "actor");
+        assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,2,2,5]]}"#), "colour");
+        assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,1,0,1,2,3,4,5]]}"#), "event kind");
+        assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,9]]}"#), "event kind");
+        assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,257,0,1]]}"#), "event kind");
+        assert_eq!(bad(r#"{"n":0,"at_ms":0,"events":[]}"#), "seq");
+        assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,"x",3,0,1]]}"#), "actor");
+        assert_eq!(bad(r#"{"seq":1,"n":2,"at_ms":0,"events":[[0,null,3,0,1]]}"#), "n");
     }
 }
