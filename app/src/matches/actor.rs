@@ -403,7 +403,7 @@ impl Actor {
         let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
         for (i, e) in stored.iter().enumerate() {
             let fields = if i + 1 == stored.len() { live.take() } else { None };
-            let dt = self.published.filter(|(seq, _)| seq + 1 == e.seq).map(|(_, at)| e.at_ms - at);
+            let dt = super::packed::dt(self.published, e);
             self.published = Some((e.seq, e.at_ms));
             let _ = self.events.send(Published::new(e.clone(), fields, dt));
         }

@@ -68,9 +68,31 @@ pub fn event_text(e: &StoredEvent, dt: i64) -> Option<String> {
     Some(t)
 }
 
-/// The opening of a packed message, up to its first event.
-pub fn open(seq: i64, n: usize, at_ms: i64) -> String {
-    format!(r#"{{"type":"{TYPE}","seq":{seq},"n":{n},"at_ms":{at_ms},"events":["#)
+/// The time since the room's event before `e`, when `before` (the number and time of the
+/// last event published) is that event.
+pub fn dt(before: Option<(i64, i64)>, e: &StoredEvent) -> Option<i64> {
+    before.filter(|(seq, _)| seq + 1 == e.seq).map(|(_, at)| e.at_ms - at)
+}
+
+/// A packed message of the events from `first` on, whose texts (`event_text`) are `texts`,
+/// with the view's fields (their text) as of event `live.0`.
+pub fn message(first: &StoredEvent, texts: &[&str], live: Option<(i64, &str)>) -> String {
+    let size = texts.iter().map(|t| t.len() + 1).sum::<usize>() + live.map_or(0, |(_, f)| f.len() + 40);
+    let mut t = String::with_capacity(size + 100);
+    let _ =
+        write!(t, r#"{{"type":"{TYPE}","seq":{},"n":{},"at_ms":{},"events":["#, first.seq, texts.len(), first.at_ms);
+    for (i, e) in texts.iter().enumerate() {
+        if i > 0 {
+            t.push(',');
+        }
+        t.push_str(e);
+    }
+    t.push(']');
+    if let Some((seq, fields)) = live {
+        let _ = write!(t, r#","live_seq":{seq},"live":{fields}"#);
+    }
+    t.push('}');
+    t
 }
 
 /// What a packed message could not be read as (a fault of the server that sent it).
@@ -151,20 +173,13 @@ mod tests {
     use super::*;
 
     fn packed(events: &[StoredEvent], live: Option<(i64, &str)>) -> Value {
-        let mut t = open(events[0].seq, events.len(), events[0].at_ms);
-        for (i, e) in events.iter().enumerate() {
-            let dt = if i == 0 { 0 } else { e.at_ms - events[i - 1].at_ms };
-            if i > 0 {
-                t.push(',');
-            }
-            t.push_str(&event_text(e, dt).unwrap());
-        }
-        t.push(']');
-        if let Some((seq, fields)) = live {
-            let _ = write!(t, r#","live_seq":{seq},"live":{fields}"#);
-        }
-        t.push('}');
-        serde_json::from_str(&t).expect("a packed message is JSON")
+        let texts: Vec<String> = events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| event_text(e, if i == 0 { 0 } else { e.at_ms - events[i - 1].at_ms }).unwrap())
+            .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        serde_json::from_str(&message(&events[0], &texts, live)).expect("a packed message is JSON")
     }
 
     fn stored(seq: i64, at_ms: i64, actor: Option<i64>, event: Event) -> StoredEvent {

@@ -3,8 +3,6 @@
 //! seat (`super::pace`), in socket writes of at most about 4 KiB, closed the moment a viewing
 //! restriction applies (003 §6.5).
 
-use std::fmt::Write as _;
-
 use app::{
     matches::{events::StoredEvent, live_view::LiveFields, packed, state::MatchError, view::RoomView},
     AppError,
@@ -242,7 +240,7 @@ fn packed_messages(batch: &[Published], with_live: impl Fn(usize) -> bool) -> Op
         let fields_len = fields.as_ref().or(live.as_ref()).map_or(0, |(_, t)| t.len());
         let follows = i > from && e.dt.is_some() && batch[i - 1].seq + 1 == e.seq;
         if i > from && (!follows || size + text.len() + 1 + fields_len > CHUNK) {
-            messages.push(packed_message(&batch[from..i], &texts, size, live.take()));
+            messages.push(Message::Text(packed::message(&batch[from], &texts, live.take()).into()));
             texts.clear();
             from = i;
             size = PACKED_FRAME;
@@ -254,27 +252,9 @@ fn packed_messages(batch: &[Published], with_live: impl Fn(usize) -> bool) -> Op
         }
     }
     if !texts.is_empty() {
-        messages.push(packed_message(&batch[from..], &texts, size, live));
+        messages.push(Message::Text(packed::message(&batch[from], &texts, live).into()));
     }
     Some(messages)
-}
-
-/// One packed message of `events`, whose packed texts are `texts`.
-fn packed_message(events: &[Published], texts: &[&str], size: usize, live: Option<(i64, &str)>) -> Message {
-    let mut t = String::with_capacity(size + live.as_ref().map_or(0, |(_, f)| f.len()));
-    t.push_str(&packed::open(events[0].seq, events.len(), events[0].at_ms));
-    for (i, e) in texts.iter().enumerate() {
-        if i > 0 {
-            t.push(',');
-        }
-        t.push_str(e);
-    }
-    t.push(']');
-    if let Some((seq, fields)) = live {
-        let _ = write!(t, r#","live_seq":{seq},"live":{fields}"#);
-    }
-    t.push('}');
-    Message::Text(t.into())
 }
 
 /// One message of a write: a lone event as itself, several as a batch.
@@ -343,7 +323,7 @@ fn gap(events: Vec<StoredEvent>, fields: LiveFields) -> Vec<Published> {
     events
         .into_iter()
         .map(|e| {
-            let dt = before.filter(|(seq, _)| seq + 1 == e.seq).map(|(_, at)| e.at_ms - at);
+            let dt = packed::dt(before, &e);
             before = Some((e.seq, e.at_ms));
             let live = fields.take_if(|f| f.version == e.seq);
             app::matches::published::Published::new(e, live, dt)
