@@ -222,6 +222,23 @@ impl Game {
             .collect()
     }
 
+    /// The last counted move: `moves().last()` without copying the list (it is read for
+    /// every event a room publishes, and a 25³ game has tens of thousands of moves).
+    pub fn last_move(&self) -> Option<(Color, Move)> {
+        self.steps.iter().rev().find_map(|s| match *s {
+            Step::Move(c, m) => Some((c, m)),
+            _ => None,
+        })
+    }
+    /// The last move since play started or last resumed from scoring:
+    /// `moves_since_resumption().last()` without copying the list.
+    pub fn last_move_since_resumption(&self) -> Option<(Color, Move)> {
+        match self.steps.last() {
+            Some(&Step::Move(c, m)) => Some((c, m)),
+            _ => None,
+        }
+    }
+
     pub fn moves(&self) -> Vec<(Color, Move)> {
         self.steps
             .iter()

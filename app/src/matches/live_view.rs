@@ -71,8 +71,8 @@ impl LiveFields {
         use super::state::UNDO_ANSWER_MS;
         let g = &s.game;
         let geometry = g.geometry();
-        let last_move = match g.moves().last() {
-            Some((_, engine::Move::Place(p))) => Some(super::state::xyz_of(geometry, *p)),
+        let last_move = match g.last_move() {
+            Some((_, engine::Move::Place(p))) => Some(super::state::xyz_of(geometry, p)),
             _ => None,
         };
         let grace = s.rules.reconnection_wait_s() as i64 * 1000;
@@ -102,8 +102,8 @@ impl LiveFields {
             hold_since_ms: s.hold_since_ms(),
             attention: s.attention,
             illegal_attempts: s.illegal_attempts,
-            last_pass_by: match g.moves_since_resumption().last() {
-                Some((c, engine::Move::Pass)) => Some(*c),
+            last_pass_by: match g.last_move_since_resumption() {
+                Some((c, engine::Move::Pass)) => Some(c),
                 _ => None,
             },
             hints: (hints && s.phase() == RoomPhase::Playing).then(|| Hints::of(s)),

@@ -102,8 +102,8 @@ pub(crate) struct Context<'a> {
 impl<'a> Context<'a> {
     pub(crate) fn new(game: &'a Game, color: Color) -> Context<'a> {
         let board = game.board();
-        let last = match game.moves().last() {
-            Some(&(_, Move::Place(p))) => board.geometry().offsets_of(p),
+        let last = match game.last_move() {
+            Some((_, Move::Place(p))) => board.geometry().offsets_of(p),
             _ => None,
         };
         Context::for_board(board, color, last)

@@ -22,8 +22,8 @@ pub fn ownership(game: &Game, playouts: u32, seed: u64) -> Vec<(f32, f32)> {
     let n = game.board().len();
     let mut counts = vec![(0u32, 0u32); n];
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let last = match game.moves().last() {
-        Some(&(_, Move::Place(p))) => Some(p),
+    let last = match game.last_move() {
+        Some((_, Move::Place(p))) => Some(p),
         _ => None,
     };
     let mut board = game.board().clone();

@@ -176,7 +176,7 @@ pub fn search(
         Err((reason, legal)) => return Choice::pass(reason, legal, Level::Search),
     };
     let mut used = 0u32;
-    if game.consecutive_passes() > 0 && game.moves().last().map(|m| m.0) == Some(color.opponent()) {
+    if game.consecutive_passes() > 0 && game.last_move().map(|m| m.0) == Some(color.opponent()) {
         let n = DECIDE_PLAYOUTS.min(limits.max_playouts);
         let dead = estimate_dead(game, n, seed ^ 0xDEAD);
         used = n;

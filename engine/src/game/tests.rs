@@ -408,6 +408,37 @@ fn two_passes_enter_scoring_000_s10() {
     assert!(g.is_over());
 }
 
+/// `last_move` and `last_move_since_resumption` are what the lists' last entries are, at every
+/// step: moves, passes, scoring and a resumption (after which no move is "since" yet), undo.
+#[test]
+fn the_last_moves_read_without_the_lists_agree_with_them() {
+    let mut g = game_from(". . .\n. . .\n. . .", Rules::space());
+    let check = |g: &Game, step: &str| {
+        assert_eq!(g.last_move(), g.moves().last().copied(), "last move after {step}");
+        assert_eq!(
+            g.last_move_since_resumption(),
+            g.moves_since_resumption().last().copied(),
+            "last move since resumption after {step}"
+        );
+    };
+    check(&g, "nothing");
+    place(&mut g, Color::Black, 1, 1).unwrap();
+    check(&g, "a stone");
+    g.play(Color::White, Move::Pass).unwrap();
+    check(&g, "a pass");
+    g.play(Color::Black, Move::Pass).unwrap();
+    assert_eq!(g.phase(), Phase::Scoring);
+    check(&g, "entering scoring");
+    g.resume(Color::Black).unwrap();
+    assert_eq!(g.last_move_since_resumption(), None, "nothing since the resumption");
+    assert_eq!(g.last_move(), Some((Color::Black, Move::Pass)), "the moves before it still count");
+    check(&g, "resuming");
+    place(&mut g, Color::White, 0, 0).unwrap();
+    check(&g, "a stone after resuming");
+    g.undo().unwrap();
+    check(&g, "an undo");
+}
+
 #[test]
 fn undo_restores_and_restricts_003_s5_3() {
     // 003 §5.1: restore stones, captures and turn; §5.3: the undone

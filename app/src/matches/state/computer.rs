@@ -65,7 +65,7 @@ impl MatchState {
                     return None;
                 }
                 // 003 §11.4: it passes after the person passes, leading to counting.
-                let passed = matches!(self.game.moves().last(), Some((c, engine::Move::Pass)) if *c != colour);
+                let passed = matches!(self.game.last_move(), Some((c, engine::Move::Pass)) if c != colour);
                 if passed && facing_person {
                     return give(Command::Pass);
                 }

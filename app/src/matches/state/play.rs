@@ -142,7 +142,7 @@ impl MatchState {
         }
         let plies = match &self.rules {
             // 003 §5.1: the most recent stone move, whoever made it; never a pass.
-            MatchRules::Space(_) => match self.game.moves().last() {
+            MatchRules::Space(_) => match self.game.last_move() {
                 None => return Err(not(UndoRefusal::NoMove)),
                 Some((_, engine::Move::Pass)) => return Err(not(UndoRefusal::PassCannotBeUndone)),
                 Some(_) => 1,
@@ -193,7 +193,7 @@ impl MatchState {
             }
             return Ok(vec![Event::TakenBack { colour, move_number: req.move_number, moves }]);
         }
-        let Some((undone, engine::Move::Place(p))) = self.game.moves().last().copied() else {
+        let Some((undone, engine::Move::Place(p))) = self.game.last_move() else {
             return Err(MatchError::Internal);
         };
         Ok(vec![Event::UndoAccepted { colour, move_number: req.move_number, at: self.xyz(p), undone_colour: undone }])
