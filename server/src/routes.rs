@@ -48,7 +48,7 @@ pub async fn router(
     let health_db = db.clone();
     let health_matches = matches.clone();
     let peer_matches = matches.clone();
-    let api = crate::api::router(crate::api::ApiState {
+    let api = crate::api::router(crate::api::ApiState::new(crate::api::Shared {
         db: db.clone(),
         matches: matches.clone(),
         throttle: throttle.clone(),
@@ -57,7 +57,7 @@ pub async fn router(
             std::time::Duration::from_millis(config.spectator_pace_ms),
             config.spectator_writes_per_s,
         ),
-    });
+    }));
     // Pages and server functions; the participant API is merged in below.
     let pages = Router::new()
         .leptos_routes_with_context(

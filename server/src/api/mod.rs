@@ -56,8 +56,27 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// A reconnecting viewer further behind than this gets a full state instead of the gap.
 pub const MAX_GAP_EVENTS: usize = 2_000;
 
+/// What every API handler shares, behind one reference count: axum clones the state for
+/// each request, more than once, and cloning the fields one by one was a dozen atomic
+/// counts and an allocation each time (issue 15 §1: the CPU per command).
 #[derive(Clone)]
-pub struct ApiState {
+pub struct ApiState(Arc<Shared>);
+
+impl ApiState {
+    pub fn new(shared: Shared) -> ApiState {
+        ApiState(Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for ApiState {
+    type Target = Shared;
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The handlers' shared state (see [`ApiState`]).
+pub struct Shared {
     pub db: Db,
     pub matches: MatchService,
     pub throttle: Arc<SignInThrottle>,
