@@ -152,22 +152,33 @@ impl Client {
 
     /// Opens the room's stream with this client's session (a player's connection).
     pub async fn stream(&self, room: i64, after: i64) -> Ws {
-        let url = stream_url(&self.base, room, after);
+        tokio_tungstenite::connect_async(self.stream_request(stream_url(&self.base, room, after)))
+            .await
+            .expect("stream connects")
+            .0
+    }
+
+    /// Opens the room's stream with this client's session, reading packed messages as the
+    /// browser does (`&batch=packed`).
+    pub async fn stream_packed(&self, room: i64, after: i64) -> Ws {
+        tokio_tungstenite::connect_async(self.stream_request(stream_url(&self.base, room, after) + "&batch=packed"))
+            .await
+            .expect("stream connects")
+            .0
+    }
+
+    /// A stream request to `url` with this client's session cookies.
+    fn stream_request(&self, url: String) -> tungstenite::handshake::client::Request {
         let mut req = url.as_str().into_client_request().expect("a valid stream URL");
         if let Some(cookies) = self.base.parse().ok().and_then(|u| self.jar.cookies(&u)) {
             req.headers_mut().insert("cookie", cookies);
         }
-        tokio_tungstenite::connect_async(req).await.expect("stream connects").0
+        req
     }
 
     /// Opens the room's stream, or the HTTP status of its refusal.
     pub async fn try_stream(&self, room: i64, after: i64) -> Result<Ws, u16> {
-        let url = stream_url(&self.base, room, after);
-        let mut req = url.as_str().into_client_request().expect("a valid stream URL");
-        if let Some(cookies) = self.base.parse().ok().and_then(|u| self.jar.cookies(&u)) {
-            req.headers_mut().insert("cookie", cookies);
-        }
-        match tokio_tungstenite::connect_async(req).await {
+        match tokio_tungstenite::connect_async(self.stream_request(stream_url(&self.base, room, after))).await {
             Ok((ws, _)) => Ok(ws),
             Err(tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
             Err(e) => panic!("stream: {e}"),

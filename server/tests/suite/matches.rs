@@ -635,13 +635,14 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
     let start = view(&base, room).await["version"].as_i64().unwrap();
     // A spectator who reads packed messages (as the browser does), one who reads one message
-    // per event, and a player.
+    // per event, a player who reads one message per event and one who reads packed messages.
     let mut spectator = testclient::spectate(&base, room, 0).await.unwrap();
     let first = read_until(&mut spectator, |_| true).await.remove(0);
     assert_eq!((first["type"].as_str(), first["room"]["version"].as_i64()), (Some("snapshot"), Some(start)));
     let (mut unbatched, _) =
         testclient::tokio_tungstenite::connect_async(stream_url(&base, room, start)).await.unwrap();
     let mut player = bob.stream(room, start).await;
+    let mut packed_player = alice.stream_packed(room, start).await;
 
     // Twenty moves on rows 1, 3 and 5 (every stone keeps a liberty), each acknowledged.
     for n in 1..=20u32 {
@@ -651,12 +652,26 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     }
     let end = view(&base, room).await["version"].as_i64().unwrap();
     assert!(end >= start + 40, "a move and an acknowledgement each: {start} → {end}");
-    for (who, ws) in [("spectator", &mut spectator), ("unbatched spectator", &mut unbatched), ("player", &mut player)] {
+    for (who, ws) in [
+        ("spectator", &mut spectator),
+        ("unbatched spectator", &mut unbatched),
+        ("player", &mut player),
+        ("packed player", &mut packed_player),
+    ] {
         let writes = read_writes_until(ws, |v| v["event"]["seq"].as_i64() == Some(end)).await;
-        // Several events in one WebSocket message only for the client that asked for batches.
+        // Several events in one WebSocket message only for the clients that asked for packed
+        // messages; the player's are written as they are committed, so they may come one by one.
         let batched = writes.iter().filter(|w| w.len() > 1).count();
         match who {
             "spectator" => assert!(batched > 0, "the spectator's burst came in packed messages"),
+            "packed player" => {
+                // Each message ends with the fields as of its last event (every commit here is
+                // one event): the view after each write, with nothing paced.
+                for w in &writes {
+                    let last = w.last().unwrap();
+                    assert!(!last["live"].is_null(), "the packed player's message ends with the view's fields: {w:?}");
+                }
+            }
             _ => assert_eq!(batched, 0, "the {who} reads one event per message"),
         }
         let got: Vec<Value> = writes.into_iter().flatten().collect();
@@ -673,6 +688,7 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
             got.iter().filter(|v| v["live"].is_null()).filter_map(|v| v["event"]["seq"].as_i64()).collect();
         match who {
             "player" => assert_eq!(without, Vec::<i64>::new(), "the player's events each with the fields"),
+            "packed player" => {}
             _ => assert!(!without.is_empty(), "the spectator's burst came in shared writes"),
         }
     }
