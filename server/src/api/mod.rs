@@ -599,12 +599,11 @@ async fn events(
 /// lone event as itself); with `?batch=packed`, in packed messages of up to about 4 KiB,
 /// `{"type":"packed","seq":S,"n":N,"at_ms":T,"events":[[dt,actor,kind,…],…],"live_seq"?:K,
 /// "live"?:LiveFields}` — events S to S+N−1, the first at T (its own `dt` is to be ignored)
-/// and each later one `dt` ms after the one before; kind 0 `[dt,actor,0,Event]`, 1 a move `[dt,actor,1,colour,x,y,z,
-/// move_number,captured x,y,z…]`, 2 an acknowledgement and 3 a pass `[dt,actor,k,colour,
-/// move_number]`, colour 0 Black, 1 White; the view's fields as of event K, once per message
-/// (the latest it holds, for a player too). Live viewing is
-/// open to all, the
-/// stored record is not (003 §8.1): the players, administrators and viewers both players
+/// and each later one `dt` ms after the one before; kind 0 `[dt,actor,0,Event]`, 1 a move
+/// `[dt,actor,1,colour,x,y,z,move_number,captured x,y,z…]`, 2 an acknowledgement and 3 a
+/// pass `[dt,actor,k,colour,move_number]`, colour 0 Black, 1 White; the view's fields as of
+/// event K, once per message (the latest it holds, for a player too). Live viewing is open
+/// to all, the stored record is not (003 §8.1): the players, administrators and viewers both players
 /// approved get exactly the stored events after `after` (a snapshot when that is too far
 /// behind); anyone else gets a snapshot of the room as it is (after the end: the final board
 /// and result), never earlier events, whatever `after` says. Then everyone gets every new
