@@ -98,7 +98,20 @@ pub struct Game {
     ko: Option<(Point, Color)>,
     /// 003 §5.3: arrangement (hash, cells) that the next stone move may not recreate.
     undo_restriction: Option<(u64, Box<[u8]>)>,
-    log: Vec<Action>,
+    log: Vec<Logged>,
+}
+
+/// One entry of the action log as kept: points, not coordinates, and the rare large entries
+/// boxed. A game holds one per move and attempt, and a server many long games (issue 15 §1):
+/// 16 bytes here against 96 for an [`Action`]. [`Game::log`] gives the actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Logged {
+    Play(Color, Point),
+    Pass(Color),
+    /// A refused attempt (003 §2.5); an off-board point keeps its index.
+    Illegal(Color, Move, IllegalKind),
+    Undo(Color, Point),
+    Other(Box<Action>),
 }
 
 impl PartialEq for Game {
@@ -143,7 +156,7 @@ impl Game {
             consecutive_passes: 0,
             move_number: 0,
             steps: Vec::new(),
-            history: History::default(),
+            history: History::for_rule(rules.ko),
             ko: None,
             undo_restriction: None,
             log: Vec::new(),
@@ -253,8 +266,34 @@ impl Game {
         &self.setup
     }
     /// The action log (every action, including illegal attempts and undos).
-    pub fn log(&self) -> &[Action] {
-        &self.log
+    pub fn log(&self) -> Vec<Action> {
+        self.log.iter().map(|l| self.action(l)).collect()
+    }
+    /// The log's last action.
+    pub fn last_action(&self) -> Option<Action> {
+        self.log.last().map(|l| self.action(l))
+    }
+    fn action(&self, l: &Logged) -> Action {
+        match *l {
+            Logged::Play(color, p) => Action::Play { color, at: self.coord(p) },
+            Logged::Pass(color) => Action::Pass { color },
+            Logged::Illegal(color, mv, reason) => {
+                let (at, index) = match mv {
+                    Move::Pass => (None, None),
+                    Move::Place(p) => match self.geometry().coords_of(p) {
+                        Some(x) => (Some(x), None),
+                        None => (None, Some(p.0 as u32)),
+                    },
+                };
+                Action::Illegal { color, pass: mv == Move::Pass, at, index, reason }
+            }
+            Logged::Undo(color, p) => Action::Undo { color, at: self.coord(p) },
+            Logged::Other(ref a) => (**a).clone(),
+        }
+    }
+    /// Logs `a`, compactly when it is one of the frequent actions.
+    fn log_other(&mut self, a: Action) {
+        self.log.push(Logged::Other(Box::new(a)));
     }
     /// 003 §5.3: whether the special after-undo restriction is active.
     pub fn undo_restriction_active(&self) -> bool {
@@ -281,7 +320,7 @@ impl Game {
             rules: self.rules,
             setup: self.setup.iter().map(|&(p, c)| crate::record::SetupStone { color: c, at: self.coord(p) }).collect(),
             first_to_move: self.first_to_move,
-            actions: self.log.clone(),
+            actions: self.log(),
         }
     }
 
@@ -478,8 +517,8 @@ impl Game {
         }
         let captured = self.apply(c, mv);
         self.log.push(match mv {
-            Move::Pass => Action::Pass { color: c },
-            Move::Place(p) => Action::Play { color: c, at: self.coord(p) },
+            Move::Pass => Logged::Pass(c),
+            Move::Place(p) => Logged::Play(c, p),
         });
         Ok(PlayOutcome {
             color: c,
@@ -507,21 +546,14 @@ impl Game {
         let before = self.captures[c.idx()];
         self.apply_inner(c, mv, None);
         self.log.push(match mv {
-            Move::Pass => Action::Pass { color: c },
-            Move::Place(p) => Action::Play { color: c, at: self.coord(p) },
+            Move::Pass => Logged::Pass(c),
+            Move::Place(p) => Logged::Play(c, p),
         });
         Ok(self.captures[c.idx()] - before)
     }
 
     fn log_illegal(&mut self, c: Color, mv: Move, e: IllegalMove) {
-        let (at, index) = match mv {
-            Move::Pass => (None, None),
-            Move::Place(p) => match self.geometry().coords_of(p) {
-                Some(x) => (Some(x), None),
-                None => (None, Some(p.0 as u32)),
-            },
-        };
-        self.log.push(Action::Illegal { color: c, pass: mv == Move::Pass, at, index, reason: e.kind() });
+        self.log.push(Logged::Illegal(c, mv, e.kind()));
     }
 
     fn apply(&mut self, c: Color, mv: Move) -> Vec<Point> {
@@ -595,7 +627,7 @@ impl Game {
         steps.pop();
         self.rebuild_from(&steps);
         self.undo_restriction = Some(undone);
-        self.log.push(Action::Undo { color: c, at: self.coord(p) });
+        self.log.push(Logged::Undo(c, p));
         Ok(UndoOutcome { color: c, point: p })
     }
 
@@ -618,7 +650,7 @@ impl Game {
             Move::Place(p) => Some(self.coord(p)),
             Move::Pass => None,
         };
-        self.log.push(Action::TakeBack { color: c, at });
+        self.log_other(Action::TakeBack { color: c, at });
         Ok((c, mv))
     }
 
@@ -656,7 +688,7 @@ impl Game {
             return Err(PhaseError { phase: self.phase });
         }
         self.resume_inner(requested_by);
-        self.log.push(Action::Resume { by: requested_by });
+        self.log_other(Action::Resume { by: requested_by });
         Ok(())
     }
     fn resume_inner(&mut self, by: Color) {
@@ -674,7 +706,7 @@ impl Game {
             return Err(PhaseError { phase: self.phase });
         }
         self.enter_scoring_inner();
-        self.log.push(Action::EnterScoring);
+        self.log_other(Action::EnterScoring);
         Ok(())
     }
     fn enter_scoring_inner(&mut self) {
@@ -688,7 +720,7 @@ impl Game {
         }
         self.phase = Phase::Over;
         self.result = Some(r);
-        self.log.push(a);
+        self.log_other(a);
         Ok(r)
     }
     /// `loser` resigns (003 §2.7).
@@ -704,7 +736,7 @@ impl Game {
     /// ended by `time_loss` and nothing came after it.
     pub fn cancel_time_loss(&mut self) -> Result<(), PhaseError> {
         match self.log.last() {
-            Some(Action::TimeLoss { .. }) if self.phase == Phase::Over => {
+            Some(Logged::Other(a)) if matches!(**a, Action::TimeLoss { .. }) && self.phase == Phase::Over => {
                 self.log.pop();
                 self.phase = Phase::Playing;
                 self.result = None;
@@ -731,7 +763,7 @@ impl Game {
         let rec = crate::record::MarksRecord::from_marks(self.geometry(), marks);
         self.phase = Phase::Over;
         self.result = Some(st.result);
-        self.log.push(Action::Score { marks: rec });
+        self.log_other(Action::Score { marks: rec });
         Ok(st)
     }
 }

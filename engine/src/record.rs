@@ -304,11 +304,9 @@ impl GameRecord {
             // Each action has one spelling, the one the engine logs (e.g. a
             // refused pass carries no location): a record that replays is
             // exactly the record of the game it replays to.
-            if game.log().last() != Some(a) {
-                return Err(invalid(format!(
-                    "not in the engine's form: recorded {a:?}, replay logs {:?}",
-                    game.log().last()
-                )));
+            let logged = game.last_action();
+            if logged.as_ref() != Some(a) {
+                return Err(invalid(format!("not in the engine's form: recorded {a:?}, replay logs {logged:?}")));
             }
         }
         Ok(game)

@@ -11,6 +11,7 @@
 use super::Move;
 use crate::board::{Board, Color, EMPTY};
 use crate::geometry::Point;
+use crate::rules::KoRule;
 use crate::zobrist::side_key;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -33,11 +34,36 @@ pub(super) struct Situation {
     pub(super) count: u32,
 }
 
+/// Which of the repetition maps a rule set reads. Only those are kept: each
+/// costs tens of bytes per move, and a server holds many long games at once
+/// (issue 15 §1). The journal is always kept (the marks of `before_last`
+/// and of the maps point into it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Kept {
+    /// `seen`: every arrangement (000 §5.3 positional superko).
+    pub(super) arrangements: bool,
+    /// `situations`: occurrences of (arrangement, colour to move) (000 §5.3 korean).
+    pub(super) situations: bool,
+}
+
+impl Kept {
+    pub(super) fn for_rule(ko: KoRule) -> Kept {
+        match ko {
+            // 003 §2.3: only the arrangement before the opponent's last move.
+            KoRule::Immediate => Kept { arrangements: false, situations: false },
+            KoRule::PositionalSuperko => Kept { arrangements: true, situations: false },
+            KoRule::Korean => Kept { arrangements: false, situations: true },
+        }
+    }
+}
+
 /// The journal and what was seen since the last reset (setup or start).
 /// Fields are visible to the parent module so that its tests can plant hash
 /// collisions.
 #[derive(Clone, Debug, Default)]
 pub(super) struct History {
+    /// The maps this game's rule reads; the others stay empty.
+    pub(super) kept: Kept,
     /// Every cell change of the effective history since the last reset, in
     /// order, as (point, cell value before the change).
     pub(super) journal: Vec<(u16, u8)>,
@@ -60,7 +86,8 @@ pub(super) struct History {
 /// games with equal boards and equal marks reached them the same way.
 impl PartialEq for History {
     fn eq(&self, o: &History) -> bool {
-        self.before_last == o.before_last
+        self.kept == o.kept
+            && self.before_last == o.before_last
             && self.seen == o.seen
             && self.seen_extra == o.seen_extra
             && self.situations == o.situations
@@ -69,6 +96,11 @@ impl PartialEq for History {
 }
 
 impl History {
+    /// An empty history keeping the maps that `ko` reads.
+    pub(super) fn for_rule(ko: KoRule) -> History {
+        History { kept: Kept::for_rule(ko), ..History::default() }
+    }
+
     /// Forget everything; the current arrangement with `to_move` to move is
     /// the first occurrence.
     pub(super) fn reset(&mut self, hash: u64, to_move: Color) {
@@ -77,8 +109,12 @@ impl History {
         self.seen_extra.clear();
         self.situations.clear();
         self.situations_extra.clear();
-        self.seen.insert(hash, 0);
-        self.situations.insert(hash ^ side_key(to_move.idx()), Situation { to_move, mark: 0, count: 1 });
+        if self.kept.arrangements {
+            self.seen.insert(hash, 0);
+        }
+        if self.kept.situations {
+            self.situations.insert(hash ^ side_key(to_move.idx()), Situation { to_move, mark: 0, count: 1 });
+        }
         self.before_last = [None, None];
     }
 
@@ -133,30 +169,35 @@ impl History {
         std::iter::once(m).chain(extra).any(|m| self.matches_mark(board, m, Some((p, c, &caps))))
     }
 
-    /// Note the current arrangement (hash `h`) with `to_move` to move, and
-    /// return how often that situation has occurred through moves (000 §5.3
-    /// korean). A recurrence counts only if a stone moved since the
+    /// Note the current arrangement (hash `h`) with `to_move` to move in the
+    /// maps that are kept, and return how often that situation has occurred
+    /// through moves (000 §5.3 korean; 0 when situations are not kept). A recurrence counts only if a stone moved since the
     /// situation's previous occurrence: one repeated by passes alone (pass,
     /// pass, resume, pass, pass — 000 §5.5 step 5) is the same occurrence,
     /// not a cycle. Hash matches are confirmed exactly; a confirmed mark
     /// moves to the newest occurrence so that later confirmations stay short.
     pub(super) fn record_position(&mut self, board: &Board, h: u64, to_move: Color) -> u32 {
         let mark = self.mark();
-        let History { journal, seen, seen_extra, situations, situations_extra, .. } = self;
+        let History { kept, journal, seen, seen_extra, situations, situations_extra, .. } = self;
         let same = |m: u32| matches_mark(journal, board, m, None);
-        match seen.entry(h) {
-            Entry::Vacant(v) => {
-                v.insert(mark);
-            }
-            Entry::Occupied(mut o) => {
-                if same(*o.get()) {
-                    *o.get_mut() = mark;
-                } else if let Some(e) = seen_extra.iter_mut().find(|e| e.0 == h && same(e.1)) {
-                    e.1 = mark;
-                } else {
-                    seen_extra.push((h, mark));
+        if kept.arrangements {
+            match seen.entry(h) {
+                Entry::Vacant(v) => {
+                    v.insert(mark);
+                }
+                Entry::Occupied(mut o) => {
+                    if same(*o.get()) {
+                        *o.get_mut() = mark;
+                    } else if let Some(e) = seen_extra.iter_mut().find(|e| e.0 == h && same(e.1)) {
+                        e.1 = mark;
+                    } else {
+                        seen_extra.push((h, mark));
+                    }
                 }
             }
+        }
+        if !kept.situations {
+            return 0;
         }
         let key = h ^ side_key(to_move.idx());
         let fresh = Situation { to_move, mark, count: 0 };

@@ -862,3 +862,67 @@ fn cancelled_time_loss_resumes_the_same_position_003_s5_7() {
     g.resign(Color::Black).unwrap();
     assert!(g.cancel_time_loss().is_err(), "a resignation is not a time loss");
 }
+
+#[test]
+fn only_the_repetition_maps_the_ko_rule_reads_are_kept() {
+    let mut korean = Rules::classic();
+    korean.ko = KoRule::Korean;
+    for (rules, arrangements, situations) in
+        [(Rules::space(), false, false), (Rules::classic(), true, false), (korean, false, true)]
+    {
+        let mut g = opened(rules);
+        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::White, Move::Place(pt(&g, 2, 2))).unwrap();
+        let h = &g.history;
+        // The start and four moves: the pass repeats an arrangement (four), with the
+        // other colour to move (five situations).
+        let want = (4 * arrangements as usize, 5 * situations as usize);
+        assert_eq!((h.seen.len(), h.situations.len()), want, "{:?}", rules.ko);
+        assert!(h.seen_extra.is_empty() && h.situations_extra.is_empty());
+        assert_eq!(h.journal.len(), 3, "the journal is kept under every rule");
+    }
+}
+
+#[test]
+fn the_log_is_kept_compactly_and_read_back_as_actions() {
+    assert!(std::mem::size_of::<super::Logged>() <= 16, "{}", std::mem::size_of::<super::Logged>());
+    let mut g = opened(Rules::space());
+    let p = pt(&g, 1, 1);
+    let _ = g.play(Color::Black, Move::Place(p)); // occupied: an illegal attempt
+    let _ = g.play(Color::Black, Move::Place(Point(u16::MAX))); // off the board: kept by index
+    g.play(Color::Black, Move::Place(pt(&g, 2, 2))).unwrap();
+    g.undo().unwrap();
+    g.play(Color::Black, Move::Pass).unwrap();
+    g.resign(Color::White).unwrap();
+    let c = |x, y| g.geometry().coords_of(pt(&g, x, y)).unwrap();
+    let log = g.log();
+    assert_eq!(log.len(), 8);
+    assert_eq!(log[0], Action::Play { color: Color::Black, at: c(1, 1) });
+    assert_eq!(
+        log[2],
+        Action::Illegal {
+            color: Color::Black,
+            pass: false,
+            at: Some(c(1, 1)),
+            index: None,
+            reason: IllegalKind::Occupied
+        }
+    );
+    assert_eq!(
+        log[3],
+        Action::Illegal {
+            color: Color::Black,
+            pass: false,
+            at: None,
+            index: Some(u16::MAX as u32),
+            reason: IllegalKind::OffBoard
+        }
+    );
+    assert_eq!(log[5], Action::Undo { color: Color::Black, at: c(2, 2) });
+    assert_eq!(log[6], Action::Pass { color: Color::Black });
+    assert_eq!(log[7], Action::Resign { color: Color::White });
+    assert_eq!(g.last_action().as_ref(), log.last());
+    // The record carries the same actions and replays to the same game.
+    let back = g.record().replay().unwrap();
+    assert_eq!(back.log(), log);
+}
