@@ -12,9 +12,11 @@ process.env.BASE_URL = server.base;
 const { launch } = await import("./tests/browser.mjs");
 const { player, createRoom, sit, agreeAndReady, waitHydrated } = await import("./tests/game.mjs");
 
-function gzipSize(path) {
+// The bytes the server sends for `path` to a client accepting `encoding` (the bundle's
+// files go out as their precompressed copies: scripts/precompress.sh).
+function sentSize(path, encoding) {
   return new Promise((resolve, reject) => {
-    const req = request(server.base + path, { headers: { "accept-encoding": "gzip" } }, (res) => {
+    const req = request(server.base + path, { headers: { "accept-encoding": encoding } }, (res) => {
       let n = 0;
       res.on("data", (d) => { n += d.length; });
       res.on("end", () => resolve({ bytes: n, encoding: res.headers["content-encoding"] || "identity" }));
@@ -23,6 +25,7 @@ function gzipSize(path) {
     req.end();
   });
 }
+const gzipSize = (path) => sentSize(path, "gzip");
 
 try {
   // What a fresh browser downloads to make a page interactive (issue 15 §6): every /pkg/
@@ -37,23 +40,27 @@ try {
     await waitHydrated(page);
     if (frames) await page.waitForFunction(() => Number(document.querySelector("[data-testid=board-canvas]")?.dataset.frames) >= 1, null, { timeout: 120_000 });
     await b.close();
-    let total = 0, wasm = 0;
+    // Counted as gzip (issue 15 §6's measure) and as brotli (what Chromium gets).
+    let total = 0, wasm = 0, br = 0;
     for (const f of asked) {
       const { bytes } = await gzipSize(f);
       total += bytes;
       if (f.endsWith(".wasm")) wasm += bytes;
+      br += (await sentSize(f, "br")).bytes;
     }
-    return { files: asked.size, total, wasm };
+    return { files: asked.size, total, wasm, br };
   }
   const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  const load = (l) => `${l.files} files, ${kib(l.total)} gzip (wasm ${kib(l.wasm)}); ${kib(l.br)} brotli`;
   const main = await gzipSize("/pkg/space-baduk.wasm");
-  console.log(`main wasm ${kib(main.bytes)} (${main.encoding})`);
+  const mainBr = await sentSize("/pkg/space-baduk.wasm", "br");
+  console.log(`main wasm ${kib(main.bytes)} (${main.encoding}), ${kib(mainBr.bytes)} (${mainBr.encoding})`);
   const home = await firstLoad("/");
-  console.log(`home, interactive: ${home.files} files, ${kib(home.total)} (wasm ${kib(home.wasm)})`);
+  console.log(`home, interactive: ${load(home)}`);
   const homeBoard = await firstLoad("/", { frames: true });
-  console.log(`home with its 3D board drawn (the renderer's chunk after): ${homeBoard.files} files, ${kib(homeBoard.total)}`);
+  console.log(`home with its 3D board drawn (the renderer's chunk after): ${load(homeBoard)}`);
   const rules = await firstLoad("/rules");
-  console.log(`rules page, interactive: ${rules.files} files, ${kib(rules.total)} (wasm ${kib(rules.wasm)})`);
+  console.log(`rules page, interactive: ${load(rules)}`);
 
   // First contentful paint and hydration (interactive), fresh profile each time.
   const paints = [], interactive = [];
@@ -103,7 +110,7 @@ try {
   await sit(a, links[0]); await sit(c, links[1]);
   await agreeAndReady(id, a, c);
   const roomLoad = await firstLoad(`/rooms/${id}`);
-  console.log(`room page (19×19, spectator), interactive: ${roomLoad.files} files, ${kib(roomLoad.total)} (wasm ${kib(roomLoad.wasm)})`);
+  console.log(`room page (19×19, spectator), interactive: ${load(roomLoad)}`);
   // Two times per tap: until the preview is in the DOM (the app's own work), and until the
   // browser's next animation frame after that (when it can be on screen).
   const lat = await a.page.evaluate(async () => {

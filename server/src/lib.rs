@@ -3,6 +3,7 @@
 //! temporary SQLite file and an ephemeral port.
 
 pub mod api;
+mod assets;
 pub mod config;
 mod csrf;
 pub mod middleware;
@@ -117,6 +118,10 @@ impl Server {
     pub async fn prepare_with_clock(config: &Config, clock: Arc<dyn Clock>) -> Result<Server, StartError> {
         if !config.no_browser_bundle {
             check_bundle(&config.site_root)?;
+            let removed = assets::remove_stale_copies(&config.site_root.join("pkg"));
+            if removed > 0 {
+                tracing::warn!(removed, "compressed copies older than their bundle files removed (run scripts/precompress.sh after a build)");
+            }
         }
         let db = Db::open_configured(config.database_url.as_deref(), &config.data_dir).await?;
         let addr = SocketAddr::new(config.bind, config.port);

@@ -1,0 +1,76 @@
+//! The browser bundle's files under `/pkg` (issue 15 §6), sent as their compressed copies.
+//!
+//! `scripts/precompress.sh` writes `<file>.br` and `<file>.gz` beside each bundle file at
+//! build time; here a browser gets the copy it accepts (brotli first) without the server
+//! compressing anything. Files without a copy are compressed per response by the router's
+//! compression layer, as before. A copy older than its file (the bundle was rebuilt without
+//! the script) would send the old bundle: such copies are removed at start.
+
+use std::path::Path;
+
+use tower_http::services::ServeDir;
+
+/// The `/pkg` service: the files of `site_root/pkg`, each as its brotli or gzip copy when
+/// the browser accepts one and the copy exists.
+pub fn pkg_service(site_root: &Path) -> ServeDir {
+    ServeDir::new(site_root.join("pkg")).precompressed_br().precompressed_gzip()
+}
+
+/// Removes every compressed copy in `pkg` that is older than its file or has none; returns
+/// how many. Errors (a read-only site root, a file vanishing meanwhile) only skip a copy:
+/// the server then refuses nothing, and the next start tries again.
+pub fn remove_stale_copies(pkg: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(pkg) else { return 0 };
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let copy = entry.path();
+        let Some(ext) = copy.extension().and_then(|e| e.to_str()) else { continue };
+        if ext != "br" && ext != "gz" {
+            continue;
+        }
+        let source = copy.with_extension("");
+        let stale = match (modified(&copy), modified(&source)) {
+            (Some(c), Some(s)) => c < s,
+            // No source any more: a copy of a file that is gone.
+            (_, None) => true,
+            (None, Some(_)) => false,
+        };
+        if stale && std::fs::remove_file(&copy).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, SystemTime};
+
+    /// Sets a file's modification time `secs` into the past.
+    fn age(path: &Path, secs: u64) {
+        let t = SystemTime::now() - Duration::from_secs(secs);
+        std::fs::File::options().write(true).open(path).unwrap().set_modified(t).unwrap();
+    }
+
+    #[test]
+    fn copies_older_than_their_file_or_without_one_are_removed_and_fresh_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = |n: &str| dir.path().join(n);
+        for n in ["a.wasm", "a.wasm.br", "a.wasm.gz", "b.js", "b.js.gz", "gone.css.br", "c.css"] {
+            std::fs::write(p(n), n).unwrap();
+        }
+        // a.wasm was rebuilt after its copies; b.js's copy is newer than it.
+        age(&p("a.wasm.br"), 60);
+        age(&p("a.wasm.gz"), 60);
+        age(&p("b.js"), 60);
+        assert_eq!(remove_stale_copies(dir.path()), 3);
+        let mut left: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, ["a.wasm", "b.js", "b.js.gz", "c.css"]);
+        assert_eq!(remove_stale_copies(dir.path()), 0);
+        assert_eq!(remove_stale_copies(&p("no-such-dir")), 0);
+    }
+}
