@@ -17,6 +17,7 @@ pub mod learning;
 pub mod matches;
 pub mod pages;
 pub mod role;
+pub mod sync_hydrate;
 pub mod text;
 
 #[cfg(feature = "ssr")]
@@ -68,6 +69,7 @@ pub fn App() -> impl IntoView {
     i18n::provide_lang();
     pages::Badges::provide();
     use pages::lazy_routes::*;
+    use sync_hydrate::SyncHydrate;
     view! {
         <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
         <Title text="Space Baduk"/>
@@ -82,10 +84,10 @@ pub fn App() -> impl IntoView {
         <Meta name="apple-mobile-web-app-title" content="Space Baduk"/>
         <Meta name="apple-mobile-web-app-status-bar-style" content="black-translucent"/>
         <Router>
-            <Routes fallback=pages::NotFound>
+            <Routes fallback=|| SyncHydrate(view! { <pages::NotFound/> })>
                 // Async SSR: the page is sent complete (rooms, user, version), so it is
                 // readable before any script runs.
-                <Route path=StaticSegment("") view=pages::HomePage ssr=SsrMode::Async/>
+                <Route path=StaticSegment("") view=|| SyncHydrate(view! { <pages::HomePage/> }) ssr=SsrMode::Async/>
                 <Route path=StaticSegment("setup") view={Lazy::<SetupRoute>::new()} ssr=SsrMode::Async/>
                 <Route path=StaticSegment("signup") view={Lazy::<SignUpRoute>::new()}/>
                 <Route path=(StaticSegment("rooms"), StaticSegment("new")) view={Lazy::<NewRoomRoute>::new()}/>

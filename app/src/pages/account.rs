@@ -1,6 +1,7 @@
 //! `/account`: the signed-in person's password and open sign-ins (each can be ended from
 //! here); `/reset?token=…`: a new password through an administrator's one-time link.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::use_query_map;
 
@@ -65,8 +66,8 @@ pub fn AccountPage() -> impl IntoView {
                 {move || change.value().get().map(|r| match r {
                     Ok(n) => view! {
                         <p class="ok" role="status" data-testid="password-changed">{tr!("me.password_changed", n = n)}</p>
-                    }.into_any(),
-                    Err(e) => error_line(e).into_any(),
+                    }.into_any_sync(),
+                    Err(e) => error_line(e).into_any_sync(),
                 })}
             </section>
             <section aria-labelledby="logins-title">
@@ -88,9 +89,9 @@ pub fn AccountPage() -> impl IntoView {
                                     </table></div>
                                     <p><button data-testid="end-others" disabled={others == 0} on:click=move |_| end(None)>
                                         {move || tr!("me.end_others")}</button></p>
-                                }.into_any()
+                                }.into_any_sync()
                             }
-                            Err(e) => error_line(e).into_any(),
+                            Err(e) => error_line(e).into_any_sync(),
                         }
                     })}
                 </Suspense>
@@ -115,13 +116,13 @@ fn MySanctions() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match list.await {
-                        Ok(items) if items.is_empty() => view! { <p class="hint" data-testid="no-sanctions">{tr!("conduct.none")}</p> }.into_any(),
+                        Ok(items) if items.is_empty() => view! { <p class="hint" data-testid="no-sanctions">{tr!("conduct.none")}</p> }.into_any_sync(),
                         Ok(items) => view! {
                             <ol class="sanction-history">
                                 {items.into_iter().map(|e| view! { <SanctionEntryItem entry=e done=done/> }).collect_view()}
                             </ol>
-                        }.into_any(),
-                        Err(e) => error_line(e).into_any(),
+                        }.into_any_sync(),
+                        Err(e) => error_line(e).into_any_sync(),
                     }
                 })}
             </Suspense>
@@ -159,8 +160,8 @@ fn SanctionEntryItem(entry: SanctionEntry, done: RwSignal<u32>) -> impl IntoView
                         </label>
                         <button type="submit" data-testid="appeal-send">{move || tr!("conduct.appeal")}</button>
                     </form>
-                }.into_any(),
-                Some(r) => view! { <p class="hint" data-testid="appeal-closed">{refusal_text(&r)}</p> }.into_any(),
+                }.into_any_sync(),
+                Some(r) => view! { <p class="hint" data-testid="appeal-closed">{refusal_text(&r)}</p> }.into_any_sync(),
             }}
             {move || failed.get().map(error_line)}
         </li>
@@ -176,9 +177,9 @@ fn login_row(l: LoginView, end: impl Fn(Option<String>) + Copy + 'static) -> imp
             <td class="agent" title=device.clone()>{device.clone()}</td>
             <td>{l.address.clone().unwrap_or_default()}</td>
             <td>{if l.current {
-                view! { <span class="tag" data-testid="this-login">{move || tr!("me.this_login")}</span> }.into_any()
+                view! { <span class="tag" data-testid="this-login">{move || tr!("me.this_login")}</span> }.into_any_sync()
             } else {
-                view! { <button data-testid="end-login" on:click=move |_| end(Some(id.clone()))>{move || tr!("me.end_login")}</button> }.into_any()
+                view! { <button data-testid="end-login" on:click=move |_| end(Some(id.clone()))>{move || tr!("me.end_login")}</button> }.into_any_sync()
             }}</td>
         </tr>
     }
@@ -206,8 +207,8 @@ pub fn ResetPage() -> impl IntoView {
                 Ok(name) => view! {
                     <p class="ok" role="status" data-testid="reset-done">{tr!("reset.done", name = name)}" "
                         <a href="/">{tr!("nav.home")}</a></p>
-                }.into_any(),
-                Err(e) => error_line(e).into_any(),
+                }.into_any_sync(),
+                Err(e) => error_line(e).into_any_sync(),
             })}
         </main>
     }

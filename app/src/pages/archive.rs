@@ -1,6 +1,7 @@
 //! `/games` (issue 14 §3): the finished games whose record the viewer may read, with result,
 //! date, board and rules, filtered; each opens in the replay viewer or its room.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::header::{day_start_ms, fmt_time, HeaderBadges};
@@ -89,8 +90,8 @@ pub fn ArchivePage() -> impl IntoView {
                 <button type="submit" class="primary" data-testid="archive-apply">{move || tr!("archive.apply")}</button>
             </form>
             {move || found.get().map(|r| match r {
-                Err(e) => view! { <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
-                Ok(list) if list.is_empty() => view! { <p class="empty" data-testid="archive-empty">{tr!("archive.none")}</p> }.into_any(),
+                Err(e) => view! { <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any_sync(),
+                Ok(list) if list.is_empty() => view! { <p class="empty" data-testid="archive-empty">{tr!("archive.none")}</p> }.into_any_sync(),
                 Ok(list) => view! {
                     <ul class="rooms archive-list" data-testid="archive-list">
                         {list.into_iter().map(|r| {
@@ -112,7 +113,7 @@ pub fn ArchivePage() -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
-                }.into_any(),
+                }.into_any_sync(),
             })}
         </main>
     }

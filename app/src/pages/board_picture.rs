@@ -1,6 +1,7 @@
 //! A flat board drawn as a picture (no room behind it): the rules page's diagrams and the
 //! SGF viewer's positions, in the same SVG classes as the room's flat board so they look alike.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use crate::matches::events::Colour;
@@ -70,27 +71,27 @@ pub fn BoardPicture(
                     let (cx, cy) = (at(x), at(y));
                     let stone = |colour: Colour| if colour == Colour::Black { "stone black" } else { "stone white" };
                     out.push(match *c {
-                        Cell::Empty => ().into_any(),
-                        Cell::Stone(colour) => view! { <circle class=stone(colour) cx=cx cy=cy r="18"/> }.into_any(),
+                        Cell::Empty => ().into_any_sync(),
+                        Cell::Stone(colour) => view! { <circle class=stone(colour) cx=cx cy=cy r="18"/> }.into_any_sync(),
                         Cell::Last(colour) => view! {
                             <circle class=stone(colour) cx=cx cy=cy r="18" data-testid="picture-last"/>
                             <text class="marker" class:on-black={colour == Colour::Black} x=cx y=cy + 6.0 text-anchor="middle">"●"</text>
                         }
-                        .into_any(),
+                        .into_any_sync(),
                         Cell::DeadWhite => view! {
                             <g class="stone-g candidate"><circle class="stone white" cx=cx cy=cy r="18"/></g>
                             <text class="marker" x=cx y=cy + 6.0 text-anchor="middle">"×"</text>
                         }
-                        .into_any(),
+                        .into_any_sync(),
                         Cell::Territory(colour) => {
                             let cls = if colour == Colour::Black { "terr black" } else { "terr white" };
-                            view! { <rect class=cls x=cx - 6.0 y=cy - 6.0 width="12" height="12"/> }.into_any()
+                            view! { <rect class=cls x=cx - 6.0 y=cy - 6.0 width="12" height="12"/> }.into_any_sync()
                         }
                         Cell::Mark(m) => view! {
                             <circle class="diagram-spot" cx=cx cy=cy r="13"/>
                             <text class="diagram-mark" x=cx y=cy + 6.0 text-anchor="middle">{m.to_string()}</text>
                         }
-                        .into_any(),
+                        .into_any_sync(),
                     });
                 }
             }

@@ -2,6 +2,7 @@
 //! for new rooms, every earlier version with the precedent that made it, and any version in
 //! full (`?version=N`): each clause with its precedents and what a match may agree to vary.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -79,8 +80,8 @@ fn RulesView(rules: CommonRules) -> impl IntoView {
                         <a href=format!("/rules/common?version={}", v.version)>{tr!("rules.common.version_head", version = v.version)}</a>
                         " · "{fmt_time(v.created_ms)}
                         {match v.precedent {
-                            Some(p) => view! { <PrecedentView p/> }.into_any(),
-                            None => view! { <p class="hint">{tr!("rules.common.first")}</p> }.into_any(),
+                            Some(p) => view! { <PrecedentView p/> }.into_any_sync(),
+                            None => view! { <p class="hint">{tr!("rules.common.first")}</p> }.into_any_sync(),
                         }}
                     </li>
                 }).collect_view()}
@@ -101,10 +102,10 @@ pub fn CommonRulesPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(rules) => view! { <RulesView rules/> }.into_any(),
+                        Ok(rules) => view! { <RulesView rules/> }.into_any_sync(),
                         Err(e) => view! {
                             <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                     }
                 })}
             </Suspense>

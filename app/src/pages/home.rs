@@ -1,5 +1,6 @@
 //! The home page: who is signed in, the rooms, and the 3D lattice.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use crate::{
@@ -70,7 +71,7 @@ fn Lobby() -> impl IntoView {
                 match lobby.await {
                     Ok(l) if l.open.is_empty() && l.live.is_empty() => view! {
                         <p class="empty" data-testid="rooms-empty">{move || tr!("home.no_rooms")}</p>
-                    }.into_any(),
+                    }.into_any_sync(),
                     Ok(l) => {
                         let signed_in = me.is_some();
                         let my_name = me.map(|u| u.username).unwrap_or_default();
@@ -95,11 +96,11 @@ fn Lobby() -> impl IntoView {
                                             <br/><span class="hint">{tr!("lobby.waiting", who = waiting_name(&r), since = since(r.created_at_ms))}</span>
                                             " "
                                             {if mine {
-                                                view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, LobbyAction::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any()
+                                                view! { <button data-testid="cancel-challenge" on:click=move |_| act(id, LobbyAction::CancelRoom)>{move || tr!("lobby.cancel_room")}</button> }.into_any_sync()
                                             } else if signed_in {
-                                                view! { <button class="primary" data-testid="join-challenge" on:click=move |_| act(id, LobbyAction::TakeSeat)>{move || tr!("lobby.join")}</button> }.into_any()
+                                                view! { <button class="primary" data-testid="join-challenge" on:click=move |_| act(id, LobbyAction::TakeSeat)>{move || tr!("lobby.join")}</button> }.into_any_sync()
                                             } else {
-                                                view! { <span class="hint">{move || tr!("lobby.sign_in_to_join")}</span> }.into_any()
+                                                view! { <span class="hint">{move || tr!("lobby.sign_in_to_join")}</span> }.into_any_sync()
                                             }}
                                         </li>
                                     }
@@ -116,9 +117,9 @@ fn Lobby() -> impl IntoView {
                                     </li>
                                 }).collect_view()}
                             </ul>
-                        }.into_any()
+                        }.into_any_sync()
                     }
-                    Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any_sync(),
                 }
             })}
         </Suspense>
@@ -225,7 +226,7 @@ fn Account() -> impl IntoView {
                                 <button type="submit">{move || tr!("home.sign_out")}</button>
                             </ActionForm>
                         </div>
-                    }.into_any(),
+                    }.into_any_sync(),
                     _ => view! {
                         <ActionForm action=sign_in attr:class="account signin" attr:id="signin-form">
                             <label class="sr-only" for="signin-user">{move || tr!("home.user_name")}</label>
@@ -235,7 +236,7 @@ fn Account() -> impl IntoView {
                             <button type="submit" class="primary">{move || tr!("home.sign_in")}</button>
                             <a href="/signup">{move || tr!("home.sign_up")}</a>
                         </ActionForm>
-                    }.into_any(),
+                    }.into_any_sync(),
                 }
             })}
         </Suspense>

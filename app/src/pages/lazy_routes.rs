@@ -11,6 +11,7 @@
 //! not been tried, because only a split release build and the browser tests can show that
 //! it works.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::{lazy_route, LazyRoute};
 
@@ -21,7 +22,7 @@ impl LazyRoute for RoomRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::RoomPage/> }.into_any()
+        view! { <super::RoomPage/> }.into_any_sync()
     }
 }
 
@@ -32,7 +33,7 @@ impl LazyRoute for ReplayRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::ReplayPage/> }.into_any()
+        view! { <super::ReplayPage/> }.into_any_sync()
     }
 }
 
@@ -43,7 +44,7 @@ impl LazyRoute for NewRoomRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::NewRoomPage/> }.into_any()
+        view! { <super::NewRoomPage/> }.into_any_sync()
     }
 }
 
@@ -54,7 +55,7 @@ impl LazyRoute for SgfViewRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::SgfViewPage/> }.into_any()
+        view! { <super::SgfViewPage/> }.into_any_sync()
     }
 }
 
@@ -65,7 +66,7 @@ impl LazyRoute for BoardBenchRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::BoardBenchPage/> }.into_any()
+        view! { <super::BoardBenchPage/> }.into_any_sync()
     }
 }
 
@@ -76,7 +77,7 @@ impl LazyRoute for AdminRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::AdminPage/> }.into_any()
+        view! { <super::AdminPage/> }.into_any_sync()
     }
 }
 
@@ -87,7 +88,7 @@ impl LazyRoute for AdminRoomRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::AdminRoomPage/> }.into_any()
+        view! { <super::AdminRoomPage/> }.into_any_sync()
     }
 }
 
@@ -98,7 +99,7 @@ impl LazyRoute for LearningRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::LearningPage/> }.into_any()
+        view! { <super::LearningPage/> }.into_any_sync()
     }
 }
 
@@ -109,7 +110,7 @@ impl LazyRoute for AccountsAdminRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::AccountsAdminPage/> }.into_any()
+        view! { <super::AccountsAdminPage/> }.into_any_sync()
     }
 }
 
@@ -120,7 +121,7 @@ impl LazyRoute for AuditLogRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::AuditLogPage/> }.into_any()
+        view! { <super::AuditLogPage/> }.into_any_sync()
     }
 }
 
@@ -131,7 +132,7 @@ impl LazyRoute for GovernanceRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::GovernancePage/> }.into_any()
+        view! { <super::GovernancePage/> }.into_any_sync()
     }
 }
 
@@ -142,7 +143,7 @@ impl LazyRoute for SetupRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::SetupPage/> }.into_any()
+        view! { <super::SetupPage/> }.into_any_sync()
     }
 }
 
@@ -153,7 +154,7 @@ impl LazyRoute for SignUpRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::SignUpPage/> }.into_any()
+        view! { <super::SignUpPage/> }.into_any_sync()
     }
 }
 
@@ -164,7 +165,7 @@ impl LazyRoute for ArchiveRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::ArchivePage/> }.into_any()
+        view! { <super::ArchivePage/> }.into_any_sync()
     }
 }
 
@@ -175,7 +176,7 @@ impl LazyRoute for NotificationsRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::NotificationsPage/> }.into_any()
+        view! { <super::NotificationsPage/> }.into_any_sync()
     }
 }
 
@@ -186,7 +187,7 @@ impl LazyRoute for ProfileRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::ProfilePage/> }.into_any()
+        view! { <super::ProfilePage/> }.into_any_sync()
     }
 }
 
@@ -197,7 +198,7 @@ impl LazyRoute for AccountRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::AccountPage/> }.into_any()
+        view! { <super::AccountPage/> }.into_any_sync()
     }
 }
 
@@ -208,7 +209,7 @@ impl LazyRoute for ResetRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::ResetPage/> }.into_any()
+        view! { <super::ResetPage/> }.into_any_sync()
     }
 }
 
@@ -219,7 +220,7 @@ impl LazyRoute for RulesRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::RulesPage/> }.into_any()
+        view! { <super::RulesPage/> }.into_any_sync()
     }
 }
 
@@ -230,6 +231,6 @@ impl LazyRoute for CommonRulesRoute {
         Self
     }
     fn view(_this: Self) -> AnyView {
-        view! { <super::CommonRulesPage/> }.into_any()
+        view! { <super::CommonRulesPage/> }.into_any_sync()
     }
 }

@@ -1,6 +1,7 @@
 //! `/notifications`: the signed-in user's notifications, newest first, each a sentence of
 //! the catalogue (`notice.<kind>`) with its room and time; "mark all read".
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::header::{fmt_time, Badges, HeaderBadges};
@@ -58,7 +59,7 @@ pub fn NotificationsPage() -> impl IntoView {
                     match data.await {
                         Ok(n) if n.items.is_empty() => view! {
                             <p class="empty" data-testid="notices-empty">{move || tr!("notice.none")}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                         Ok(n) => {
                             let mut items = n.items;
                             items.sort_by(|a, b| b.at_ms.cmp(&a.at_ms).then(b.id.cmp(&a.id)));
@@ -77,18 +78,18 @@ pub fn NotificationsPage() -> impl IntoView {
                                             <li class:unread=!item.read data-testid="notice-item" data-kind=kind>
                                                 <time>{fmt_time(item.at_ms)}</time>" "
                                                 {match href {
-                                                    Some(h) => view! { <a href=h data-testid="notice-room">{move || notice_text(&text)}</a> }.into_any(),
-                                                    None => view! { <span>{move || notice_text(&text)}</span> }.into_any(),
+                                                    Some(h) => view! { <a href=h data-testid="notice-room">{move || notice_text(&text)}</a> }.into_any_sync(),
+                                                    None => view! { <span>{move || notice_text(&text)}</span> }.into_any_sync(),
                                                 }}
                                             </li>
                                         }
                                     }).collect_view()}
                                 </ul>
-                            }.into_any()
+                            }.into_any_sync()
                         }
                         Err(e) => view! {
                             <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                     }
                 })}
             </Suspense>

@@ -2,6 +2,7 @@
 //! and kind, the games under way and the recent ones; their sanctions only to themself and
 //! administrators (the server leaves them out for anyone else).
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
@@ -70,9 +71,9 @@ fn ProfileView(p: Profile) -> impl IntoView {
         <section class="card">
             <h2>{move || tr!("profile.record")}</h2>
             {if counts.is_empty() {
-                view! { <p class="hint">{move || tr!("profile.no_games")}</p> }.into_any()
+                view! { <p class="hint">{move || tr!("profile.no_games")}</p> }.into_any_sync()
             } else {
-                view! { <Counts counts/> }.into_any()
+                view! { <Counts counts/> }.into_any_sync()
             }}
         </section>
         {(!in_play.is_empty()).then(|| view! {
@@ -86,7 +87,7 @@ fn ProfileView(p: Profile) -> impl IntoView {
                 <h2>{move || tr!("conduct.history")}</h2>
                 <p class="hint">{move || tr!("profile.sanctions_private")}</p>
                 {if list.is_empty() {
-                    view! { <p class="hint">{move || tr!("conduct.none")}</p> }.into_any()
+                    view! { <p class="hint">{move || tr!("conduct.none")}</p> }.into_any_sync()
                 } else {
                     view! {
                         <ul>
@@ -95,7 +96,7 @@ fn ProfileView(p: Profile) -> impl IntoView {
                                     " · "{tr!("conduct.reasons", text = e.sanction.reasons.clone())}</li>
                             }).collect_view()}
                         </ul>
-                    }.into_any()
+                    }.into_any_sync()
                 }}
             </section>
         })}
@@ -113,10 +114,10 @@ pub fn ProfilePage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(p) => view! { <ProfileView p/> }.into_any(),
+                        Ok(p) => view! { <ProfileView p/> }.into_any_sync(),
                         Err(e) => view! {
                             <p class="error" role="alert" data-testid="profile-error">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                     }
                 })}
             </Suspense>

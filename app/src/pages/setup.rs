@@ -1,6 +1,7 @@
 //! First start: the administrator opens the one-time link printed by the server and
 //! chooses a name and password. There is never a default password.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
@@ -27,8 +28,8 @@ pub fn SetupPage() -> impl IntoView {
                         {tr!("setup.done", name = u.username)}" "
                         <a href="/">{tr!("nav.home")}</a>
                     </p>
-                }.into_any(),
-                Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
+                }.into_any_sync(),
+                Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any_sync(),
             })}
         </main>
     }

@@ -2,6 +2,7 @@
 //! the browser — read and replayed by the engine's own SGF reader, so a refused file names
 //! what is wrong and at which move. Nothing is sent to the server or stored.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use super::board_picture::{BoardPicture, Cell};
@@ -197,7 +198,7 @@ pub fn SgfViewPage() -> impl IntoView {
             {move || loaded.with(|l| match l {
                 Some(Err(e)) => {
                     let at = e.move_number().map(|n| tr!("sgf.at_move", n = n)).unwrap_or_default();
-                    Some(view! { <p class="error" role="alert" data-testid="sgf-error">{tr!("sgf.refused", why = e.to_string())}" "{at}</p> }.into_any())
+                    Some(view! { <p class="error" role="alert" data-testid="sgf-error">{tr!("sgf.refused", why = e.to_string())}" "{at}</p> }.into_any_sync())
                 }
                 Some(Ok(l)) => {
                     let info = &l.info;
@@ -210,7 +211,7 @@ pub fn SgfViewPage() -> impl IntoView {
                     let (w, h) = l.size;
                     Some(view! {
                         <p data-testid="sgf-info">{players}" · "{format!("{w}×{h}")}{(!extra.is_empty()).then(|| format!(" · {extra}"))}</p>
-                    }.into_any())
+                    }.into_any_sync())
                 }
                 None => None,
             })}

@@ -1,5 +1,6 @@
 //! Open sign-up for players.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use crate::{api::SignUp, tr};
@@ -20,8 +21,8 @@ pub fn SignUpPage() -> impl IntoView {
                     <p class="ok" role="status" data-testid="signup-done">
                         {tr!("signup.done", name = u.username)}" "<a href="/">{tr!("nav.home")}</a>
                     </p>
-                }.into_any(),
-                Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
+                }.into_any_sync(),
+                Err(e) => view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any_sync(),
             })}
         </main>
     }

@@ -3,6 +3,7 @@
 //! issue a one-time password-reset link (shown once). Each action is in the administrators'
 //! log (`/admin/log`). Administrators only (the server refuses everyone else the data).
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::error_text;
@@ -28,9 +29,9 @@ pub fn AccountsAdminPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(Some(list)) => view! { <Accounts initial=list/> }.into_any(),
-                        Ok(None) => super::refusal().into_any(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                        Ok(Some(list)) => view! { <Accounts initial=list/> }.into_any_sync(),
+                        Ok(None) => super::refusal().into_any_sync(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
                     }
                 })}
             </Suspense>

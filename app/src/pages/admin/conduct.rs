@@ -2,6 +2,7 @@
 //! cases on the dashboard (each reporter's line, closed without action or answered by a
 //! sanction at the room's desk), and on the desk the sanction form and the appeals.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use strum::IntoEnumIterator;
 
@@ -36,8 +37,8 @@ pub fn ReportCases() -> impl IntoView {
         <section class="cases" data-testid="report-cases" aria-label=move || tr!("cases.title")>
             <h2>{move || tr!("cases.title")}</h2>
             {move || match cases.get() {
-                None => view! { <p>"…"</p> }.into_any(),
-                Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+                None => view! { <p>"…"</p> }.into_any_sync(),
+                Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any_sync(),
                 Some(Ok(list)) => view! {
                     // Decided cases stay listed below; "none" speaks of the open ones.
                     {list.iter().all(|c| c.outcome.is_some()).then(|| view! {
@@ -46,7 +47,7 @@ pub fn ReportCases() -> impl IntoView {
                     <ol class="case-list">
                         {list.into_iter().map(|c| view! { <Case case=c reload=Callback::new(move |()| load())/> }).collect_view()}
                     </ol>
-                }.into_any(),
+                }.into_any_sync(),
             }}
         </section>
     }

@@ -3,6 +3,7 @@
 //! stones, liberties and life-space candidates, both players' opinions, the statement, the
 //! server's timeline, and the administrator's actions — each with its reasons.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use crate::{
@@ -122,17 +123,17 @@ pub fn DeskPanel() -> impl IntoView {
             <h2>{move || tr!("desk.title")}</h2>
             <Show when=admin fallback=|| super::refusal()>
                 {move || ctx.notice.get().map(|n| match n {
-                    crate::pages::room::Notice::Info(t) => view! { <p class="notice" data-testid="desk-notice" role="status">{t}</p> }.into_any(),
-                    crate::pages::room::Notice::Error(t) => view! { <p class="notice error" data-testid="desk-notice" role="alert">{t}</p> }.into_any(),
+                    crate::pages::room::Notice::Info(t) => view! { <p class="notice" data-testid="desk-notice" role="status">{t}</p> }.into_any_sync(),
+                    crate::pages::room::Notice::Error(t) => view! { <p class="notice error" data-testid="desk-notice" role="alert">{t}</p> }.into_any_sync(),
                 })}
                 {move || match desk.get() {
-                    None => view! { <p>"…"</p> }.into_any(),
-                    Some(Err(e)) => view! { <p class="error" role="alert" data-testid="desk-error">{e}</p> }.into_any(),
+                    None => view! { <p>"…"</p> }.into_any_sync(),
+                    Some(Err(e)) => view! { <p class="error" role="alert" data-testid="desk-error">{e}</p> }.into_any_sync(),
                     Some(Ok(d)) => view! {
                         <Items desk=d.clone()/>
                         <Chains chains=d.chains.clone() draft=draft/>
                         <Timeline desk=d/>
-                    }.into_any(),
+                    }.into_any_sync(),
                 }}
                 <Opinions/>
                 <StatementInfo/>

@@ -4,6 +4,7 @@
 //! — and adding a precedent to the common rules (003 §1.5). Every change with reasons, in
 //! the administrators' log. Administrators only (the server refuses everyone else).
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::{
@@ -30,9 +31,9 @@ pub fn GovernancePage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(Some(status)) => view! { <Governance initial=status/> }.into_any(),
-                        Ok(None) => super::refusal().into_any(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                        Ok(Some(status)) => view! { <Governance initial=status/> }.into_any_sync(),
+                        Ok(None) => super::refusal().into_any_sync(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
                     }
                 })}
             </Suspense>

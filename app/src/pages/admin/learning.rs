@@ -2,6 +2,7 @@
 //! import of a model file, and training runs with their held-out metrics drawn as they come.
 //! Administrators only (the server refuses everyone else the import and the runs).
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::error_text;
@@ -32,9 +33,9 @@ pub fn LearningPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match admin.await {
-                        Ok(true) => view! { <Models/><Train/><super::programs::ProgramMatches/> }.into_any(),
-                        Ok(false) => super::refusal().into_any(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                        Ok(true) => view! { <Models/><Train/><super::programs::ProgramMatches/> }.into_any_sync(),
+                        Ok(false) => super::refusal().into_any_sync(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
                     }
                 })}
             </Suspense>
@@ -89,8 +90,8 @@ fn Models() -> impl IntoView {
                                     }).collect_view()}
                                 </tbody>
                             </table></div>
-                        }.into_any(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                        }.into_any_sync(),
+                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
                     }
                 })}
             </Suspense>
@@ -101,8 +102,8 @@ fn Models() -> impl IntoView {
                 <button type="submit" data-testid="import-model">{move || tr!("learning.import_button")}</button>
             </form>
             {move || answer.get().map(|r| match r {
-                Ok(m) => view! { <p role="status">{tr!("learning.imported", version = m.version)}</p> }.into_any(),
-                Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any(),
+                Ok(m) => view! { <p role="status">{tr!("learning.imported", version = m.version)}</p> }.into_any_sync(),
+                Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
             })}
         </section>
     }

@@ -3,6 +3,7 @@
 //! room, kind and dates (the filter is the page's query, so a filtered view is a link), and
 //! exported as JSON or CSV with the same filter. Administrators only.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use strum::IntoEnumIterator;
@@ -78,7 +79,7 @@ pub fn AuditLogPage() -> impl IntoView {
                     match data.await {
                         Ok(Some(log)) if log.is_empty() => view! {
                             <p class="empty" data-testid="audit-empty">{move || tr!("log.empty")}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                         Ok(Some(log)) => view! {
                             <div class="table-wrap">
                                 <table class="audit" data-testid="audit">
@@ -92,11 +93,11 @@ pub fn AuditLogPage() -> impl IntoView {
                                     <tbody>{log.into_iter().map(row).collect_view()}</tbody>
                                 </table>
                             </div>
-                        }.into_any(),
-                        Ok(None) => super::refusal().into_any(),
+                        }.into_any_sync(),
+                        Ok(None) => super::refusal().into_any_sync(),
                         Err(e) => view! {
                             <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                     }
                 })}
             </Suspense>
@@ -155,12 +156,12 @@ fn row(e: AuditEntry) -> impl IntoView {
     let change = e.clone();
     let code: &'static str = e.action.into();
     let target = match (e.target_user.clone(), e.room_id) {
-        (Some(name), _) => view! { <span>{name}</span> }.into_any(),
+        (Some(name), _) => view! { <span>{name}</span> }.into_any_sync(),
         (None, Some(room)) => view! {
             <a href=format!("/admin/rooms/{room}")>{move || tr!("log.room_n", n = room)}</a>
         }
-        .into_any(),
-        (None, None) => ().into_any(),
+        .into_any_sync(),
+        (None, None) => ().into_any_sync(),
     };
     view! {
         <tr data-testid="audit-row" data-action=code>

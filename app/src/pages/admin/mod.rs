@@ -16,6 +16,7 @@ pub use governance::GovernancePage;
 pub use learning::LearningPage;
 pub use log::AuditLogPage;
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use super::header::HeaderBadges;
@@ -38,11 +39,11 @@ pub fn AdminPage() -> impl IntoView {
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {
                     match data.await {
-                        Ok(Some(items)) => view! { <queue::Queue initial=items/><conduct::ReportCases/> }.into_any(),
-                        Ok(None) => refusal().into_any(),
+                        Ok(Some(items)) => view! { <queue::Queue initial=items/><conduct::ReportCases/> }.into_any_sync(),
+                        Ok(None) => refusal().into_any_sync(),
                         Err(e) => view! {
                             <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any(),
+                        }.into_any_sync(),
                     }
                 })}
             </Suspense>

@@ -2,6 +2,7 @@
 //! flat board with GNU Go's comparison settings (area scoring, komi 7), and follow each game
 //! and the tally. The API takes any shared settings; the form keeps to the usual comparison.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::error_text;
@@ -187,13 +188,13 @@ fn Series(m: ProgramMatch) -> impl IntoView {
 fn GameRow(g: SeriesGame) -> impl IntoView {
     let lang = crate::i18n::use_lang().get();
     let result = match (&g.result, g.phase) {
-        (Some(r), _) => crate::text::result(lang, r).into_any(),
+        (Some(r), _) => crate::text::result(lang, r).into_any_sync(),
         // 003 §12.4: a person reviews each count; the desk is where.
         (None, RoomPhase::AwaitingReview) => view! {
             <a data-testid="series-review" href=format!("/admin/rooms/{}", g.room_id)>{tr!("programs.review")}</a>
         }
-        .into_any(),
-        (None, _) => tr!("programs.playing", moves = g.moves).into_any(),
+        .into_any_sync(),
+        (None, _) => tr!("programs.playing", moves = g.moves).into_any_sync(),
     };
     let winner = match g.winner {
         Some(Side::A) => "A",

@@ -2,6 +2,7 @@
 //! placement previewed (000 §4), ko, time control with the defaults per board size, undo
 //! allowance, draw offers, scoring deadline and disconnection grace.
 
+use crate::sync_hydrate::IntoAnySync;
 use engine::{Axis, BoxSpec, Geometry, KoRule, ScoringMethod};
 use leptos::prelude::*;
 
@@ -245,7 +246,7 @@ fn TimeFields(draft: Draft, problems: Memo<Vec<SettingProblem>>) -> impl IntoVie
                     <NumberField draft=d testid="periods" value=periods set=set_periods min=1 max=5/>
                     <FieldProblems problems=problems path="time.periods"/>
                 </label>
-            }.into_any(),
+            }.into_any_sync(),
             TimeControl::Fischer { .. } => view! {
                 <label>{move || tr!("new.main_minutes")}
                     <NumberField draft=d testid="main-minutes" value=main_min set=set_main min=1 max=60/>
@@ -255,7 +256,7 @@ fn TimeFields(draft: Draft, problems: Memo<Vec<SettingProblem>>) -> impl IntoVie
                     <NumberField draft=d testid="increment" value=increment set=set_increment min=0 max=30/>
                     <FieldProblems problems=problems path="time.increment_s"/>
                 </label>
-            }.into_any(),
+            }.into_any_sync(),
             TimeControl::None { .. } => view! {
                 <label>{move || tr!("new.idle_limit")}
                     <select data-testid="idle-limit" prop:value={move || idle().to_string()}
@@ -267,8 +268,8 @@ fn TimeFields(draft: Draft, problems: Memo<Vec<SettingProblem>>) -> impl IntoVie
                         }).collect_view()}
                     </select>
                 </label>
-            }.into_any(),
-            TimeControl::SpaceHours { .. } => ().into_any(),
+            }.into_any_sync(),
+            TimeControl::SpaceHours { .. } => ().into_any_sync(),
         }
     }
 }

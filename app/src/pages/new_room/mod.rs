@@ -7,6 +7,7 @@ mod draft;
 mod problems;
 mod space;
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use crate::{
@@ -281,7 +282,7 @@ pub fn NewRoomPage() -> impl IntoView {
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().assign(&format!("/rooms/{}", c.room_id));
                     }
-                    view! { <p role="status"><a data-testid="to-room" href=format!("/rooms/{}", c.room_id)>{tr!("new.to_room")}</a></p> }.into_any()
+                    view! { <p role="status"><a data-testid="to-room" href=format!("/rooms/{}", c.room_id)>{tr!("new.to_room")}</a></p> }.into_any_sync()
                 }
                 Ok(c) => {
                     let origin = origin();
@@ -293,9 +294,9 @@ pub fn NewRoomPage() -> impl IntoView {
                             <p>{tr!("new.invite_guest")}<br/><a data-testid="invite-1" href=link(1)>{link(1)}</a></p>
                             <p class="hint">{tr!("new.shown_once")}</p>
                         </section>
-                    }.into_any()
+                    }.into_any_sync()
                 }
-                Err(e) => view! { <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any(),
+                Err(e) => view! { <p class="error" role="alert">{crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }.into_any_sync(),
             })}
         </main>
     }

@@ -2,6 +2,7 @@
 //! coordinates with a live preview and point count, cube shortcuts, hours per side, komi and
 //! its recipient, the capture bonus, and coordinate labels.
 
+use crate::sync_hydrate::IntoAnySync;
 use engine::{Axis, BoxSpec, Color, LabelKind};
 use leptos::prelude::*;
 
@@ -254,9 +255,9 @@ fn BoxPreview(board: Signal<BoxSpec>) -> impl IntoView {
                     </figcaption>
                 </figure>
             }
-            .into_any()
+            .into_any_sync()
         }
-        None => ().into_any(),
+        None => ().into_any_sync(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! reasons, findings, appeals and decisions, shown to everyone who watches; the sanctioned
 //! person's appeal; the report form for players and signed-in spectators.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use strum::IntoEnumIterator;
 
@@ -208,8 +209,8 @@ pub fn ReportForm() -> impl IntoView {
                     </label>
                     <button type="submit" data-testid="report-send">{move || tr!("report.send")}</button>
                     {move || sent.get().map(|r| match r {
-                        Ok(seq) => view! { <p class="notice" role="status" data-testid="report-sent">{tr!("report.sent", n = seq)}</p> }.into_any(),
-                        Err(e) => view! { <p class="notice error" role="alert" data-testid="report-error">{e}</p> }.into_any(),
+                        Ok(seq) => view! { <p class="notice" role="status" data-testid="report-sent">{tr!("report.sent", n = seq)}</p> }.into_any_sync(),
+                        Err(e) => view! { <p class="notice error" role="alert" data-testid="report-error">{e}</p> }.into_any_sync(),
                     })}
                 </form>
             </details>

@@ -20,6 +20,7 @@ mod replay;
 pub use replay::ReplayPage;
 
 use crate::matches::commands::RoomPhase;
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::{use_params_map, use_query_map};
 
@@ -451,13 +452,13 @@ pub fn room_page(desk: bool) -> impl IntoView {
         <Suspense fallback=|| view! { <p class="page">"…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok((view, me)) => view! { <Room initial=view me=me code=code() desk=desk/> }.into_any(),
+                    Ok((view, me)) => view! { <Room initial=view me=me code=code() desk=desk/> }.into_any_sync(),
                     Err(e) => view! {
                         <main class="page"><h1>"Space Baduk"</h1>
                             <p class="error" role="alert">{describe_error(&e)}</p>
                             <p><a href="/">{move || tr!("nav.home")}</a></p>
                         </main>
-                    }.into_any(),
+                    }.into_any_sync(),
                 }
             })}
         </Suspense>
@@ -485,22 +486,22 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
             {move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).map(|n| view! {
                 <div class="countdown" data-testid="countdown" aria-hidden="true">{n}</div>
             })}
-            {view! { <Seating code=code/> }.into_any()}
+            {view! { <Seating code=code/> }.into_any_sync()}
             {if flat {
-                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any()
+                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any_sync()
             } else {
-                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any()
+                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any_sync()
             }}
             <aside class="side">
-                {view! { <panel::GamePanel/> }.into_any()}
-                {view! { <referee::PlayerReferee/> }.into_any()}
-                {view! { <scoring::ScoringPanel/> }.into_any()}
-                {view! { <referee::Rulings/> }.into_any()}
-                {view! { <conduct::Sanctions/> }.into_any()}
-                {view! { <conduct::ReportForm/> }.into_any()}
+                {view! { <panel::GamePanel/> }.into_any_sync()}
+                {view! { <referee::PlayerReferee/> }.into_any_sync()}
+                {view! { <scoring::ScoringPanel/> }.into_any_sync()}
+                {view! { <referee::Rulings/> }.into_any_sync()}
+                {view! { <conduct::Sanctions/> }.into_any_sync()}
+                {view! { <conduct::ReportForm/> }.into_any_sync()}
             </aside>
             // The referee's desk spans the page below the board: its tables need the width.
-            {desk.then(|| view! { <div class="desk-area"><crate::pages::admin::desk::DeskPanel/></div> }.into_any())}
+            {desk.then(|| view! { <div class="desk-area"><crate::pages::admin::desk::DeskPanel/></div> }.into_any_sync())}
         </main>
     }
 }
@@ -532,20 +533,20 @@ fn Seating(code: Option<String>) -> impl IntoView {
                     });
                     let signed_in = ctx.me.with(|m| m.is_some());
                     match (signed_in, seated, code.get_value()) {
-                        (false, _, _) => view! { <p><a href="/">{tr!("room.sign_in_to_join")}</a></p> }.into_any(),
+                        (false, _, _) => view! { <p><a href="/">{tr!("room.sign_in_to_join")}</a></p> }.into_any_sync(),
                         (true, false, Some(c)) => view! {
                             <button class="primary" data-testid="join" on:click=move |_| ctx.send(Command::Join { code: c.clone() })>
                                 {tr!("room.join")}
                             </button>
-                        }.into_any(),
+                        }.into_any_sync(),
                         // Issue 14 §2: an open room's free seat, for anyone signed in.
                         (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open
                             && v.seats.iter().any(Option::is_none)) => view! {
                             <button class="primary" data-testid="take-seat" on:click=move |_| ctx.send(Command::TakeSeat)>
                                 {tr!("lobby.join")}
                             </button>
-                        }.into_any(),
-                        (true, false, None) => view! { <p>{tr!("room.need_invitation")}</p> }.into_any(),
+                        }.into_any_sync(),
+                        (true, false, None) => view! { <p>{tr!("room.need_invitation")}</p> }.into_any_sync(),
                         (true, true, _) => {
                             let both = ctx.view.with(|v| v.seats.iter().all(Option::is_some));
                             let done = ctx.view.with(|v| {
@@ -559,7 +560,7 @@ fn Seating(code: Option<String>) -> impl IntoView {
                                 <span class="hint">{if !both { tr!("room.waiting_opponent") } else if done { tr!("room.waiting_confirm") } else { String::new() }}</span>
                                 " "
                                 <button data-testid="leave-seat" on:click=move |_| ctx.send(Command::LeaveSeat)>{tr!("lobby.leave_seat")}</button>
-                            }.into_any()
+                            }.into_any_sync()
                         }
                     }
                 }}

@@ -4,6 +4,7 @@
 //! number of watchers (issue 5 point 4). Spectators see it without controls.
 
 use crate::matches::commands::RoomPhase;
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use super::{colour_text, event_line, label, phase_text, Notice, ReadyButton, RoomCtx};
@@ -336,9 +337,9 @@ fn MoveControls() -> impl IntoView {
                 {move || {
                     let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[index(c)].is_some()));
                     if mine {
-                        view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any()
+                        view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any_sync()
                     } else {
-                        view! { <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{tr!("room.request_scoring")}</button> }.into_any()
+                        view! { <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{tr!("room.request_scoring")}</button> }.into_any_sync()
                     }
                 }}
                 {move || (ctx.view.with(|v| v.settings.draw_offer)).then(|| view! {
@@ -441,8 +442,8 @@ fn Notices() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     view! {
         {move || ctx.notice.get().map(|n| match n {
-            Notice::Info(t) => view! { <p class="notice" data-testid="notice" role="status">{t}</p> }.into_any(),
-            Notice::Error(t) => view! { <p class="notice error" data-testid="notice" role="alert">{t}</p> }.into_any(),
+            Notice::Info(t) => view! { <p class="notice" data-testid="notice" role="status">{t}</p> }.into_any_sync(),
+            Notice::Error(t) => view! { <p class="notice error" data-testid="notice" role="alert">{t}</p> }.into_any_sync(),
         })}
     }
 }

@@ -3,6 +3,7 @@
 //! download links themselves are in the panel's footer, shown to whoever may download
 //! (`RoomView::may_read_record`): players, administrators and viewers both players approved.
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::{colour_text, describe_error, RoomCtx};
@@ -68,9 +69,9 @@ pub fn RecordViewers() -> impl IntoView {
                     {move || {
                         let lines: Vec<String> = ctx.view.with(|v| v.record_viewers.iter().map(approval_line).collect());
                         if lines.is_empty() {
-                            view! { <li class="none">{tr!("record.none")}</li> }.into_any()
+                            view! { <li class="none">{tr!("record.none")}</li> }.into_any_sync()
                         } else {
-                            lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view().into_any()
+                            lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view().into_any_sync()
                         }
                     }}
                 </ul>
@@ -85,8 +86,8 @@ pub fn RecordViewers() -> impl IntoView {
                         </button>
                     </form>
                     {move || answer.get().map(|a| match a {
-                        Ok(t) => view! { <p class="notice" data-testid="record-viewer-answer" role="status">{t}</p> }.into_any(),
-                        Err(t) => view! { <p class="notice error" data-testid="record-viewer-answer" role="alert">{t}</p> }.into_any(),
+                        Ok(t) => view! { <p class="notice" data-testid="record-viewer-answer" role="status">{t}</p> }.into_any_sync(),
+                        Err(t) => view! { <p class="notice error" data-testid="record-viewer-answer" role="alert">{t}</p> }.into_any_sync(),
                     })}
                 </Show>
             </section>

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::use_params_map;
 
@@ -34,13 +35,13 @@ pub fn ReplayPage() -> impl IntoView {
         <Suspense fallback=|| view! { <p class="page">"…"</p> }>
             {move || Suspend::new(async move {
                 match data.await {
-                    Ok((id, steps, first)) => view! { <Replay id=id steps=steps first=first/> }.into_any(),
+                    Ok((id, steps, first)) => view! { <Replay id=id steps=steps first=first/> }.into_any_sync(),
                     Err(e) => view! {
                         <main class="page"><h1>{move || tr!("replay.title")}</h1>
                             <p class="error" role="alert" data-testid="replay-error">{describe_error(&e)}</p>
                             <p><a href="/">{move || tr!("nav.home")}</a></p>
                         </main>
-                    }.into_any(),
+                    }.into_any_sync(),
                 }
             })}
         </Suspense>
@@ -123,9 +124,9 @@ fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
         </header>
         <main class="room replay" class:flat=flat data-testid="replay">
             {if flat {
-                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any()
+                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any_sync()
             } else {
-                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any()
+                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any_sync()
             }}
             <aside class="side">
                 <h1 class="replay-title">{move || tr!("replay.title")}</h1>

@@ -4,6 +4,7 @@
 //! (Classic). After the end it shows the agreed statement.
 
 use crate::matches::commands::RoomPhase;
+use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use super::{chain_of, colour_text, label, RoomCtx};
@@ -145,9 +146,9 @@ fn Consents() -> impl IntoView {
             {mine.map(|agreed| view! {
                 <div class="buttons">
                     {if agreed {
-                        view! { <button data-testid="withdraw" on:click=move |_| ctx.send(Command::WithdrawConsent)>{tr!("scoring.withdraw")}</button> }.into_any()
+                        view! { <button data-testid="withdraw" on:click=move |_| ctx.send(Command::WithdrawConsent)>{tr!("scoring.withdraw")}</button> }.into_any_sync()
                     } else {
-                        view! { <button class="primary" data-testid="agree" on:click=move |_| ctx.send(Command::Consent { statement: n })>{tr!("scoring.agree", n = n)}</button> }.into_any()
+                        view! { <button class="primary" data-testid="agree" on:click=move |_| ctx.send(Command::Consent { statement: n })>{tr!("scoring.agree", n = n)}</button> }.into_any_sync()
                     }}
                     {(ctx.preset() == Preset::Classic).then(|| view! {
                         <button data-testid="resume-play" on:click=move |_| ctx.send(Command::ResumePlay)>{tr!("scoring.resume_play")}</button>
