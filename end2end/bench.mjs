@@ -31,14 +31,20 @@ try {
   // What a fresh browser downloads to make a page interactive (issue 15 §6): every /pkg/
   // file it asks for until the page has hydrated (and, with a board, drawn a frame), each
   // counted as the server sends it (gzip).
+  // Without `frames`, the files asked for until the page marked itself hydrated (by the
+  // page's own resource timings: what is fetched after that, like the 3D renderer's chunk,
+  // is not part of becoming interactive); with it, everything until the board's first frame.
   async function firstLoad(path, { frames = false } = {}) {
     const b = await launch();
     const page = await b.context.newPage();
-    const asked = new Set();
-    page.on("request", (r) => { const u = new URL(r.url()); if (u.pathname.startsWith("/pkg/")) asked.add(u.pathname); });
+    await page.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
     await page.goto(server.base + path);
     await waitHydrated(page);
     if (frames) await page.waitForFunction(() => Number(document.querySelector("[data-testid=board-canvas]")?.dataset.frames) >= 1, null, { timeout: 120_000 });
+    const asked = new Set(await page.evaluate((all) => performance.getEntriesByType("resource")
+      .filter((e) => all || e.startTime <= window.__sb_hydrated_at)
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => p.startsWith("/pkg/")), frames));
     await b.close();
     // Counted as gzip (issue 15 §6's measure) and as brotli (what Chromium gets).
     let total = 0, wasm = 0, br = 0;

@@ -162,6 +162,8 @@ pub fn BoardCanvas(
             if let Some(el) = canvas.get() {
                 let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
                 leptos::task::spawn_local(async move {
+                    // The page first, then the renderer's chunk (issue 15 §6).
+                    crate::pages::hydrated().await;
                     let Some(current) = scene.try_get_untracked() else { return };
                     let start =
                         renderer::Start { canvas: el, scene: current, on_pick, on_region, on_turn, spin, antialias };

@@ -3,8 +3,8 @@
 //! server-rendered page names in a `<link rel=preload>` so that hydration does not wait for
 //! it. Only the home page (with sign-in, the lobby and the player's games) and the header are
 //! in the first download; every other page comes when first visited. The 3D renderer is
-//! split out separately (`board_view::renderer::start`): the home page's board starts
-//! fetching it while the page hydrates, and hydration does not wait for it.
+//! split out separately (`board_view::renderer::start`): a board fetches it once the page
+//! has hydrated (`pages::hydrated`), so that it is not part of the page's first download.
 //!
 //! One block per page, written out. `#[lazy_route]` names each chunk after the route's
 //! type, so a `macro_rules!` generating these blocks should give distinct chunks too. It has

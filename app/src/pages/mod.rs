@@ -105,12 +105,41 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
     });
 }
 
+#[cfg(feature = "hydrate")]
+thread_local! {
+    /// Whether the page has hydrated, and who waits for it ([`hydrated`]).
+    static HYDRATED: std::cell::RefCell<(bool, Vec<std::task::Waker>)> =
+        const { std::cell::RefCell::new((false, Vec::new())) };
+}
+
+/// Resolves once the page has hydrated (at once ever after: pages reached by the router).
+/// What the page does not need to be usable waits for it — the 3D renderer's chunk above
+/// all, which would otherwise share the first download with the page's own (issue 15 §6).
+#[cfg(feature = "hydrate")]
+pub fn hydrated() -> impl std::future::Future<Output = ()> {
+    std::future::poll_fn(|cx| {
+        HYDRATED.with_borrow_mut(|(done, waiting)| {
+            if *done {
+                std::task::Poll::Ready(())
+            } else {
+                waiting.push(cx.waker().clone());
+                std::task::Poll::Pending
+            }
+        })
+    })
+}
+
 /// Marks the page as hydrated (`window.__sb_hydrated`, which the browser tests wait for, and
 /// `__sb_hydrated_at`, when): called once the whole page, its lazy route's chunk included,
-/// has been hydrated.
+/// has been hydrated. Wakes what waits in [`hydrated`].
 #[cfg(feature = "hydrate")]
 pub fn mark_hydrated() {
     use wasm_bindgen::JsCast;
+    let waiting = HYDRATED.with_borrow_mut(|(done, waiting)| {
+        *done = true;
+        std::mem::take(waiting)
+    });
+    waiting.into_iter().for_each(std::task::Waker::wake);
     let Some(window) = web_sys::window() else { return };
     let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
     if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
