@@ -28,12 +28,10 @@ function sentSize(path, encoding) {
 const gzipSize = (path) => sentSize(path, "gzip");
 
 try {
-  // What a fresh browser downloads to make a page interactive (issue 15 §6): every /pkg/
-  // file it asks for until the page has hydrated (and, with a board, drawn a frame), each
-  // counted as the server sends it (gzip).
-  // Without `frames`, the files asked for until the page marked itself hydrated (by the
-  // page's own resource timings: what is fetched after that, like the 3D renderer's chunk,
-  // is not part of becoming interactive); with it, everything until the board's first frame.
+  // What a fresh browser downloads to make a page interactive (issue 15 §6): the /pkg/ files
+  // the page asked for until it marked itself hydrated, by its own resource timings (what
+  // comes after, like the 3D renderer's chunk, is not part of becoming interactive); with
+  // `frames`, everything until the board's first frame.
   async function firstLoad(path, { frames = false } = {}) {
     const b = await launch();
     const page = await b.context.newPage();

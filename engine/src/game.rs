@@ -156,7 +156,7 @@ impl Game {
             consecutive_passes: 0,
             move_number: 0,
             steps: Vec::new(),
-            history: History::for_rule(rules.ko),
+            history: History::default(),
             ko: None,
             undo_restriction: None,
             log: Vec::new(),
@@ -172,7 +172,7 @@ impl Game {
     }
 
     fn reset_history(&mut self) {
-        self.history.reset(self.board.hash(), self.to_move);
+        self.history.reset(self.board.hash(), self.to_move, self.rules.ko);
         self.ko = None;
     }
 
@@ -291,7 +291,7 @@ impl Game {
             Logged::Other(ref a) => (**a).clone(),
         }
     }
-    /// Logs `a`, compactly when it is one of the frequent actions.
+    /// Logs one of the rare actions (boxed: they are few, and `Score` is large).
     fn log_other(&mut self, a: Action) {
         self.log.push(Logged::Other(Box::new(a)));
     }
@@ -597,7 +597,7 @@ impl Game {
         self.move_number += 1;
         self.steps.push(Step::Move(c, mv));
         self.to_move = c.opponent();
-        let cnt = self.history.record_position(&self.board, self.board.hash(), self.to_move);
+        let cnt = self.history.record_position(&self.board, self.board.hash(), self.to_move, self.rules.ko);
         if self.consecutive_passes >= 2 {
             // 003 §2.7, 000 §5.4: two consecutive passes → scoring (a second
             // pass never repeats a situation through a move anyway).

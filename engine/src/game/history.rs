@@ -38,7 +38,7 @@ pub(super) struct Situation {
 /// costs tens of bytes per move, and a server holds many long games at once
 /// (issue 15 §1). The journal is always kept (the marks of `before_last`
 /// and of the maps point into it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Kept {
     /// `seen`: every arrangement (000 §5.3 positional superko).
     pub(super) arrangements: bool,
@@ -62,8 +62,6 @@ impl Kept {
 /// collisions.
 #[derive(Clone, Debug, Default)]
 pub(super) struct History {
-    /// The maps this game's rule reads; the others stay empty.
-    pub(super) kept: Kept,
     /// Every cell change of the effective history since the last reset, in
     /// order, as (point, cell value before the change).
     pub(super) journal: Vec<(u16, u8)>,
@@ -86,8 +84,7 @@ pub(super) struct History {
 /// games with equal boards and equal marks reached them the same way.
 impl PartialEq for History {
     fn eq(&self, o: &History) -> bool {
-        self.kept == o.kept
-            && self.before_last == o.before_last
+        self.before_last == o.before_last
             && self.seen == o.seen
             && self.seen_extra == o.seen_extra
             && self.situations == o.situations
@@ -96,23 +93,19 @@ impl PartialEq for History {
 }
 
 impl History {
-    /// An empty history keeping the maps that `ko` reads.
-    pub(super) fn for_rule(ko: KoRule) -> History {
-        History { kept: Kept::for_rule(ko), ..History::default() }
-    }
-
     /// Forget everything; the current arrangement with `to_move` to move is
-    /// the first occurrence.
-    pub(super) fn reset(&mut self, hash: u64, to_move: Color) {
+    /// the first occurrence (in the maps that `ko` reads).
+    pub(super) fn reset(&mut self, hash: u64, to_move: Color, ko: KoRule) {
+        let kept = Kept::for_rule(ko);
         self.journal.clear();
         self.seen.clear();
         self.seen_extra.clear();
         self.situations.clear();
         self.situations_extra.clear();
-        if self.kept.arrangements {
+        if kept.arrangements {
             self.seen.insert(hash, 0);
         }
-        if self.kept.situations {
+        if kept.situations {
             self.situations.insert(hash ^ side_key(to_move.idx()), Situation { to_move, mark: 0, count: 1 });
         }
         self.before_last = [None, None];
@@ -170,15 +163,16 @@ impl History {
     }
 
     /// Note the current arrangement (hash `h`) with `to_move` to move in the
-    /// maps that are kept, and return how often that situation has occurred
-    /// through moves (000 §5.3 korean; 0 when situations are not kept). A recurrence counts only if a stone moved since the
-    /// situation's previous occurrence: one repeated by passes alone (pass,
+    /// maps that `ko` reads, and return how often that situation has occurred
+    /// through moves (000 §5.3 korean; 0 under the other rules). A recurrence
+    /// counts only if a stone moved since the situation's previous occurrence: one repeated by passes alone (pass,
     /// pass, resume, pass, pass — 000 §5.5 step 5) is the same occurrence,
     /// not a cycle. Hash matches are confirmed exactly; a confirmed mark
     /// moves to the newest occurrence so that later confirmations stay short.
-    pub(super) fn record_position(&mut self, board: &Board, h: u64, to_move: Color) -> u32 {
+    pub(super) fn record_position(&mut self, board: &Board, h: u64, to_move: Color, ko: KoRule) -> u32 {
+        let kept = Kept::for_rule(ko);
         let mark = self.mark();
-        let History { kept, journal, seen, seen_extra, situations, situations_extra, .. } = self;
+        let History { journal, seen, seen_extra, situations, situations_extra, .. } = self;
         let same = |m: u32| matches_mark(journal, board, m, None);
         if kept.arrangements {
             match seen.entry(h) {
