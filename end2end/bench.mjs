@@ -29,9 +29,9 @@ const gzipSize = (path) => sentSize(path, "gzip");
 
 try {
   // What a fresh browser downloads to make a page interactive (issue 15 §6): the /pkg/ files
-  // the page asked for until it marked itself hydrated, by its own resource timings (what
-  // comes after, like the 3D renderer's chunk, is not part of becoming interactive); with
-  // `frames`, everything until the board's first frame.
+  // and the texts (/i18n/: i18n::catalogue) the page asked for until it marked itself
+  // hydrated, by its own resource timings (what comes after, like the 3D renderer's chunk,
+  // is not part of becoming interactive); with `frames`, everything until the first frame.
   async function firstLoad(path, { frames = false } = {}) {
     const b = await launch();
     const page = await b.context.newPage();
@@ -42,7 +42,7 @@ try {
     const asked = new Set(await page.evaluate((all) => performance.getEntriesByType("resource")
       .filter((e) => all || e.startTime <= window.__sb_hydrated_at)
       .map((e) => new URL(e.name).pathname)
-      .filter((p) => p.startsWith("/pkg/")), frames));
+      .filter((p) => p.startsWith("/pkg/") || p.startsWith("/i18n/")), frames));
     await b.close();
     // Counted as gzip (issue 15 §6's measure) and as brotli (what Chromium gets).
     let total = 0, wasm = 0, br = 0;
@@ -50,7 +50,9 @@ try {
       const { bytes } = await gzipSize(f);
       total += bytes;
       if (f.endsWith(".wasm")) wasm += bytes;
-      br += (await sentSize(f, "br")).bytes;
+      // The texts are compressed per answer, gzip only: that is what Chromium gets for them.
+      const asBr = await sentSize(f, "br");
+      br += asBr.encoding === "br" ? asBr.bytes : (await gzipSize(f)).bytes;
     }
     return { files: asked.size, total, wasm, br };
   }

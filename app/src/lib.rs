@@ -33,8 +33,13 @@ use leptos_router::{
 pub use error::{AppError, ErrorBody};
 pub use role::Role;
 
-// Translations (app/locales/app.yml), compiled in; see `i18n`.
+// Translations (app/locales/*.yml), compiled into the server; see `i18n`. The browser's bundle
+// compiles in none (`src/i18n` has no catalogue files): it reads the files the server serves
+// (`i18n::catalogue`, issue 15 §6).
+#[cfg(not(feature = "hydrate"))]
 rust_i18n::i18n!("locales", fallback = "en");
+#[cfg(feature = "hydrate")]
+rust_i18n::i18n!("src/i18n", fallback = "en", backend = i18n::catalogue::Fetched);
 
 /// The package name cargo-leptos gives the wasm, JS and CSS bundle (`/pkg/<name>.*`).
 pub const OUTPUT_NAME: &str = "space-baduk";
@@ -54,6 +59,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // Before the module scripts: their chunk fetches go through it.
                 <script inner_html=FETCH_RETRY_JS></script>
                 <HydrationScripts options/>
+                <i18n::catalogue::CatalogueHead lang=i18n::initial_lang()/>
                 <MetaTags/>
             </head>
             <body>

@@ -20,7 +20,10 @@ async function look(p, path, lang, viewport, name) {
     await waitHydrated(p.page);
   } else {
     for (let i = 0; i < 3 && (await p.page.evaluate(() => document.documentElement.lang)) !== lang; i++) {
+      const before = await p.page.evaluate(() => document.documentElement.lang);
       await p.page.click("[data-testid=lang-switch]");
+      // The switch fetches the other language's texts first (i18n::catalogue).
+      await p.page.waitForFunction((b) => document.documentElement.lang !== b, before);
     }
     assert.equal(await p.page.evaluate(() => document.documentElement.lang), lang, "the switch reaches " + lang);
   }

@@ -27,6 +27,13 @@ pub fn hydrate() {
     // telling the page when it is done (the tests and `make bench-ui` wait for that).
     let _ = any_spawner::Executor::init_wasm_bindgen();
     leptos::task::spawn_local(async {
+        // The page's texts first (preloaded by its head): hydration renders the server's texts.
+        // Without them it would render keys, so the server's page stays as it is, and says so.
+        if let Err(why) = app::i18n::catalogue::load(app::i18n::initial_lang().code()).await {
+            leptos::logging::error!("texts: {why}");
+            app::pages::show_page_failed();
+            return;
+        }
         let body = leptos::prelude::document().body().expect("a page has a body");
         leptos::mount::hydrate_from_async(body, app::App).await.forget();
         app::pages::mark_hydrated();

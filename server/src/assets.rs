@@ -8,7 +8,32 @@
 
 use std::path::Path;
 
+use axum::{
+    extract::Path as UrlPath,
+    http::{header, HeaderValue, StatusCode},
+    response::{IntoResponse, Response},
+};
 use tower_http::services::ServeDir;
+
+/// `GET /i18n/<code>-<hash>.json`: a language's texts for the browser (`app::i18n::catalogue`).
+/// The current file may be kept for a year (its name changes with its content); a file by an
+/// older hash (a page from before a deploy) gets today's texts, not to be kept; no language of
+/// the catalogue is a 404. Compressed by the router's layer like any answer.
+pub async fn catalogue_file(UrlPath(name): UrlPath<String>) -> Response {
+    let Some((file, current)) = app::i18n::catalogue::file(&name) else {
+        return (StatusCode::NOT_FOUND, format!("no catalogue file {name:?}: the page lists the files"))
+            .into_response();
+    };
+    let cache = if current { "public, max-age=31536000, immutable" } else { "no-cache" };
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
+            (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
+        ],
+        file.json.clone(),
+    )
+        .into_response()
+}
 
 /// The `/pkg` service: the files of `site_root/pkg`, each as its brotli or gzip copy when
 /// the browser accepts one and the copy exists.

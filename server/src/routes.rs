@@ -88,6 +88,7 @@ pub async fn router(
                 forwarded_command(peer_matches.clone(), id, headers, body)
             }),
         )
+        .route("/i18n/{name}", get(crate::assets::catalogue_file))
         // The bundle's compressed copies (scripts/precompress.sh); before the pages' fallback.
         .nest_service("/pkg", crate::assets::pkg_service(&config.site_root))
         .merge(pages)

@@ -9,6 +9,8 @@ use std::borrow::Cow;
 
 use leptos::prelude::*;
 
+pub mod catalogue;
+
 /// A language the catalogue has, by its code (`ko`, `en`, …). Only the catalogue's own
 /// locales can be made (`from_code`), so every `Lang` has every text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -35,6 +37,11 @@ impl Lang {
     }
     /// The language's name in itself ("한국어", "English"), for the switch.
     pub fn name(self) -> String {
+        // The browser may not have loaded this language's file: the page lists its name.
+        #[cfg(feature = "hydrate")]
+        if let Some(name) = catalogue::listed_name(self.0) {
+            return name;
+        }
         text(self, "lang.name")
     }
     /// The next language of the catalogue (the switch goes round them all).
@@ -129,11 +136,18 @@ pub fn initial_lang() -> Lang {
     Lang::DEFAULT
 }
 
-/// Switches language and remembers it for a year.
+/// Switches language and remembers it for a year. In the browser, once its file is loaded
+/// (`catalogue`); if it cannot be, the page stays in its language.
 pub fn set_lang(lang: RwSignal<Lang>, to: Lang) {
+    #[cfg(not(feature = "hydrate"))]
     lang.set(to);
     #[cfg(feature = "hydrate")]
-    {
+    leptos::task::spawn_local(async move {
+        if let Err(why) = catalogue::load(to.code()).await {
+            leptos::logging::error!("language {}: {why}", to.code());
+            return;
+        }
+        lang.set(to);
         use wasm_bindgen::JsCast;
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if let Some(el) = doc.document_element() {
@@ -144,7 +158,7 @@ pub fn set_lang(lang: RwSignal<Lang>, to: Lang) {
                     html.set_cookie(&format!("{LANG_COOKIE}={}; path=/; max-age=31536000; samesite=lax", to.code()));
             }
         }
-    }
+    });
 }
 
 /// Translates `key` into the page's language (reactive when read inside a view closure).

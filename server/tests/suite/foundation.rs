@@ -87,6 +87,7 @@ async fn health_ssr_setup_signin_and_restart() {
     for file in server::bundle_files() {
         assert!(html.contains(&format!("\"/{file}")), "the page loads /{file}");
     }
+    catalogue_files_are_named_preloaded_and_served(&base, &html).await;
 
     // No administrator yet: a one-time setup link was issued.
     let setup = setup.expect("setup link on first start");
@@ -419,4 +420,56 @@ async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
     assert!(refusal.contains(server::SPLIT_MANIFEST) && refusal.contains("--split"), "{refusal}");
     std::fs::write(site.path().join(server::SPLIT_MANIFEST), b"{}").unwrap();
     Server::prepare(&config).await.expect("starts once the bundle is there");
+}
+
+/// The browser's texts (issue 15 §6): the page lists every language's file and preloads its
+/// own; the file is the catalogue of that language, kept for a year by its hashed name; an
+/// older name gets today's texts, not to be kept; anything else is a 404.
+async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page: &str) {
+    let attr = |tag: &str, name: &str| -> String {
+        let at = tag.find(&format!("{name}=\"")).unwrap_or_else(|| panic!("{name} in {tag}")) + name.len() + 2;
+        tag[at..].split('"').next().unwrap().to_string()
+    };
+    let tags = |html: &str, start: &str| -> Vec<String> {
+        html.split('<').filter(|t| t.starts_with(start)).map(|t| t.split('>').next().unwrap().to_string()).collect()
+    };
+    let listed = tags(english_page, "meta name=\"sb-catalogue\"");
+    let codes: Vec<String> = listed.iter().map(|t| attr(t, "data-code")).collect();
+    assert!(codes.contains(&"ko".to_string()) && codes.contains(&"en".to_string()), "{listed:?}");
+    let href_of =
+        |code: &str| listed.iter().find(|t| attr(t, "data-code") == code).map(|t| attr(t, "data-href")).unwrap();
+    let names: Vec<String> = listed.iter().map(|t| attr(t, "data-name")).collect();
+    assert!(names.contains(&"한국어".to_string()) && names.contains(&"English".to_string()), "{names:?}");
+    let preloaded = |html: &str| -> Vec<String> {
+        tags(html, "link rel=\"preload\" as=\"fetch\"").iter().map(|t| attr(t, "href")).collect()
+    };
+    assert_eq!(preloaded(english_page), vec![href_of("en")], "an English page preloads its own texts only");
+    let korean = client()
+        .get(format!("{base}/"))
+        .header("Accept-Language", "ko-KR,ko;q=0.9")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(preloaded(&korean), vec![href_of("ko")]);
+
+    let r = client().get(format!("{base}{}", href_of("ko"))).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(r.headers()["content-type"], "application/json");
+    let texts: std::collections::BTreeMap<String, String> = r.json().await.unwrap();
+    assert_eq!(texts["lang.name"], "한국어");
+    assert_eq!(texts.get("room.pass"), Some(&app::i18n::text(app::i18n::Lang::KO, "room.pass")));
+    assert!(!texts.contains_key("pseudo.room.pass"), "only the catalogue's own files");
+
+    let stale = client().get(format!("{base}/i18n/en-0123456789abcdef.json")).send().await.unwrap();
+    assert_eq!(stale.status(), 200);
+    assert_eq!(stale.headers()["cache-control"], "no-cache");
+    let texts: std::collections::BTreeMap<String, String> = stale.json().await.unwrap();
+    assert_eq!(texts["lang.name"], "English");
+    for missing in ["/i18n/xx-0123456789abcdef.json", "/i18n/en", "/i18n/"] {
+        assert_eq!(client().get(format!("{base}{missing}")).send().await.unwrap().status(), 404, "{missing}");
+    }
 }
