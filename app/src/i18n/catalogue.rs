@@ -195,7 +195,10 @@ mod fetched {
         let body = wasm_bindgen_futures::JsFuture::from(response.text().map_err(js)?).await.map_err(js)?;
         let texts = Texts::parse(&body.as_string().unwrap_or_default())?;
         if let Ok(mut kept) = LOADED.write() {
-            kept.push((listed.code, Box::leak(Box::new(texts))));
+            // Two switches in quick succession may both have fetched it: keep one.
+            if !kept.iter().any(|(c, _)| *c == listed.code) {
+                kept.push((listed.code, Box::leak(Box::new(texts))));
+            }
         }
         Ok(())
     }
