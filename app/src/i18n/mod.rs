@@ -1,4 +1,5 @@
-//! The reader's language (rust-i18n: the catalogue in `app/locales/`, compiled in). Every
+//! The reader's language (rust-i18n: the catalogue in `app/locales/`, compiled into the server;
+//! the browser loads its language's file, `catalogue`). Every
 //! language is a locale of the catalogue: adding one is adding a file there (`fr.yml` with
 //! the keys of `app.yml`), nothing else — `Lang::all`, the switch and the record download
 //! take what the catalogue has. The language is chosen on the server from the `sb_lang`
