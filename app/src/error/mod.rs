@@ -15,11 +15,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::matches::commands::MatchError;
 
-// `remote = "Self"` derives `AppError::serialize`/`AppError::deserialize` as *inherent*
-// functions giving the tagged form `{"error": code, ..fields}`; the `Serialize`/`Deserialize`
+mod decode;
+use decode::Tagged;
+
+// `remote = "Self"` derives `AppError::serialize` as an *inherent* function giving the tagged
+// form `{"error": code, ..fields}`, which `decode` reads back; the `Serialize`/`Deserialize`
 // trait impls below wrap it into [`ErrorBody`]. Outside this file use the traits (serde_json).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(remote = "Self", tag = "error", rename_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(AppErrorCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum AppError {
     /// A field was missing or out of range; `problem` names the allowed range (the wire's
     /// `detail.why` is its English sentence, for programs that print it).
@@ -48,6 +53,7 @@ pub enum AppError {
     #[error("the request body is larger than {limit_bytes} bytes")]
     BodyTooLarge { limit_bytes: u64 },
     #[serde(rename = "content_type")]
+    #[strum_discriminants(strum(serialize = "content_type"))]
     #[error("send Content-Type: {expected}")]
     UnsupportedMediaType { expected: String },
     #[error("SGF exists only for flat boards (depth 1); use the JSON record")]
@@ -134,8 +140,10 @@ pub enum AppError {
 }
 
 /// What is wrong with a field, as data, so that each reader's language can say it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(InputProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum InputProblem {
     /// A text of `got` characters where `min..=max` are allowed.
     #[error("must be {min}–{max} characters, got {got}")]
@@ -259,10 +267,9 @@ impl AppError {
     pub fn from_body(body: ErrorBody) -> Self {
         let mut tagged = body.detail;
         tagged.insert("error".into(), serde_json::Value::String(body.error.clone()));
-        let tagged = serde_json::Value::Object(tagged);
-        AppError::deserialize(&tagged)
-            .or_else(|_| MatchError::deserialize(&tagged).map(AppError::Match))
-            .unwrap_or_else(|_| AppError::Transport(format!("{}: {}", body.error, body.message)))
+        AppError::from_map(&tagged)
+            .or_else(|| MatchError::from_map(&tagged).map(AppError::Match))
+            .unwrap_or_else(|| AppError::Transport(format!("{}: {}", body.error, body.message)))
     }
 }
 

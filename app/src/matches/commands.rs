@@ -294,8 +294,10 @@ pub const APPROVED_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
 
 /// Why a command was refused. Client mistakes carry enough to correct them; `Internal`
 /// hides server faults.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "error", rename_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(MatchErrorCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum MatchError {
     #[error("no such room")]
     RoomNotFound,
@@ -388,10 +390,12 @@ pub enum MatchError {
 }
 
 /// Why a ruling is refused (003 §3.2–3.3, §8.4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(RulingProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum RulingProblem {
     /// A chain ruling names an empty point.
     NoStone,
@@ -406,10 +410,12 @@ pub enum RulingProblem {
 }
 
 /// Why an objection is refused (003 §3.6, §5.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(ObjectionRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum ObjectionRefusal {
     /// There is no ruling to object to.
     NoRuling,
@@ -446,10 +452,12 @@ pub enum PhaseNeeded {
 }
 
 /// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(UndoRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum UndoRefusal {
     InScoring,
     OffInThisMatch,
@@ -461,10 +469,12 @@ pub enum UndoRefusal {
 }
 
 /// Why a draw offer is refused (000 §8.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(DrawRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum DrawRefusal {
     OffInThisMatch,
     OfferPending { by: Colour },
@@ -496,10 +506,12 @@ pub enum PendingKind {
 }
 
 /// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(MarkProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum MarkProblem {
     /// Dead and unresolved marks name a chain.
     NoStone,

@@ -197,10 +197,12 @@ impl SanctionRecord {
 }
 
 /// Why an appeal is refused (003 §6.6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(AppealRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum AppealRefusal {
     /// Once per sanction, unless the administrator opens an exception on new evidence.
     AlreadyAppealed,
@@ -213,10 +215,12 @@ pub enum AppealRefusal {
 }
 
 /// Why a sanction cannot be imposed as asked (003 §5.6, §6.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(SanctionProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum SanctionProblem {
     /// A warning, loss or void is for a player; a viewing restriction for a spectator.
     PenaltyNotForTarget,
@@ -258,10 +262,12 @@ pub struct NewReport {
 }
 
 /// Why a report is refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(ReportRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum ReportRefusal {
     /// Only the match's players and signed-in spectators who watched it report.
     NotAViewer,

@@ -1,0 +1,548 @@
+//! Reads the error tree's internally tagged enums straight from the JSON object: an answer's
+//! `{"error": code, ..fields}`, a refusal's `{"code": ..}`, a problem's `{"kind": ..}`.
+//!
+//! Why not serde's derive: for an internally tagged enum it buffers the object into serde's
+//! private `Content` and instantiates every variant's visitor over that buffer. Any server
+//! function may answer with any of the tree's ~130 variants, so the browser's main module
+//! carried all of them: 290 KB of its 1.7 MB of code (issue 15 §6). Here a variant is one
+//! line naming its fields (`tagged!`); the tag is parsed into the enum's strum discriminant
+//! (`…Code`), so the match is exhaustive and a new variant does not compile without its line,
+//! and a field left out does not compile either. The tests round-trip every code.
+//!
+//! Serializing stays serde's derive: the wire form is unchanged.
+
+use serde::{de::Error as _, Deserialize, Deserializer};
+use serde_json::{Map, Value};
+
+use super::{AppError, AppErrorCode, InputProblem, InputProblemCode};
+use crate::learning::{TrainingRefusal, TrainingRefusalCode};
+use crate::matches::commands::*;
+use crate::matches::conduct::{
+    AppealRefusal, AppealRefusalCode, ReportRefusal, ReportRefusalCode, SanctionProblem, SanctionProblemCode,
+};
+
+/// A value read from one JSON field.
+pub trait FromJson: Sized {
+    fn from_json(v: &Value) -> Option<Self>;
+}
+
+/// An internally tagged enum of the error tree.
+pub trait Tagged: Sized {
+    /// The field that names the variant.
+    const TAG: &'static str;
+    /// The variants' names (strum's discriminant enum).
+    type Code: std::str::FromStr + strum::IntoEnumIterator + Copy + Eq + std::fmt::Debug;
+    /// The variant named `code` with its fields read from `f`; `None` when a field is missing
+    /// or of the wrong type, or when `code` names a variant that is never sent.
+    fn decode(code: Self::Code, f: &Fields<'_>) -> Option<Self>;
+
+    fn from_map(map: &Map<String, Value>) -> Option<Self> {
+        let code = map.get(Self::TAG)?.as_str()?.parse().ok()?;
+        Self::decode(code, &Fields(map))
+    }
+}
+
+/// The object a variant's fields are read from.
+pub struct Fields<'a>(&'a Map<String, Value>);
+
+impl Fields<'_> {
+    /// A missing field reads as `null`: only an `Option` accepts it (as serde does).
+    pub fn get<T: FromJson>(&self, name: &str) -> Option<T> {
+        T::from_json(self.0.get(name).unwrap_or(&Value::Null))
+    }
+}
+
+/// `Deserialize` for a [`Tagged`] enum: read the object, then the variant.
+fn deserialize<'de, D: Deserializer<'de>, T: Tagged>(d: D, what: &str) -> Result<T, D::Error> {
+    let map = Map::<String, Value>::deserialize(d)?;
+    T::from_map(&map).ok_or_else(|| {
+        let code = map.get(T::TAG).and_then(Value::as_str).unwrap_or("");
+        D::Error::custom(format_args!("not a {what}: {:?} {code:?} with these fields", T::TAG))
+    })
+}
+
+/// One match arm per variant: `Unit`, `Struct { field, .. }`, each field read under its own
+/// name. The `skip` variants are never sent under this tag.
+macro_rules! tagged {
+    ($t:ident, $code:ident, $tag:literal;
+     $($v:ident $({ $($field:ident),* })?),* $(,)?
+     $(; skip $($skip:ident),*)?) => {
+        impl Tagged for $t {
+            const TAG: &'static str = $tag;
+            type Code = $code;
+            fn decode(code: $code, f: &Fields<'_>) -> Option<Self> {
+                let _ = f;
+                Some(match code {
+                    $($code::$v => $t::$v $({ $($field: f.get(stringify!($field))?),* })?,)*
+                    $($($code::$skip => return None,)*)?
+                })
+            }
+        }
+    };
+}
+
+/// `FromJson` and `Deserialize` through [`Tagged`], for every enum of the tree but `AppError`.
+macro_rules! read_by_hand {
+    ($($t:ident),* $(,)?) => {$(
+        impl FromJson for $t {
+            fn from_json(v: &Value) -> Option<Self> {
+                <$t as Tagged>::from_map(v.as_object()?)
+            }
+        }
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                deserialize(d, stringify!($t))
+            }
+        }
+    )*};
+}
+
+/// Field types that serde reads without buffering (plain enums, `Xyz`).
+macro_rules! by_serde {
+    ($($t:ty),*) => {$(
+        impl FromJson for $t {
+            fn from_json(v: &Value) -> Option<Self> {
+                <$t>::deserialize(v).ok()
+            }
+        }
+    )*};
+}
+
+macro_rules! unsigned {
+    ($($t:ty),*) => {$(
+        impl FromJson for $t {
+            fn from_json(v: &Value) -> Option<Self> {
+                v.as_u64()?.try_into().ok()
+            }
+        }
+    )*};
+}
+
+unsigned!(u32, u64, usize);
+
+impl FromJson for i64 {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_i64()
+    }
+}
+
+impl FromJson for String {
+    fn from_json(v: &Value) -> Option<Self> {
+        v.as_str().map(str::to_string)
+    }
+}
+
+impl FromJson for char {
+    fn from_json(v: &Value) -> Option<Self> {
+        let mut chars = v.as_str()?.chars();
+        chars.next().filter(|_| chars.next().is_none())
+    }
+}
+
+impl<T: FromJson> FromJson for Option<T> {
+    fn from_json(v: &Value) -> Option<Self> {
+        if v.is_null() {
+            Some(None)
+        } else {
+            T::from_json(v).map(Some)
+        }
+    }
+}
+
+by_serde!(
+    crate::matches::events::Colour,
+    crate::matches::events::Xyz,
+    crate::matches::events::FaultCause,
+    crate::matches::events::MarkKind,
+    crate::matches::referee::QueueKind,
+    RoomPhase,
+    PhaseNeeded,
+    PendingKind,
+    engine::IllegalKind
+);
+
+tagged!(MatchError, MatchErrorCode, "error";
+    RoomNotFound, BadInviteCode, SeatTaken, AlreadySeated, ByInvitationOnly, NotTheCreator,
+    NotAPlayer, AdminOnly,
+    WrongPhase { phase, needed },
+    Suspended { colour, cause },
+    AlreadyDone,
+    NotYourTurn { to_move },
+    AwaitingAcknowledgement { colour, move_number },
+    NothingToAcknowledge { move_number },
+    OffBoard { at, x_range, y_range, z_range },
+    Illegal { at, reason },
+    TimeExpired { colour },
+    UndoNotAllowed { why },
+    DrawOfferNotAllowed { why },
+    NoPendingRequest { what },
+    BadMark { at, why },
+    NotYourMark { at },
+    StaleStatement { given, latest },
+    InvalidInput { field, min, max, got },
+    UnknownUser { username },
+    RecordNotAllowed,
+    RecordDeleted { at_ms },
+    BadRuling { at, why },
+    ObjectionNotAllowed { why },
+    RecordDamaged { seq },
+    ViewingRestricted { sanction },
+    NoSanction { number },
+    NotYourSanction { number },
+    AppealNotAllowed { why },
+    BadSanction { why },
+    ServedElsewhere { retry_after_s },
+    DatabaseUnavailable { retry_after_s },
+    Internal,
+);
+
+tagged!(RulingProblem, RulingProblemCode, "code";
+    NoStone, NotEmpty, NeedsTwoSafeSpaces { cited, candidates }, NotALifeSpace { space }, Repeated,
+);
+
+tagged!(ObjectionRefusal, ObjectionRefusalCode, "code";
+    NoRuling, AlreadyObjected, NotATimeLoss, TooLate { limit_days },
+);
+
+tagged!(UndoRefusal, UndoRefusalCode, "code";
+    InScoring, OffInThisMatch, AllUsed { allowance }, AlreadyPending, NoMove, PassCannotBeUndone,
+    AlreadyRefused,
+);
+
+tagged!(DrawRefusal, DrawRefusalCode, "code";
+    OffInThisMatch, OfferPending { by }, TooSoon { needed, so_far },
+);
+
+tagged!(MarkProblem, MarkProblemCode, "code";
+    NoStone, NotEmpty, MarkedOtherwise { kind, by }, NothingMarked,
+);
+
+tagged!(AppealRefusal, AppealRefusalCode, "code";
+    AlreadyAppealed, TooLate { limit_days, until_ms }, UnderReview, NothingToDecide,
+);
+
+tagged!(SanctionProblem, SanctionProblemCode, "code";
+    PenaltyNotForTarget, IsAPlayer, NoPerson, FindingsRequired, NotStarted, ResultRequired,
+    AlreadyRestricted,
+);
+
+tagged!(ReportRefusal, ReportRefusalCode, "code";
+    NotAViewer, Yourself, NotASpectator { username }, NoPerson, NoSuchEvent { max },
+);
+
+tagged!(TrainingRefusal, TrainingRefusalCode, "kind";
+    TooFewGames { have, need },
+    EpochsOutOfRange { got, min, max },
+    AlreadyRunning,
+    PauseNotConfirmed { games_in_play },
+    NoPairs,
+);
+
+tagged!(InputProblem, InputProblemCode, "kind";
+    Length { min, max, got },
+    Characters { found },
+    PasswordsDiffer, Taken, WrongPassword, Unchanged,
+    EvenRange { min, max, got },
+    Range { min, max, got },
+    Words { text },
+);
+
+// `AppError`'s own `Deserialize` reads the `ErrorBody` (see `super`); this is its tagged form.
+tagged!(AppError, AppErrorCode, "error";
+    InvalidInput { field, problem },
+    MalformedJson { why },
+    InvalidJson { why },
+    BadRequest { why },
+    BadCredentials, NotSignedIn, Forbidden, BadSetupToken,
+    CrossSiteRequest { why },
+    BodyTooLarge { limit_bytes },
+    UnsupportedMediaType { expected },
+    NoSgf,
+    NoRoute { path },
+    MethodNotAllowed { method },
+    Throttled { retry_after_s },
+    Busy { waiting, limit, retry_after_s },
+    DatabaseUnavailable { retry_after_s },
+    NoQueueItem { room_id, kind },
+    ClaimedByOther { by },
+    NoModel { id },
+    NoProgramMatch { id },
+    NoAccount { id },
+    NoPlayer { username },
+    LastAdministrator, AccountDisabled, BadResetLink,
+    BadModelFile { field, why },
+    ParticipantUnavailable { path },
+    TrainingRefused { why },
+    ReportRefused { why },
+    NoReportCase { id },
+    NoRulesVersion { version, current },
+    NotAClause { clause, version },
+    NotARuling { room_id, seq },
+    Internal;
+    // Sent under `MatchError`'s codes, or made by the browser only.
+    skip Match, Transport
+);
+
+read_by_hand!(
+    MatchError, RulingProblem, ObjectionRefusal, UndoRefusal, DrawRefusal, MarkProblem, AppealRefusal,
+    SanctionProblem, ReportRefusal, TrainingRefusal, InputProblem
+);
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use serde::Serialize;
+    use serde_json::json;
+    use strum::IntoEnumIterator;
+
+    use super::*;
+    use crate::matches::events::{Colour, FaultCause, MarkKind, Xyz};
+    use crate::matches::referee::QueueKind;
+
+    /// Every sample reads back as itself from its serialized form, and the samples name every
+    /// variant of `T` (so a variant added without a sample fails here).
+    fn every_variant_round_trips<T: Tagged + PartialEq + std::fmt::Debug>(samples: &[T], tagged: impl Fn(&T) -> Value) {
+        let mut seen = BTreeSet::new();
+        for s in samples {
+            let v = tagged(s);
+            let map = v.as_object().unwrap_or_else(|| panic!("{s:?} is not an object: {v}"));
+            assert_eq!(T::from_map(map).as_ref(), Some(s), "{v}");
+            seen.insert(format!("{:?}", map[T::TAG].as_str().unwrap().parse::<T::Code>().ok().unwrap()));
+        }
+        let all: BTreeSet<String> = T::Code::iter().map(|c| format!("{c:?}")).collect();
+        let skipped: BTreeSet<String> = all.difference(&seen).cloned().collect();
+        assert!(
+            skipped.iter().all(|c| c == "Match" || c == "Transport"),
+            "variants without a sample: {skipped:?}"
+        );
+    }
+
+    fn json<T: Serialize>(t: &T) -> Value {
+        serde_json::to_value(t).unwrap()
+    }
+
+    const AT: Xyz = Xyz { x: 3, y: 4, z: 1 };
+
+    #[test]
+    fn every_match_error_and_refusal_reads_back() {
+        use MatchError::*;
+        every_variant_round_trips(
+            &[
+                RoomNotFound,
+                BadInviteCode,
+                SeatTaken,
+                AlreadySeated,
+                ByInvitationOnly,
+                NotTheCreator,
+                NotAPlayer,
+                AdminOnly,
+                WrongPhase { phase: RoomPhase::Scoring, needed: PhaseNeeded::StartedNotHeld },
+                Suspended { colour: Colour::White, cause: FaultCause::Disconnected },
+                AlreadyDone,
+                NotYourTurn { to_move: Colour::Black },
+                AwaitingAcknowledgement { colour: Colour::White, move_number: 12 },
+                NothingToAcknowledge { move_number: 7 },
+                OffBoard { at: AT, x_range: "1-19".into(), y_range: "1-19".into(), z_range: "1-1".into() },
+                Illegal { at: AT, reason: engine::IllegalKind::Occupied },
+                TimeExpired { colour: Colour::Black },
+                UndoNotAllowed { why: UndoRefusal::AllUsed { allowance: 2 } },
+                DrawOfferNotAllowed { why: DrawRefusal::TooSoon { needed: 50, so_far: 3 } },
+                NoPendingRequest { what: PendingKind::OwnDrawOffer },
+                BadMark { at: AT, why: MarkProblem::MarkedOtherwise { kind: MarkKind::Seki, by: None } },
+                NotYourMark { at: AT },
+                StaleStatement { given: 3, latest: 5 },
+                InvalidInput { field: "reasons".into(), min: 1, max: 2000, got: 0 },
+                UnknownUser { username: "kim".into() },
+                RecordNotAllowed,
+                RecordDeleted { at_ms: 1_700_000_000_000 },
+                BadRuling { at: AT, why: RulingProblem::NotALifeSpace { space: AT } },
+                ObjectionNotAllowed { why: ObjectionRefusal::TooLate { limit_days: 7 } },
+                RecordDamaged { seq: 41 },
+                ViewingRestricted { sanction: 2 },
+                NoSanction { number: 9 },
+                NotYourSanction { number: 1 },
+                AppealNotAllowed { why: AppealRefusal::TooLate { limit_days: 7, until_ms: -5 } },
+                BadSanction { why: SanctionProblem::IsAPlayer },
+                ServedElsewhere { retry_after_s: 1 },
+                DatabaseUnavailable { retry_after_s: 2 },
+                Internal,
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                RulingProblem::NoStone,
+                RulingProblem::NotEmpty,
+                RulingProblem::NeedsTwoSafeSpaces { cited: 1, candidates: 3 },
+                RulingProblem::NotALifeSpace { space: AT },
+                RulingProblem::Repeated,
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                ObjectionRefusal::NoRuling,
+                ObjectionRefusal::AlreadyObjected,
+                ObjectionRefusal::NotATimeLoss,
+                ObjectionRefusal::TooLate { limit_days: 7 },
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                UndoRefusal::InScoring,
+                UndoRefusal::OffInThisMatch,
+                UndoRefusal::AllUsed { allowance: 0 },
+                UndoRefusal::AlreadyPending,
+                UndoRefusal::NoMove,
+                UndoRefusal::PassCannotBeUndone,
+                UndoRefusal::AlreadyRefused,
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                DrawRefusal::OffInThisMatch,
+                DrawRefusal::OfferPending { by: Colour::White },
+                DrawRefusal::TooSoon { needed: 2, so_far: 1 },
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                MarkProblem::NoStone,
+                MarkProblem::NotEmpty,
+                MarkProblem::MarkedOtherwise { kind: MarkKind::Dead, by: Some(Colour::Black) },
+                MarkProblem::NothingMarked,
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                AppealRefusal::AlreadyAppealed,
+                AppealRefusal::TooLate { limit_days: 7, until_ms: 1 },
+                AppealRefusal::UnderReview,
+                AppealRefusal::NothingToDecide,
+            ],
+            json,
+        );
+        every_variant_round_trips(&SanctionProblem::iter_samples(), json);
+        every_variant_round_trips(
+            &[
+                ReportRefusal::NotAViewer,
+                ReportRefusal::Yourself,
+                ReportRefusal::NotASpectator { username: "lee".into() },
+                ReportRefusal::NoPerson,
+                ReportRefusal::NoSuchEvent { max: 12 },
+            ],
+            json,
+        );
+    }
+
+    impl SanctionProblem {
+        /// Unit variants only: one sample per code.
+        fn iter_samples() -> Vec<Self> {
+            SanctionProblemCode::iter()
+                .map(|c| SanctionProblem::decode(c, &Fields(&Map::new())).expect("a unit variant"))
+                .collect()
+        }
+    }
+
+    #[test]
+    fn every_app_error_reads_back_from_its_tagged_form_and_its_body() {
+        use AppError::*;
+        let samples = [
+            AppError::input("username", InputProblem::Characters { found: '!' }),
+            MalformedJson { why: "EOF".into() },
+            InvalidJson { why: "missing field".into() },
+            BadRequest { why: "query".into() },
+            BadCredentials,
+            NotSignedIn,
+            Forbidden,
+            BadSetupToken,
+            CrossSiteRequest { why: "Origin".into() },
+            BodyTooLarge { limit_bytes: 65536 },
+            UnsupportedMediaType { expected: "application/json".into() },
+            NoSgf,
+            NoRoute { path: "/api/x".into() },
+            MethodNotAllowed { method: "PUT".into() },
+            Throttled { retry_after_s: 4 },
+            Busy { waiting: 64, limit: 64, retry_after_s: 1 },
+            DatabaseUnavailable { retry_after_s: 1 },
+            NoQueueItem { room_id: 5, kind: QueueKind::PlayerCall },
+            ClaimedByOther { by: "admin".into() },
+            NoModel { id: 3 },
+            NoProgramMatch { id: 4 },
+            NoAccount { id: 6 },
+            NoPlayer { username: "park".into() },
+            LastAdministrator,
+            AccountDisabled,
+            BadResetLink,
+            BadModelFile { field: "weights[3]".into(), why: "not a number".into() },
+            ParticipantUnavailable { path: "/srv/participant.wasm".into() },
+            TrainingRefused { why: TrainingRefusal::EpochsOutOfRange { got: 0, min: 1, max: 50 } },
+            ReportRefused { why: ReportRefusal::NoSuchEvent { max: 3 } },
+            NoReportCase { id: 2 },
+            NoRulesVersion { version: 9, current: 2 },
+            NotAClause { clause: "§99".into(), version: 1 },
+            NotARuling { room_id: 1, seq: 8 },
+            Internal,
+        ];
+        every_variant_round_trips(&samples, |e| AppError::serialize(e, serde_json::value::Serializer).unwrap());
+        for e in samples {
+            assert_eq!(AppError::from_body(e.body()), e);
+        }
+        every_variant_round_trips(
+            &[
+                TrainingRefusal::TooFewGames { have: 1, need: 2 },
+                TrainingRefusal::EpochsOutOfRange { got: 51, min: 1, max: 50 },
+                TrainingRefusal::AlreadyRunning,
+                TrainingRefusal::PauseNotConfirmed { games_in_play: 3 },
+                TrainingRefusal::NoPairs,
+            ],
+            json,
+        );
+        every_variant_round_trips(
+            &[
+                InputProblem::Length { min: 3, max: 32, got: 2 },
+                InputProblem::Characters { found: '한' },
+                InputProblem::PasswordsDiffer,
+                InputProblem::Taken,
+                InputProblem::WrongPassword,
+                InputProblem::Unchanged,
+                InputProblem::EvenRange { min: 2, max: 100, got: 3 },
+                InputProblem::Range { min: 1, max: 50, got: 0 },
+                InputProblem::Words { text: "must be 1-25".into() },
+            ],
+            json,
+        );
+    }
+
+    #[test]
+    fn wrong_objects_are_refused_with_the_type_and_code_named() {
+        let refused = |v: Value| serde_json::from_value::<MatchError>(v).unwrap_err().to_string();
+        // A field missing, of the wrong type, or out of its type's range; an unknown code.
+        assert!(refused(json!({ "error": "not_your_turn" })).contains("MatchError: \"error\" \"not_your_turn\""));
+        assert!(refused(json!({ "error": "not_your_turn", "to_move": 1 })).contains("not_your_turn"));
+        assert!(refused(json!({ "error": "no_sanction", "number": 4_294_967_296u64 })).contains("no_sanction"));
+        assert!(refused(json!({ "error": "teapot" })).contains("teapot"));
+        assert!(refused(json!({ "code": "seat_taken" })).contains("MatchError"));
+        assert!(refused(json!("seat_taken")).contains("map"));
+        assert!(serde_json::from_value::<InputProblem>(json!({ "kind": "characters", "found": "ab" })).is_err());
+        // A nested refusal is read by the same hand; an absent optional field is `None`.
+        assert_eq!(
+            serde_json::from_value::<MatchError>(json!({
+                "error": "bad_mark", "at": { "x": 3, "y": 4, "z": 1 },
+                "why": { "code": "marked_otherwise", "kind": "dead" }
+            }))
+            .unwrap(),
+            MatchError::BadMark { at: AT, why: MarkProblem::MarkedOtherwise { kind: MarkKind::Dead, by: None } }
+        );
+        // Fields the variant does not have are ignored, as serde's derive did.
+        assert_eq!(
+            serde_json::from_value::<UndoRefusal>(json!({ "code": "no_move", "extra": true })).unwrap(),
+            UndoRefusal::NoMove
+        );
+    }
+}
