@@ -29,7 +29,7 @@ pub fn AccountPage() -> impl IntoView {
     let change = ServerAction::<ChangePassword>::new();
     // Re-read the sign-ins after a password change (it ends the others) and after ending one.
     let ended = RwSignal::new(0u32);
-    let logins = Resource::new(move || (change.version().get(), ended.get()), |_| my_logins());
+    let logins = crate::pages::resource(move || (change.version().get(), ended.get()), |_| my_logins());
     let failed = RwSignal::new(None::<AppError>);
     let end = move |id: Option<String>| {
         spawn_local(async move {
@@ -109,7 +109,7 @@ pub fn AccountPage() -> impl IntoView {
 #[component]
 fn MySanctions() -> impl IntoView {
     let done = RwSignal::new(0u32);
-    let list = Resource::new(move || done.get(), |_| my_sanctions());
+    let list = crate::pages::resource(move || done.get(), |_| my_sanctions());
     view! {
         <section aria-labelledby="sanctions-title" data-testid="my-sanctions">
             <h2 id="sanctions-title">{move || tr!("conduct.history")}</h2>

@@ -93,7 +93,7 @@ fn RulesView(rules: CommonRules) -> impl IntoView {
 #[component]
 pub fn CommonRulesPage() -> impl IntoView {
     let version = move || use_query_map().read().get("version").and_then(|v| v.parse::<u32>().ok());
-    let data = Resource::new(version, read_common_rules);
+    let data = crate::pages::resource(version, read_common_rules);
     view! {
         <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
         <main class="page" data-testid="common-rules">

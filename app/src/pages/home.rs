@@ -2,6 +2,7 @@
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
+use leptos::server_fn::ServerFn as _;
 
 use crate::{
     api::{current_user, lobby, lobby_command, my_games, server_info, LobbyAction, RoomSummary, SignIn, SignOut},
@@ -45,8 +46,8 @@ pub fn HomePage() -> impl IntoView {
 #[component]
 fn Lobby() -> impl IntoView {
     let changed = RwSignal::new(0u32);
-    let lobby = Resource::new(move || changed.get(), |_| lobby());
-    let me = Resource::new(move || changed.get(), |_| current_user());
+    let lobby = crate::pages::resource(move || changed.get(), |_| lobby());
+    let me = crate::pages::resource(move || changed.get(), |_| current_user());
     let error = RwSignal::new(None::<crate::AppError>);
     let act = move |room_id: i64, action: LobbyAction| {
         let go = action == LobbyAction::TakeSeat;
@@ -163,7 +164,7 @@ pub(crate) fn players_line(l: &Listing) -> String {
 /// into the first that waits for them, else the most recent under way (issue 5 point 8).
 #[component]
 fn MyGames() -> impl IntoView {
-    let games = Resource::new(|| (), |_| my_games());
+    let games = crate::pages::resource(|| (), |_| my_games());
     #[cfg(feature = "hydrate")]
     Effect::new(move |_| {
         let Some(Ok(g)) = games.get() else { return };
@@ -211,8 +212,11 @@ fn MyGames() -> impl IntoView {
 fn Account() -> impl IntoView {
     let sign_in = ServerAction::<SignIn>::new();
     let sign_out = ServerAction::<SignOut>::new();
+    // Plain forms, not `ActionForm`: it reads the fields with serde_qs, which the first
+    // download can do without (issue 15 §6). Without scripts they post to the same URLs.
+    let (username, password) = (NodeRef::<leptos::html::Input>::new(), NodeRef::<leptos::html::Input>::new());
     // Re-read the user after every sign-in or sign-out.
-    let user = Resource::new(move || (sign_in.version().get(), sign_out.version().get()), |_| current_user());
+    let user = crate::pages::resource(move || (sign_in.version().get(), sign_out.version().get()), |_| current_user());
     view! {
         <Suspense fallback=|| ()>
             {move || Suspend::new(async move {
@@ -222,20 +226,28 @@ fn Account() -> impl IntoView {
                             <a href="/account" data-testid="account-link">{u.username.clone()}</a>
                             <span>" ("{role_label(u.role)}")"</span>
                             <a href=format!("/players/{}", u.username) data-testid="profile-link">{move || tr!("profile.link")}</a>
-                            <ActionForm action=sign_out>
+                            <form method="post" action=SignOut::url() on:submit=move |ev| {
+                                ev.prevent_default();
+                                sign_out.dispatch(SignOut {});
+                            }>
                                 <button type="submit">{move || tr!("home.sign_out")}</button>
-                            </ActionForm>
+                            </form>
                         </div>
                     }.into_any_sync(),
                     _ => view! {
-                        <ActionForm action=sign_in attr:class="account signin" attr:id="signin-form">
+                        <form method="post" action=SignIn::url() class="account signin" id="signin-form" on:submit=move |ev| {
+                            ev.prevent_default();
+                            if let (Some(username), Some(password)) = (username.get(), password.get()) {
+                                sign_in.dispatch(SignIn { username: username.value(), password: password.value() });
+                            }
+                        }>
                             <label class="sr-only" for="signin-user">{move || tr!("home.user_name")}</label>
-                            <input id="signin-user" name="username" placeholder=move || tr!("home.user_name") autocomplete="username" required/>
+                            <input id="signin-user" node_ref=username name="username" placeholder=move || tr!("home.user_name") autocomplete="username" required/>
                             <label class="sr-only" for="signin-pass">{move || tr!("home.password")}</label>
-                            <input id="signin-pass" type="password" name="password" placeholder=move || tr!("home.password") autocomplete="current-password" required/>
+                            <input id="signin-pass" node_ref=password type="password" name="password" placeholder=move || tr!("home.password") autocomplete="current-password" required/>
                             <button type="submit" class="primary">{move || tr!("home.sign_in")}</button>
                             <a href="/signup">{move || tr!("home.sign_up")}</a>
-                        </ActionForm>
+                        </form>
                     }.into_any_sync(),
                 }
             })}
@@ -270,7 +282,7 @@ fn preset_text(preset: crate::matches::settings::Preset) -> String {
 /// Server version from SSR, and a button that measures a live round trip after hydration.
 #[component]
 fn ServerStatus() -> impl IntoView {
-    let info = Resource::new(|| (), |_| server_info());
+    let info = crate::pages::resource(|| (), |_| server_info());
     let check = Action::new(|_: &()| async move {
         let started = now_ms();
         server_info().await.map(|i| (i, now_ms() - started))

@@ -31,7 +31,7 @@ pub fn notice_text(n: &Notice) -> String {
 
 #[component]
 pub fn NotificationsPage() -> impl IntoView {
-    let data = Resource::new(|| (), |_| my_notices());
+    let data = crate::pages::resource(|| (), |_| my_notices());
     let marking = RwSignal::new(false);
     // Taken here: a task after an await runs outside the component.
     let badges = use_context::<Badges>();

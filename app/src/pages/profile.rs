@@ -107,7 +107,7 @@ fn ProfileView(p: Profile) -> impl IntoView {
 pub fn ProfilePage() -> impl IntoView {
     let params = use_params_map();
     let name = move || params.read().get("name").unwrap_or_default();
-    let data = Resource::new(name, player_profile);
+    let data = crate::pages::resource(name, player_profile);
     view! {
         <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
         <main class="page narrow" data-testid="profile">

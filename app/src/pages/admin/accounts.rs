@@ -17,7 +17,7 @@ use crate::{
 
 #[component]
 pub fn AccountsAdminPage() -> impl IntoView {
-    let data = Resource::new(|| (), |_| super::for_admin(admin_accounts));
+    let data = crate::pages::resource(|| (), |_| super::for_admin(admin_accounts));
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>

@@ -19,7 +19,7 @@ use crate::{
 
 #[component]
 pub fn GovernancePage() -> impl IntoView {
-    let data = Resource::new(|| (), |_| super::for_admin(admin_retention));
+    let data = crate::pages::resource(|| (), |_| super::for_admin(admin_retention));
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>

@@ -20,7 +20,7 @@ use crate::{
 #[component]
 pub fn LearningPage() -> impl IntoView {
     let admin =
-        Resource::new(|| (), |_| async move { current_user().await.map(|m| m.is_some_and(|m| m.role.is_admin())) });
+        crate::pages::resource(|| (), |_| async move { current_user().await.map(|m| m.is_some_and(|m| m.role.is_admin())) });
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
@@ -47,7 +47,7 @@ pub fn LearningPage() -> impl IntoView {
 /// The models (003 §12.5) with their files, and the import (003 §12.6).
 #[component]
 fn Models() -> impl IntoView {
-    let models = Resource::new(|| (), |_| list_models());
+    let models = crate::pages::resource(|| (), |_| list_models());
     let file = RwSignal::new(String::new());
     let answer = RwSignal::new(None::<Result<ModelSummary, AppError>>);
     let import = move || {

@@ -60,7 +60,7 @@ pub fn AuditLogPage() -> impl IntoView {
         let get = |k: &str| q.get(k).unwrap_or_default();
         Query { actor: get("actor"), room: get("room"), action: get("action"), from: get("from"), to: get("to") }
     };
-    let data = Resource::new(query, |q| super::for_admin(move || admin_log(q.filter())));
+    let data = crate::pages::resource(query, |q| super::for_admin(move || admin_log(q.filter())));
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>

@@ -27,7 +27,7 @@ use crate::{
 
 #[component]
 pub fn AdminPage() -> impl IntoView {
-    let data = Resource::new(|| (), |_| for_admin(admin_queue));
+    let data = crate::pages::resource(|| (), |_| for_admin(admin_queue));
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>

@@ -43,7 +43,7 @@ impl SideForm {
 
 #[component]
 pub fn ProgramMatches() -> impl IntoView {
-    let models = Resource::new(|| (), |_| list_models());
+    let models = crate::pages::resource(|| (), |_| list_models());
     let list = RwSignal::new(Vec::<ProgramMatch>::new());
     let error = RwSignal::new(None::<AppError>);
     let (a, b) = (SideForm::new(2), SideForm::new(1));

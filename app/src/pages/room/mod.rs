@@ -442,7 +442,7 @@ pub fn room_page(desk: bool) -> impl IntoView {
     let query = use_query_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
     let code = move || query.read().get("code");
-    let data = Resource::new(id, |id| async move {
+    let data = crate::pages::resource(id, |id| async move {
         let id = id.ok_or_else(|| AppError::invalid("room", "not a room number"))?;
         let view = match_view(id).await?;
         let me = current_user().await.ok().flatten();

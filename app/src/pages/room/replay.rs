@@ -24,7 +24,7 @@ use crate::{
 pub fn ReplayPage() -> impl IntoView {
     let params = use_params_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
-    let data = Resource::new(id, |id| async move {
+    let data = crate::pages::resource(id, |id| async move {
         let id = id.ok_or_else(|| AppError::invalid("room", "not a room number"))?;
         let steps = replay_steps(id).await?;
         let last = steps.last().map(|s| s.seq).ok_or_else(|| AppError::invalid("room", "no play to replay"))?;
