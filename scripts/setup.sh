@@ -64,8 +64,8 @@ if ! .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version 
   npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION"
 fi
 
-# brotli for the bundle's compressed copies (scripts/precompress.sh).
-apt_install brotli
+# brotli and zopfli for the bundle's compressed copies (scripts/precompress.sh).
+apt_install brotli zopfli
 
 if [ "$MODE" = "test" ]; then
   # Chromium for the browser tests; real professional games and GNU Go as references for
