@@ -2,14 +2,15 @@
 # Compressed copies of the browser bundle (issue 15 §6): `<file>.br` (brotli 11) and
 # `<file>.gz` next to each .wasm, .js and .css in the site's pkg directory, each kept only
 # when smaller than the file. The gzip copies are made by zopfli: gzip that any client
-# reads, ~4% smaller than gzip -9, at ~5 s for the main module (gzip -9 without zopfli).
-# The server sends a copy the browser accepts instead of compressing every response itself (the first download's wasm took ~90 ms to compress
-# on each request here), and brotli 11 makes it about a quarter smaller than gzip. Copies
-# older than their file are dropped by the server at start, so a rebuild without this
-# script still serves correct, if slower, files. Run by every `make` target that builds.
-# Not cargo-leptos' own `--precompress`: it compresses every file of the site one after the
-# other with a weaker gzip (libflate), and it turns off building the server and the bundle
-# side by side, which this 2-core build relies on.
+# reads, ~4% smaller than gzip -9, at ~5 s for the main module (gzip -9 without zopfli). The
+# server sends a copy the browser accepts instead of compressing every response itself (the
+# first download's wasm took ~90 ms to compress on each request here), and brotli 11 makes
+# it about a quarter smaller than gzip. Copies older than their file are dropped by the
+# server at start, so a rebuild without this script still serves correct, if slower, files.
+# Run by every `make` target that builds. Not cargo-leptos' own `--precompress`: it
+# compresses every file of the site one after the other with a weaker gzip (libflate), and
+# it turns off building the server and the bundle side by side, which this 2-core build
+# relies on.
 set -euo pipefail
 pkg="${1:-target/site/pkg}"
 [ -d "$pkg" ] || { echo "precompress: no directory $pkg" >&2; exit 1; }
