@@ -24,7 +24,6 @@ pub mod text;
 pub mod data;
 
 use leptos::prelude::*;
-use leptos_meta::{provide_meta_context, Link, Meta, MetaTags, Stylesheet, Title};
 use leptos_router::{
     components::{Route, Router, Routes},
     Lazy, ParamSegment, SsrMode, StaticSegment,
@@ -55,12 +54,26 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
             <head>
                 <meta charset="utf-8"/>
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
+                // The head is the server's alone (the browser hydrates the body), so its tags are
+                // plain HTML here rather than leptos_meta's components, whose code the browser
+                // bundle would carry (issue 15 §6).
+                <title>"Space Baduk"</title>
+                <link rel="stylesheet" id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
+                // Installable app (PWA) and tablet meta tags.
+                <link rel="manifest" href="/manifest.webmanifest"/>
+                <link rel="icon" href="/icons/icon-192.png" type="image/png"/>
+                <link rel="apple-touch-icon" href="/icons/icon-192.png"/>
+                <meta name="theme-color" content="#0b1020"/>
+                <meta name="description" content="Baduk (Go) on three-dimensional boards and the classic flat board."/>
+                <meta name="mobile-web-app-capable" content="yes"/>
+                <meta name="apple-mobile-web-app-capable" content="yes"/>
+                <meta name="apple-mobile-web-app-title" content="Space Baduk"/>
+                <meta name="apple-mobile-web-app-status-bar-style" content="black-translucent"/>
                 <AutoReload options=options.clone()/>
                 // Before the module scripts: their chunk fetches go through it.
                 <script inner_html=FETCH_RETRY_JS></script>
                 <HydrationScripts options/>
                 <i18n::catalogue::CatalogueHead lang=i18n::initial_lang()/>
-                <MetaTags/>
             </head>
             <body>
                 <App/>
@@ -71,24 +84,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
 
 #[component]
 pub fn App() -> impl IntoView {
-    provide_meta_context();
     i18n::provide_lang();
     pages::Badges::provide();
     use pages::lazy_routes::*;
     use sync_hydrate::SyncHydrate;
     view! {
-        <Stylesheet id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
-        <Title text="Space Baduk"/>
-        // Installable app (PWA) and tablet meta tags.
-        <Link rel="manifest" href="/manifest.webmanifest"/>
-        <Link rel="icon" href="/icons/icon-192.png" type_="image/png"/>
-        <Link rel="apple-touch-icon" href="/icons/icon-192.png"/>
-        <Meta name="theme-color" content="#0b1020"/>
-        <Meta name="description" content="Baduk (Go) on three-dimensional boards and the classic flat board."/>
-        <Meta name="mobile-web-app-capable" content="yes"/>
-        <Meta name="apple-mobile-web-app-capable" content="yes"/>
-        <Meta name="apple-mobile-web-app-title" content="Space Baduk"/>
-        <Meta name="apple-mobile-web-app-status-bar-style" content="black-translucent"/>
         <Router>
             <Routes fallback=|| SyncHydrate(view! { <pages::NotFound/> })>
                 // Async SSR: the page is sent complete (rooms, user, version), so it is

@@ -9,7 +9,8 @@
 //! (`…Code`), so the match is exhaustive and a new variant does not compile without its line,
 //! and a field left out does not compile either. The tests round-trip every code.
 //!
-//! Serializing stays serde's derive: the wire form is unchanged.
+//! The lists' `SeatLabel` (every room of the home page's lists names its seats) is read the
+//! same way. Serializing stays serde's derive: the wire form is unchanged.
 
 use serde::{de::Error as _, Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -17,6 +18,7 @@ use serde_json::{Map, Value};
 use super::{AppError, AppErrorCode, InputProblem, InputProblemCode};
 use crate::learning::{TrainingRefusal, TrainingRefusalCode};
 use crate::matches::commands::*;
+use crate::matches::listing::{SeatLabel, SeatLabelCode};
 use crate::matches::conduct::{
     AppealRefusal, AppealRefusalCode, ReportRefusal, ReportRefusalCode, SanctionProblem, SanctionProblemCode,
 };
@@ -81,7 +83,7 @@ macro_rules! tagged {
     };
 }
 
-/// `FromJson` and `Deserialize` through [`Tagged`], for every enum of the tree but `AppError`.
+/// `FromJson` and `Deserialize` through [`Tagged`], for every enum here but `AppError`.
 macro_rules! read_by_hand {
     ($($t:ident),* $(,)?) => {$(
         impl FromJson for $t {
@@ -283,8 +285,10 @@ tagged!(AppError, AppErrorCode, "error";
     skip Match, Transport
 );
 
+tagged!(SeatLabel, SeatLabelCode, "kind"; Person { username }, Guest { name }, Computer);
+
 read_by_hand!(
-    MatchError, RulingProblem, ObjectionRefusal, UndoRefusal, DrawRefusal, MarkProblem, AppealRefusal,
+    SeatLabel, MatchError, RulingProblem, ObjectionRefusal, UndoRefusal, DrawRefusal, MarkProblem, AppealRefusal,
     SanctionProblem, ReportRefusal, TrainingRefusal, InputProblem
 );
 
@@ -515,6 +519,15 @@ mod tests {
                 InputProblem::Range { min: 1, max: 50, got: 0 },
                 InputProblem::Words { text: "must be 1-25".into() },
             ],
+            json,
+        );
+    }
+
+    #[test]
+    fn every_seat_label_reads_back() {
+        use crate::matches::listing::SeatLabel;
+        every_variant_round_trips(
+            &[SeatLabel::Person { username: "kim".into() }, SeatLabel::Guest { name: "손님".into() }, SeatLabel::Computer],
             json,
         );
     }

@@ -12,8 +12,10 @@ use super::{
 };
 
 /// Who sits in a seat, as a list names them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+#[strum_discriminants(name(SeatLabelCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
 pub enum SeatLabel {
     Person {
         username: String,
