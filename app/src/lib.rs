@@ -94,26 +94,26 @@ pub fn App() -> impl IntoView {
                 // Async SSR: the page is sent complete (rooms, user, version), so it is
                 // readable before any script runs.
                 <Route path=StaticSegment("") view=|| SyncHydrate(view! { <pages::HomePage/> }) ssr=SsrMode::Async/>
-                <Route path=StaticSegment("setup") view={Lazy::<SetupRoute>::new()} ssr=SsrMode::Async/>
-                <Route path=StaticSegment("signup") view={Lazy::<SignUpRoute>::new()}/>
-                <Route path=(StaticSegment("rooms"), StaticSegment("new")) view={Lazy::<NewRoomRoute>::new()}/>
-                <Route path=StaticSegment("games") view={Lazy::<ArchiveRoute>::new()}/>
-                <Route path=(StaticSegment("games"), StaticSegment("sgf")) view={Lazy::<SgfViewRoute>::new()}/>
-                <Route path=(StaticSegment("bench"), StaticSegment("board")) view={Lazy::<BoardBenchRoute>::new()}/>
-                <Route path=(StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<RoomRoute>::new()} ssr=SsrMode::Async/>
-                <Route path=(StaticSegment("rooms"), ParamSegment("id"), StaticSegment("replay")) view={Lazy::<ReplayRoute>::new()} ssr=SsrMode::Async/>
-                <Route path=StaticSegment("notifications") view={Lazy::<NotificationsRoute>::new()}/>
-                <Route path=(StaticSegment("players"), ParamSegment("name")) view={Lazy::<ProfileRoute>::new()} ssr=SsrMode::Async/>
-                <Route path=StaticSegment("account") view={Lazy::<AccountRoute>::new()}/>
-                <Route path=StaticSegment("reset") view={Lazy::<ResetRoute>::new()}/>
-                <Route path=StaticSegment("admin") view={Lazy::<AdminRoute>::new()}/>
-                <Route path=(StaticSegment("admin"), StaticSegment("learning")) view={Lazy::<LearningRoute>::new()}/>
-                <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view={Lazy::<AccountsAdminRoute>::new()}/>
-                <Route path=(StaticSegment("admin"), StaticSegment("log")) view={Lazy::<AuditLogRoute>::new()}/>
-                <Route path=(StaticSegment("admin"), StaticSegment("rules")) view={Lazy::<GovernanceRoute>::new()}/>
-                <Route path=StaticSegment("rules") view={Lazy::<RulesRoute>::new()}/>
-                <Route path=(StaticSegment("rules"), StaticSegment("common")) view={Lazy::<CommonRulesRoute>::new()}/>
-                <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<AdminRoomRoute>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("setup") view={Lazy::<Later<SetupRoute>>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("signup") view={Lazy::<Later<SignUpRoute>>::new()}/>
+                <Route path=(StaticSegment("rooms"), StaticSegment("new")) view={Lazy::<Later<NewRoomRoute>>::new()}/>
+                <Route path=StaticSegment("games") view={Lazy::<Later<ArchiveRoute>>::new()}/>
+                <Route path=(StaticSegment("games"), StaticSegment("sgf")) view={Lazy::<Later<SgfViewRoute>>::new()}/>
+                <Route path=(StaticSegment("bench"), StaticSegment("board")) view={Lazy::<Later<BoardBenchRoute>>::new()}/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<Later<RoomRoute>>::new()} ssr=SsrMode::Async/>
+                <Route path=(StaticSegment("rooms"), ParamSegment("id"), StaticSegment("replay")) view={Lazy::<Later<ReplayRoute>>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("notifications") view={Lazy::<Later<NotificationsRoute>>::new()}/>
+                <Route path=(StaticSegment("players"), ParamSegment("name")) view={Lazy::<Later<ProfileRoute>>::new()} ssr=SsrMode::Async/>
+                <Route path=StaticSegment("account") view={Lazy::<Later<AccountRoute>>::new()}/>
+                <Route path=StaticSegment("reset") view={Lazy::<Later<ResetRoute>>::new()}/>
+                <Route path=StaticSegment("admin") view={Lazy::<Later<AdminRoute>>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("learning")) view={Lazy::<Later<LearningRoute>>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("accounts")) view={Lazy::<Later<AccountsAdminRoute>>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("log")) view={Lazy::<Later<AuditLogRoute>>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rules")) view={Lazy::<Later<GovernanceRoute>>::new()}/>
+                <Route path=StaticSegment("rules") view={Lazy::<Later<RulesRoute>>::new()}/>
+                <Route path=(StaticSegment("rules"), StaticSegment("common")) view={Lazy::<Later<CommonRulesRoute>>::new()}/>
+                <Route path=(StaticSegment("admin"), StaticSegment("rooms"), ParamSegment("id")) view={Lazy::<Later<AdminRoomRoute>>::new()} ssr=SsrMode::Async/>
             </Routes>
         </Router>
         <pages::ServiceWorkerRegistration/>

@@ -105,6 +105,8 @@ pub struct UiLang(pub RwSignal<Lang>);
 pub fn provide_lang() -> RwSignal<Lang> {
     let lang = RwSignal::new(initial_lang());
     provide_context(UiLang(lang));
+    #[cfg(feature = "hydrate")]
+    catalogue::redraw_on_load(lang);
     lang
 }
 
@@ -144,7 +146,13 @@ pub fn set_lang(lang: RwSignal<Lang>, to: Lang) {
     lang.set(to);
     #[cfg(feature = "hydrate")]
     leptos::task::spawn_local(async move {
-        if let Err(why) = catalogue::load(to.code()).await {
+        // The later texts too when this page shows them (a lazy route's page).
+        let later = catalogue::is_loaded(lang.get_untracked().code(), catalogue::Part::Later);
+        let loaded = match catalogue::load(to.code()).await {
+            Ok(()) if later => catalogue::load_later(to.code()).await,
+            other => other,
+        };
+        if let Err(why) = loaded {
             leptos::logging::error!("language {}: {why}", to.code());
             return;
         }

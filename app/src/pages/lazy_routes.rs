@@ -15,6 +15,26 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::{lazy_route, LazyRoute};
 
+/// A lazy route whose page also waits for the texts outside the first download
+/// (`i18n::catalogue::LATER`), fetched beside its chunk. The router uses every page as
+/// `Lazy<Later<…Route>>`.
+pub struct Later<R>(R);
+
+impl<R: LazyRoute> LazyRoute for Later<R> {
+    fn data() -> Self {
+        Later(R::data())
+    }
+    async fn view(this: Self) -> AnyView {
+        crate::i18n::catalogue::later_texts().await;
+        R::view(this.0).await
+    }
+    async fn preload() {
+        #[cfg(feature = "hydrate")]
+        leptos::task::spawn_local(crate::i18n::catalogue::later_texts());
+        R::preload().await
+    }
+}
+
 pub struct RoomRoute;
 #[lazy_route]
 impl LazyRoute for RoomRoute {

@@ -454,6 +454,15 @@ async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page
         .await
         .unwrap();
     assert_eq!(preloaded(&korean), vec![href_of("ko")]);
+    // Another page (a lazy route's) preloads its language's later texts too.
+    let later_of =
+        |code: &str| listed.iter().find(|t| attr(t, "data-code") == code).map(|t| attr(t, "data-later")).unwrap();
+    let rules = client().get(format!("{base}/rules")).send().await.unwrap().text().await.unwrap();
+    assert_eq!(preloaded(&rules), vec![href_of("en"), later_of("en")]);
+    let later: std::collections::BTreeMap<String, String> =
+        client().get(format!("{base}{}", later_of("en"))).send().await.unwrap().json().await.unwrap();
+    assert_eq!(later.get("rules.title"), Some(&app::i18n::text(app::i18n::Lang::EN, "rules.title")));
+    assert!(!later.contains_key("lobby.join") && !later.contains_key("lang.name"), "the first file's texts stay there");
 
     let r = client().get(format!("{base}{}", href_of("ko"))).send().await.unwrap();
     assert_eq!(r.status(), 200);
@@ -462,6 +471,7 @@ async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page
     let texts: std::collections::BTreeMap<String, String> = r.json().await.unwrap();
     assert_eq!(texts["lang.name"], "한국어");
     assert_eq!(texts.get("room.pass"), Some(&app::i18n::text(app::i18n::Lang::KO, "room.pass")));
+    assert!(!texts.contains_key("rules.title"), "a later text is in the later file only");
     assert!(!texts.contains_key("pseudo.room.pass"), "only the catalogue's own files");
 
     let stale = client().get(format!("{base}/i18n/en-0123456789abcdef.json")).send().await.unwrap();
