@@ -8,6 +8,10 @@ pkg="${1:-target/site/pkg}"
 shopt -s nullglob
 files=("$pkg"/__wasm_split.*.js)
 [ ${#files[@]} -gt 0 ] || { echo "minify-split: no __wasm_split.*.js in $pkg (not a --split build?)" >&2; exit 1; }
+if ! command -v esbuild >/dev/null; then
+  echo "minify-split: no esbuild on PATH; the loader stays as it is (scripts/setup.sh installs it)" >&2
+  exit 0
+fi
 for f in "${files[@]}"; do
   before=$(stat -c %s "$f")
   esbuild --minify --format=esm --log-level=warning "$f" --outfile="$f.min"

@@ -30,8 +30,9 @@ pub async fn catalogue_file(UrlPath(name): UrlPath<String>) -> Response {
             (header::CONTENT_TYPE, HeaderValue::from_static("application/json")),
             (header::CACHE_CONTROL, HeaderValue::from_static(cache)),
         ],
-        // The file lives as long as the server: sent without a copy.
-        file.json.as_str(),
+        // The file lives as long as the server: sent without a copy. An old name gets today's
+        // texts, all of them for a first file (its page may predate the split).
+        if current { file.json.as_str() } else { app::i18n::catalogue::stale_body(file) },
     )
         .into_response()
 }

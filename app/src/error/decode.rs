@@ -18,10 +18,10 @@ use serde_json::{Map, Value};
 use super::{AppError, AppErrorCode, InputProblem, InputProblemCode};
 use crate::learning::{TrainingRefusal, TrainingRefusalCode};
 use crate::matches::commands::*;
-use crate::matches::listing::{SeatLabel, SeatLabelCode};
 use crate::matches::conduct::{
     AppealRefusal, AppealRefusalCode, ReportRefusal, ReportRefusalCode, SanctionProblem, SanctionProblemCode,
 };
+use crate::matches::listing::{SeatLabel, SeatLabelCode};
 
 /// A value read from one JSON field.
 pub trait FromJson: Sized {
@@ -288,8 +288,18 @@ tagged!(AppError, AppErrorCode, "error";
 tagged!(SeatLabel, SeatLabelCode, "kind"; Person { username }, Guest { name }, Computer);
 
 read_by_hand!(
-    SeatLabel, MatchError, RulingProblem, ObjectionRefusal, UndoRefusal, DrawRefusal, MarkProblem, AppealRefusal,
-    SanctionProblem, ReportRefusal, TrainingRefusal, InputProblem
+    SeatLabel,
+    MatchError,
+    RulingProblem,
+    ObjectionRefusal,
+    UndoRefusal,
+    DrawRefusal,
+    MarkProblem,
+    AppealRefusal,
+    SanctionProblem,
+    ReportRefusal,
+    TrainingRefusal,
+    InputProblem
 );
 
 #[cfg(test)]
@@ -316,10 +326,7 @@ mod tests {
         }
         let all: BTreeSet<String> = T::Code::iter().map(|c| format!("{c:?}")).collect();
         let skipped: BTreeSet<String> = all.difference(&seen).cloned().collect();
-        assert!(
-            skipped.iter().all(|c| c == "Match" || c == "Transport"),
-            "variants without a sample: {skipped:?}"
-        );
+        assert!(skipped.iter().all(|c| c == "Match" || c == "Transport"), "variants without a sample: {skipped:?}");
     }
 
     fn json<T: Serialize>(t: &T) -> Value {
@@ -527,7 +534,11 @@ mod tests {
     fn every_seat_label_reads_back() {
         use crate::matches::listing::SeatLabel;
         every_variant_round_trips(
-            &[SeatLabel::Person { username: "kim".into() }, SeatLabel::Guest { name: "손님".into() }, SeatLabel::Computer],
+            &[
+                SeatLabel::Person { username: "kim".into() },
+                SeatLabel::Guest { name: "손님".into() },
+                SeatLabel::Computer,
+            ],
             json,
         );
     }

@@ -24,7 +24,11 @@ use decode::Tagged;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(remote = "Self", tag = "error", rename_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(AppErrorCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(AppErrorCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum AppError {
     /// A field was missing or out of range; `problem` names the allowed range (the wire's
     /// `detail.why` is its English sentence, for programs that print it).
@@ -143,7 +147,11 @@ pub enum AppError {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(InputProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(InputProblemCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum InputProblem {
     /// A text of `got` characters where `min..=max` are allowed.
     #[error("must be {min}–{max} characters, got {got}")]

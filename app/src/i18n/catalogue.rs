@@ -8,9 +8,11 @@
 //!
 //! Each language is two files: the texts of the pages outside the first download (every page
 //! but home is a lazy route), by the key prefixes in [`LATER`], and all the others. A lazy
-//! route loads the later file as it loads its chunk (`pages::lazy_routes::Later`); a page
-//! rendered at another address than `/` preloads it with the first. A text looked up before
-//! its file came (a prefix missing from `LATER`'s rule) fetches the file and redraws the texts.
+//! route loads the later file as it loads its chunk (`pages::lazy_routes::Later`), a language
+//! switch loads both, and a page rendered at another address than `/` preloads it with the
+//! first. Should a later text still be looked up before its file came, the lookup fetches the
+//! file and redraws the texts when it is in. A page from before a deploy asks for a first
+//! file by its old name: it gets all the texts, as it did then.
 
 use std::collections::HashMap;
 
@@ -23,9 +25,32 @@ pub const META_NAME: &str = "sb-catalogue";
 /// Key prefixes of the texts only pages outside the first download show: 40% of the texts,
 /// 7 KB of the first download's gzip. A test keeps them out of the first download's sources.
 pub const LATER: &[&str] = &[
-    "accounts", "admin", "case", "cases", "category", "conduct", "desk", "governance", "hold", "hold_next",
-    "learning", "log", "me", "penalty", "programs", "record", "region", "replay", "report", "reset", "rules",
-    "sanction", "setup", "sgf", "signup", "verdict",
+    "accounts",
+    "admin",
+    "case",
+    "cases",
+    "category",
+    "conduct",
+    "desk",
+    "governance",
+    "hold",
+    "hold_next",
+    "learning",
+    "log",
+    "me",
+    "penalty",
+    "programs",
+    "record",
+    "region",
+    "replay",
+    "report",
+    "reset",
+    "rules",
+    "sanction",
+    "setup",
+    "sgf",
+    "signup",
+    "verdict",
 ];
 
 /// Which of a language's two files holds a text.
@@ -80,7 +105,7 @@ impl Texts {
 }
 
 #[cfg(feature = "ssr")]
-pub use served::{file, files, Served};
+pub use served::{file, files, stale_body, Served};
 
 #[cfg(feature = "ssr")]
 mod served {
@@ -130,6 +155,26 @@ mod served {
         &FILES
     }
 
+    /// What a request for `f` by an older name gets: a first file's old name may come from a
+    /// page from before the texts were split, which reads all of them from it.
+    pub fn stale_body(f: &'static Served) -> &'static str {
+        static WHOLE: std::sync::LazyLock<Vec<(Lang, String)>> = std::sync::LazyLock::new(|| {
+            Lang::all()
+                .into_iter()
+                .map(|lang| {
+                    let messages = crate::_rust_i18n_backend().messages_for_locale(lang.code()).unwrap_or_default();
+                    let texts: std::collections::BTreeMap<&str, &str> =
+                        messages.iter().map(|(k, v)| (k.as_ref(), v.as_ref())).collect();
+                    (lang, serde_json::to_string(&texts).unwrap_or_else(|_| "{}".into()))
+                })
+                .collect()
+        });
+        match f.part {
+            Part::Later => &f.json,
+            Part::First => WHOLE.iter().find(|(l, _)| *l == f.lang).map_or(&f.json, |(_, json)| json),
+        }
+    }
+
     /// A language's file of one part.
     pub fn of(lang: Lang, part: Part) -> Option<&'static Served> {
         files().iter().find(|f| f.lang == lang && f.part == part)
@@ -151,7 +196,7 @@ mod served {
 
 /// The head's part (rendered by the server's `shell` only): every language's entry, and the
 /// page's own file preloaded, so that it downloads beside the bundle rather than after it;
-/// at any address but `/` (a lazy route's page) its later file too.
+/// at any address but `/` (a lazy route's page; a 404 page takes it in vain) its later file too.
 #[cfg(feature = "ssr")]
 #[leptos::component]
 pub fn CatalogueHead(lang: crate::i18n::Lang) -> impl leptos::IntoView {
@@ -187,7 +232,7 @@ pub fn CatalogueHead(lang: crate::i18n::Lang) -> impl leptos::IntoView {
 }
 
 #[cfg(feature = "hydrate")]
-pub use fetched::{is_loaded, listed_name, load, load_later, redraw_on_load, Fetched};
+pub use fetched::{listed_name, load, load_later, redraw_on_load, Fetched};
 
 /// The later texts of the page's language, on the server nothing (it has them all).
 pub async fn later_texts() {
@@ -235,7 +280,8 @@ mod fetched {
                         code,
                         name: m.get_attribute("data-name")?,
                         first: m.get_attribute("data-href")?,
-                        later: m.get_attribute("data-later")?,
+                        // Without it (a page from before the split) no later file: `load_later` says so.
+                        later: m.get_attribute("data-later").unwrap_or_default(),
                     })
                 })
                 .collect()
@@ -253,10 +299,6 @@ mod fetched {
 
     fn loaded(code: &str, part: Part) -> Option<&'static Texts> {
         LOADED.read().ok()?.iter().find(|(c, p, _)| *c == code && *p == part).map(|(_, _, t)| *t)
-    }
-
-    pub fn is_loaded(code: &str, part: Part) -> bool {
-        loaded(code, part).is_some()
     }
 
     thread_local! {
@@ -295,12 +337,13 @@ mod fetched {
             Part::First => &listed.first,
             Part::Later => &listed.later,
         };
+        if href.is_empty() {
+            return Err(format!("no later texts listed for {code}"));
+        }
         let window = web_sys::window().ok_or("no window")?;
         let js = |e: wasm_bindgen::JsValue| format!("{href}: {e:?}");
-        let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(href))
-            .await
-            .map_err(js)?
-            .unchecked_into();
+        let response: web_sys::Response =
+            wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(href)).await.map_err(js)?.unchecked_into();
         if !response.ok() {
             return Err(format!("{href}: HTTP {}", response.status()));
         }
@@ -315,8 +358,12 @@ mod fetched {
         Ok(())
     }
 
-    /// A later text looked up before its file came: fetch the file (once), then redraw.
+    /// A later text looked up before its file came: fetch the file (once), then redraw. Only
+    /// for the page's language: rust-i18n asks the fallback language next, which can wait.
     fn missed(code: &str) {
+        if code != current_code() {
+            return;
+        }
         let Some(listed) = listed().iter().find(|l| l.code == code) else { return };
         let first_ask = ASKED.with_borrow_mut(|asked| {
             let new = !asked.contains(&listed.code);
@@ -358,7 +405,14 @@ mod fetched {
         }
         fn messages_for_locale(&self, locale: &str) -> Option<Vec<(Cow<'_, str>, Cow<'_, str>)>> {
             let parts = [Part::First, Part::Later].map(|p| loaded(locale, p));
-            Some(parts.into_iter().flatten().flat_map(|t| t.iter()).map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v))).collect())
+            Some(
+                parts
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|t| t.iter())
+                    .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v)))
+                    .collect(),
+            )
         }
     }
 }
@@ -435,8 +489,13 @@ mod tests {
     fn an_older_hash_gets_todays_file_of_its_part_and_an_unknown_language_none() {
         let (f, current) = file("ko-0000000000000000.json").unwrap();
         assert_eq!((f.lang, f.part, current), (Lang::KO, Part::First, false));
+        // A page from before the split reads every text from its first file.
+        let whole = Texts::parse(stale_body(f)).unwrap();
+        assert_eq!(whole.len(), keys_len(Lang::KO));
+        assert_eq!(whole.get("rules.title"), Some(text(Lang::KO, "rules.title").as_str()));
         let (f, current) = file("en-later-0000000000000000.json").unwrap();
         assert_eq!((f.lang, f.part, current), (Lang::EN, Part::Later, false));
+        assert_eq!(stale_body(f), f.json);
         assert!(file("xx-0000000000000000.json").is_none());
         assert!(file("ko").is_none());
         assert!(file("").is_none());

@@ -1,5 +1,5 @@
 //! The reader's language (rust-i18n: the catalogue in `app/locales/`, compiled into the server;
-//! the browser loads its language's file, `catalogue`). Every
+//! the browser loads its language's files, `catalogue`). Every
 //! language is a locale of the catalogue: adding one is adding a file there (`fr.yml` with
 //! the keys of `app.yml`), nothing else — `Lang::all`, the switch and the record download
 //! take what the catalogue has. The language is chosen on the server from the `sb_lang`
@@ -139,17 +139,16 @@ pub fn initial_lang() -> Lang {
     Lang::DEFAULT
 }
 
-/// Switches language and remembers it for a year. In the browser, once its file is loaded
-/// (`catalogue`); if it cannot be, the page stays in its language.
+/// Switches language and remembers it for a year. In the browser, once its two files are
+/// loaded (`catalogue`); if they cannot be, the page stays in its language.
 pub fn set_lang(lang: RwSignal<Lang>, to: Lang) {
     #[cfg(not(feature = "hydrate"))]
     lang.set(to);
     #[cfg(feature = "hydrate")]
     leptos::task::spawn_local(async move {
-        // The later texts too when this page shows them (a lazy route's page).
-        let later = catalogue::is_loaded(lang.get_untracked().code(), catalogue::Part::Later);
+        // Both files: a lazy page may be shown, or be on its way, when the switch lands.
         let loaded = match catalogue::load(to.code()).await {
-            Ok(()) if later => catalogue::load_later(to.code()).await,
+            Ok(()) => catalogue::load_later(to.code()).await,
             other => other,
         };
         if let Err(why) = loaded {

@@ -160,7 +160,11 @@ pub struct TrainingRequest {
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(TrainingRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(TrainingRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum TrainingRefusal {
     /// 003 §12.2: at least two eligible games are needed.
     TooFewGames { have: u32, need: u32 },

@@ -297,7 +297,11 @@ pub const APPROVED_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "error", rename_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(MatchErrorCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(MatchErrorCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum MatchError {
     #[error("no such room")]
     RoomNotFound,
@@ -395,7 +399,11 @@ pub enum MatchError {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(RulingProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(RulingProblemCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum RulingProblem {
     /// A chain ruling names an empty point.
     NoStone,
@@ -415,7 +423,11 @@ pub enum RulingProblem {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(ObjectionRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(ObjectionRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum ObjectionRefusal {
     /// There is no ruling to object to.
     NoRuling,
@@ -457,7 +469,11 @@ pub enum PhaseNeeded {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(UndoRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(UndoRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum UndoRefusal {
     InScoring,
     OffInThisMatch,
@@ -474,7 +490,11 @@ pub enum UndoRefusal {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(DrawRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(DrawRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum DrawRefusal {
     OffInThisMatch,
     OfferPending { by: Colour },
@@ -511,7 +531,11 @@ pub enum PendingKind {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(MarkProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(MarkProblemCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum MarkProblem {
     /// Dead and unresolved marks name a chain.
     NoStone,

@@ -202,7 +202,11 @@ impl SanctionRecord {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(AppealRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(AppealRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum AppealRefusal {
     /// Once per sanction, unless the administrator opens an exception on new evidence.
     AlreadyAppealed,
@@ -220,7 +224,11 @@ pub enum AppealRefusal {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(SanctionProblemCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(SanctionProblemCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum SanctionProblem {
     /// A warning, loss or void is for a player; a viewing restriction for a spectator.
     PenaltyNotForTarget,
@@ -267,7 +275,11 @@ pub struct NewReport {
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(ReportRefusalCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(ReportRefusalCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum ReportRefusal {
     /// Only the match's players and signed-in spectators who watched it report.
     NotAViewer,

@@ -15,7 +15,11 @@ use super::{
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 // Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
-#[strum_discriminants(name(SeatLabelCode), derive(strum::EnumString, strum::EnumIter), strum(serialize_all = "snake_case"))]
+#[strum_discriminants(
+    name(SeatLabelCode),
+    derive(strum::EnumString, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum SeatLabel {
     Person {
         username: String,

@@ -25,14 +25,34 @@ impl<R: LazyRoute> LazyRoute for Later<R> {
         Later(R::data())
     }
     async fn view(this: Self) -> AnyView {
-        crate::i18n::catalogue::later_texts().await;
+        // Reached by a link, the texts and the chunk come side by side (each at once when
+        // `preload` had them).
+        both(crate::i18n::catalogue::later_texts(), R::preload()).await;
         R::view(this.0).await
     }
+    // Both before the view: hydrating a server-rendered page, the router awaits this and then
+    // polls `view` once; a view still waiting for its texts then would not match the page.
     async fn preload() {
-        #[cfg(feature = "hydrate")]
-        leptos::task::spawn_local(crate::i18n::catalogue::later_texts());
-        R::preload().await
+        both(crate::i18n::catalogue::later_texts(), R::preload()).await
     }
+}
+
+/// Awaits two futures side by side (a hand-written `futures::join!`: one function, where the
+/// crate would be a new dependency of the bundle).
+async fn both(a: impl std::future::Future<Output = ()>, b: impl std::future::Future<Output = ()>) {
+    use std::task::Poll;
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    let (mut a_done, mut b_done) = (false, false);
+    std::future::poll_fn(|cx| {
+        a_done = a_done || a.as_mut().poll(cx).is_ready();
+        b_done = b_done || b.as_mut().poll(cx).is_ready();
+        if a_done && b_done {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    })
+    .await
 }
 
 pub struct RoomRoute;

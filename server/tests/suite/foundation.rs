@@ -479,6 +479,10 @@ async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page
     assert_eq!(stale.headers()["cache-control"], "no-cache");
     let texts: std::collections::BTreeMap<String, String> = stale.json().await.unwrap();
     assert_eq!(texts["lang.name"], "English");
+    assert!(
+        texts.contains_key("rules.title"),
+        "a first file's old name gets every text (a page from before the split)"
+    );
     for missing in ["/i18n/xx-0123456789abcdef.json", "/i18n/en", "/i18n/"] {
         assert_eq!(client().get(format!("{base}{missing}")).send().await.unwrap().status(), 404, "{missing}");
     }

@@ -19,8 +19,10 @@ use crate::{
 
 #[component]
 pub fn LearningPage() -> impl IntoView {
-    let admin =
-        crate::pages::resource(|| (), |_| async move { current_user().await.map(|m| m.is_some_and(|m| m.role.is_admin())) });
+    let admin = crate::pages::resource(
+        || (),
+        |_| async move { current_user().await.map(|m| m.is_some_and(|m| m.role.is_admin())) },
+    );
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
