@@ -131,20 +131,23 @@ mod served {
         }
     }
 
+    /// A language's texts whose keys `keep` takes, as a file's JSON: `{"key": "text", …}`,
+    /// keys sorted.
+    fn texts_json(lang: Lang, keep: impl Fn(&str) -> bool) -> String {
+        let messages = crate::_rust_i18n_backend().messages_for_locale(lang.code()).unwrap_or_default();
+        let texts: std::collections::BTreeMap<&str, &str> =
+            messages.iter().filter(|(k, _)| keep(k)).map(|(k, v)| (k.as_ref(), v.as_ref())).collect();
+        serde_json::to_string(&texts).unwrap_or_else(|_| "{}".into())
+    }
+
     /// Every language's files, made once from the compiled-in catalogue.
     pub fn files() -> &'static [Served] {
         static FILES: std::sync::LazyLock<Vec<Served>> = std::sync::LazyLock::new(|| {
             Lang::all()
                 .into_iter()
                 .flat_map(|lang| {
-                    let messages = crate::_rust_i18n_backend().messages_for_locale(lang.code()).unwrap_or_default();
                     [Part::First, Part::Later].map(|part| {
-                        let texts: std::collections::BTreeMap<&str, &str> = messages
-                            .iter()
-                            .filter(|(k, _)| Part::of(k) == part)
-                            .map(|(k, v)| (k.as_ref(), v.as_ref()))
-                            .collect();
-                        let json = serde_json::to_string(&texts).unwrap_or_else(|_| "{}".into());
+                        let json = texts_json(lang, |key| Part::of(key) == part);
                         let hash = Sha256::digest(json.as_bytes());
                         let name = format!("{}-{}{}.json", lang.code(), part.infix(), hex::encode(&hash[..8]));
                         Served { lang, part, name, json }
@@ -159,15 +162,7 @@ mod served {
     /// page from before the texts were split, which reads all of them from it.
     pub fn stale_body(f: &'static Served) -> &'static str {
         static WHOLE: std::sync::LazyLock<Vec<(Lang, String)>> = std::sync::LazyLock::new(|| {
-            Lang::all()
-                .into_iter()
-                .map(|lang| {
-                    let messages = crate::_rust_i18n_backend().messages_for_locale(lang.code()).unwrap_or_default();
-                    let texts: std::collections::BTreeMap<&str, &str> =
-                        messages.iter().map(|(k, v)| (k.as_ref(), v.as_ref())).collect();
-                    (lang, serde_json::to_string(&texts).unwrap_or_else(|_| "{}".into()))
-                })
-                .collect()
+            Lang::all().into_iter().map(|lang| (lang, texts_json(lang, |_| true))).collect()
         });
         match f.part {
             Part::Later => &f.json,
