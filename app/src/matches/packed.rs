@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::events::{Colour, Event, StoredEvent, Xyz};
 use super::live_view::LiveFields;
@@ -105,58 +105,79 @@ impl std::fmt::Display for Unreadable {
     }
 }
 
-/// The events a packed message holds, in order, each with the view's fields when they are
-/// as of that event.
-pub fn unpack(mut msg: Value) -> Result<Vec<(StoredEvent, Option<LiveFields>)>, Unreadable> {
-    let int = |v: &Value, what| v.as_i64().ok_or(Unreadable(what));
-    let seq = int(&msg["seq"], "seq")?;
-    let mut at_ms = int(&msg["at_ms"], "at_ms")?;
-    let live = match msg["live"].take() {
-        Value::Null => None,
-        v => Some((
-            int(&msg["live_seq"], "live_seq")?,
-            serde_json::from_value::<LiveFields>(v).map_err(|_| Unreadable("live"))?,
+/// A packed message as it arrives: the events left as their JSON text until their kind is
+/// known. Why not `serde_json::Value`: reading through `Value` would compile a second
+/// deserializer for `Event` and everything in it into the room's WASM (issue 15 §6); this way
+/// the browser reads events with the same `from_slice` reader as the rest of the page.
+#[derive(serde::Deserialize)]
+struct Received<'a> {
+    seq: Option<i64>,
+    n: Option<u64>,
+    at_ms: Option<i64>,
+    #[serde(borrow)]
+    events: Option<Vec<Vec<&'a RawValue>>>,
+    live_seq: Option<i64>,
+    #[serde(borrow)]
+    live: Option<&'a RawValue>,
+}
+
+/// A whole number's JSON text (the server writes them plainly: no exponent, no fraction).
+fn int<T: std::str::FromStr>(v: &RawValue, what: &'static str) -> Result<T, Unreadable> {
+    v.get().parse().map_err(|_| Unreadable(what))
+}
+
+/// The events the packed message `text` holds, in order, each with the view's fields when
+/// they are as of that event.
+pub fn unpack(text: &str) -> Result<Vec<(StoredEvent, Option<LiveFields>)>, Unreadable> {
+    let msg: Received = serde_json::from_slice(text.as_bytes()).map_err(|_| Unreadable("message"))?;
+    let seq = msg.seq.ok_or(Unreadable("seq"))?;
+    let mut at_ms = msg.at_ms.ok_or(Unreadable("at_ms"))?;
+    let mut live = match msg.live {
+        None => None,
+        Some(v) => Some((
+            msg.live_seq.ok_or(Unreadable("live_seq"))?,
+            serde_json::from_slice::<LiveFields>(v.get().as_bytes()).map_err(|_| Unreadable("live"))?,
         )),
     };
-    let Value::Array(events) = msg["events"].take() else { return Err(Unreadable("events")) };
+    let events = msg.events.ok_or(Unreadable("events"))?;
     // `n` is what a reader that does not parse the events counts (the load benchmark).
-    if msg["n"].as_u64() != Some(events.len() as u64) {
+    if msg.n != Some(events.len() as u64) {
         return Err(Unreadable("n"));
     }
-    let mut live = live;
     let mut out = Vec::with_capacity(events.len());
     for (i, e) in events.into_iter().enumerate() {
-        let Value::Array(mut e) = e else { return Err(Unreadable("event")) };
         if e.len() < 3 {
             return Err(Unreadable("event"));
         }
         if i > 0 {
-            at_ms += int(&e[0], "dt")?;
+            at_ms += int::<i64>(e[0], "dt")?;
         }
-        let actor = match &e[1] {
-            Value::Null => None,
-            v => Some(int(v, "actor")?),
+        let actor = match e[1].get() {
+            "null" => None,
+            _ => Some(int(e[1], "actor")?),
         };
         let seq = seq + i as i64;
-        let colour = |v: &Value| match v.as_u64() {
-            Some(0) => Ok(Colour::Black),
-            Some(1) => Ok(Colour::White),
+        let colour = |v: &RawValue| match v.get() {
+            "0" => Ok(Colour::Black),
+            "1" => Ok(Colour::White),
             _ => Err(Unreadable("colour")),
         };
-        let number = |v: &Value| v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or(Unreadable("move_number"));
-        let xyz = |p: &[Value]| -> Result<Xyz, Unreadable> {
-            Ok(Xyz { x: int(&p[0], "point")?, y: int(&p[1], "point")?, z: int(&p[2], "point")? })
+        let number = |v: &RawValue| int::<u32>(v, "move_number");
+        let xyz = |p: &[&RawValue]| -> Result<Xyz, Unreadable> {
+            Ok(Xyz { x: int(p[0], "point")?, y: int(p[1], "point")?, z: int(p[2], "point")? })
         };
-        let event = match (e[2].as_u64().and_then(|k| u8::try_from(k).ok()), e.len()) {
-            (Some(ANY), 4) => serde_json::from_value::<Event>(e[3].take()).map_err(|_| Unreadable("event"))?,
+        let event = match (int::<u8>(e[2], "event kind").ok(), e.len()) {
+            (Some(ANY), 4) => {
+                serde_json::from_slice::<Event>(e[3].get().as_bytes()).map_err(|_| Unreadable("event"))?
+            }
             (Some(MOVE), n) if n >= 8 && (n - 8) % 3 == 0 => Event::MovePlayed {
-                colour: colour(&e[3])?,
+                colour: colour(e[3])?,
                 at: xyz(&e[4..7])?,
-                move_number: number(&e[7])?,
+                move_number: number(e[7])?,
                 captured: e[8..].chunks(3).map(xyz).collect::<Result<_, _>>()?,
             },
-            (Some(ACKNOWLEDGED), 5) => Event::MoveAcknowledged { colour: colour(&e[3])?, move_number: number(&e[4])? },
-            (Some(PASSED), 5) => Event::Passed { colour: colour(&e[3])?, move_number: number(&e[4])? },
+            (Some(ACKNOWLEDGED), 5) => Event::MoveAcknowledged { colour: colour(e[3])?, move_number: number(e[4])? },
+            (Some(PASSED), 5) => Event::Passed { colour: colour(e[3])?, move_number: number(e[4])? },
             _ => return Err(Unreadable("event kind")),
         };
         let fields = live.take_if(|(at, _)| *at == seq).map(|(_, f)| f);
@@ -172,14 +193,16 @@ pub fn unpack(mut msg: Value) -> Result<Vec<(StoredEvent, Option<LiveFields>)>, 
 mod tests {
     use super::*;
 
-    fn packed(events: &[StoredEvent], live: Option<(i64, &str)>) -> Value {
+    fn packed(events: &[StoredEvent], live: Option<(i64, &str)>) -> String {
         let texts: Vec<String> = events
             .iter()
             .enumerate()
             .map(|(i, e)| event_text(e, if i == 0 { 0 } else { e.at_ms - events[i - 1].at_ms }).unwrap())
             .collect();
         let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-        serde_json::from_str(&message(&events[0], &texts, live)).expect("a packed message is JSON")
+        let text = message(&events[0], &texts, live);
+        serde_json::from_str::<serde_json::Value>(&text).expect("a packed message is JSON");
+        text
     }
 
     fn stored(seq: i64, at_ms: i64, actor: Option<i64>, event: Event) -> StoredEvent {
@@ -212,7 +235,7 @@ mod tests {
             stored(45, 1_764_900_002_000, None, Event::PlayResumed),
             stored(46, 1_764_900_002_000, Some(7), Event::Resigned { colour: Colour::Black }),
         ];
-        let back: Vec<StoredEvent> = unpack(packed(&events, None)).unwrap().into_iter().map(|(e, _)| e).collect();
+        let back: Vec<StoredEvent> = unpack(&packed(&events, None)).unwrap().into_iter().map(|(e, _)| e).collect();
         assert_eq!(back, events);
     }
 
@@ -241,15 +264,18 @@ mod tests {
             "main_ms":[3599867,3599879],"periods_left":[0,0],"running":null,"turn_left_ms":null,"at_ms":0},
             "undos_used":[0,0],"scoring_requests":[null,null],"faults":[null,null],"illegal_attempts":0}"#;
         let events: Vec<_> = (1..=3).map(|s| stored(s, 10 * s, None, Event::PlayResumed)).collect();
-        let back = unpack(packed(&events, Some((2, fields)))).unwrap();
+        let back = unpack(&packed(&events, Some((2, fields)))).unwrap();
         let with: Vec<_> = back.iter().map(|(e, f)| (e.seq, f.as_ref().map(|f| f.version))).collect();
         assert_eq!(with, vec![(1, None), (2, Some(2)), (3, None)]);
-        assert!(unpack(packed(&events, Some((9, fields)))).is_err(), "fields as of an event the message does not hold");
+        assert!(
+            unpack(&packed(&events, Some((9, fields)))).is_err(),
+            "fields as of an event the message does not hold"
+        );
     }
 
     #[test]
     fn what_is_not_a_packed_message_is_refused_naming_the_field() {
-        let bad = |t: &str| unpack(serde_json::from_str(t).unwrap()).unwrap_err().0;
+        let bad = |t: &str| unpack(t).unwrap_err().0;
         assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,2,2,5]]}"#), "colour");
         assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,1,0,1,2,3,4,5]]}"#), "event kind");
         assert_eq!(bad(r#"{"seq":1,"n":1,"at_ms":0,"events":[[0,null,9]]}"#), "event kind");

@@ -517,7 +517,7 @@ mod tests {
             .map(|m| {
                 let text = m.into_text().unwrap();
                 assert!(text.len() <= CHUNK, "a message of {} bytes, more than {CHUNK}", text.len());
-                packed::unpack(serde_json::from_str(&text).unwrap()).unwrap()
+                packed::unpack(&text).unwrap()
             })
             .collect()
     }

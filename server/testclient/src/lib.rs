@@ -232,7 +232,7 @@ pub fn unbatch(mut v: Value) -> Vec<Value> {
             Value::Array(messages) => messages,
             _ => vec![v],
         },
-        Some(app::matches::packed::TYPE) => app::matches::packed::unpack(v)
+        Some(app::matches::packed::TYPE) => app::matches::packed::unpack(&v.to_string())
             .unwrap_or_else(|e| panic!("{e}"))
             .into_iter()
             .map(|(event, live)| {

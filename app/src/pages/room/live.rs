@@ -23,6 +23,7 @@ mod hydrate {
     use std::{cell::RefCell, rc::Rc};
 
     use leptos::prelude::*;
+    use serde_json::value::RawValue;
     use wasm_bindgen::{closure::Closure, JsCast};
     use web_sys::{MessageEvent, WebSocket};
 
@@ -154,55 +155,83 @@ mod hydrate {
         k._handlers = vec![on_message, on_close];
     }
 
-    fn on_text(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, text: &str) {
-        let Ok(msg) = serde_json::from_str::<serde_json::Value>(text) else { return };
-        on_message(ctx, conn, msg);
+    /// A stream message's kind (its `type`).
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Batch,
+        Packed,
+        Event,
+        Snapshot,
+        Refused,
+        Lagged,
+        #[serde(other)]
+        Other,
     }
 
-    fn on_message(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, mut msg: serde_json::Value) {
-        let kind = msg["type"].as_str().map(str::to_owned);
-        match kind.as_deref() {
+    /// A stream message with its parts left as their JSON text until its kind says how to
+    /// read them. Why not `serde_json::Value`: reading the view and the events through
+    /// `Value` would compile a second deserializer for them into the room's WASM (issue 15
+    /// §6); this way they are read with the same `from_slice` reader as the page's resources.
+    #[derive(serde::Deserialize)]
+    struct Message<'a> {
+        #[serde(rename = "type")]
+        kind: Kind,
+        #[serde(borrow)]
+        messages: Option<Vec<&'a RawValue>>,
+        #[serde(borrow)]
+        event: Option<&'a RawValue>,
+        #[serde(borrow)]
+        live: Option<&'a RawValue>,
+        #[serde(borrow)]
+        room: Option<&'a RawValue>,
+    }
+
+    fn read<'a, T: serde::Deserialize<'a>>(raw: Option<&'a RawValue>) -> Option<T> {
+        serde_json::from_slice(raw?.get().as_bytes()).ok()
+    }
+
+    fn on_text(ctx: RoomCtx, conn: &Rc<RefCell<Conn>>, text: &str) {
+        let Ok(msg) = serde_json::from_slice::<Message>(text.as_bytes()) else { return };
+        match msg.kind {
             // One write of several events (a paced spectator's, or several waiting): in order.
-            Some("batch") => {
-                if let serde_json::Value::Array(messages) = msg["messages"].take() {
-                    for m in messages {
-                        on_message(ctx, conn, m);
-                    }
+            Kind::Batch => {
+                for m in msg.messages.unwrap_or_default() {
+                    on_text(ctx, conn, m.get());
                 }
             }
             // The browser's own framing: a write's events in few bytes.
-            Some(crate::matches::packed::TYPE) => {
+            Kind::Packed => {
                 // A message that cannot be read: the view is fetched instead.
-                let Ok(events) = crate::matches::packed::unpack(msg) else { return ctx.refresh() };
+                let Ok(events) = crate::matches::packed::unpack(text) else { return ctx.refresh() };
                 for (e, live) in events {
                     on_event(ctx, conn, e, live);
                 }
             }
-            Some("event") => {
-                let Ok(e) = serde_json::from_value::<StoredEvent>(msg["event"].take()) else { return };
-                let live = serde_json::from_value::<Option<LiveFields>>(msg["live"].take()).ok().flatten();
-                on_event(ctx, conn, e, live);
+            Kind::Event => {
+                let Some(e) = read::<StoredEvent>(msg.event) else { return };
+                on_event(ctx, conn, e, read::<LiveFields>(msg.live));
             }
-            Some("snapshot") => {
-                if let Ok(v) = serde_json::from_value::<crate::matches::view::RoomView>(msg["room"].take()) {
+            Kind::Snapshot => {
+                if let Some(v) = read::<crate::matches::view::RoomView>(msg.room) {
                     conn.borrow_mut().last_seq = v.version;
                     ctx.view.set(v);
                 }
                 ctx.refresh();
             }
             // 003 §6.5: this viewer's viewing was restricted; the page says so on reload.
-            Some("refused") => {
+            Kind::Refused => {
                 conn.borrow_mut().closed_by_us = true;
                 if let Some(w) = web_sys::window() {
                     let _ = w.location().reload();
                 }
             }
-            Some("lagged") => {
+            Kind::Lagged => {
                 if let Some(s) = conn.borrow().socket.as_ref() {
                     let _ = s.close();
                 }
             }
-            _ => {}
+            Kind::Other => {}
         }
     }
 
