@@ -41,6 +41,7 @@ pub mod record;
 pub mod result;
 pub mod rules;
 pub mod scoring;
+pub mod tag_first;
 mod zobrist;
 
 pub use analysis::{

@@ -4,13 +4,19 @@
 
 use crate::board::Color;
 use crate::rules::ScoringMethod;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// A finished game's result. The serde tag `reason` and its names are those of the stored
 /// event logs (000 §8.6 `reason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Read by `tag_first!` below, not serde's derive (`crate::tag_first`: smaller WASM).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(tag = "reason", rename_all = "snake_case")]
+#[strum_discriminants(
+    name(GameResultCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum GameResult {
     /// Decided by counting; `margin_half` > 0 (half points).
     Score { winner: Color, margin_half: u32, method: ScoringMethod },
@@ -26,10 +32,22 @@ pub enum GameResult {
     Repetition,
     /// An administrator decided the match (003 §1.5, §6.3); `None`: no winner.
     #[serde(rename = "administrator")]
+    #[strum_discriminants(strum(serialize = "administrator"))]
     Decision { winner: Option<Color> },
     /// The match is void: it does not count for either player (003 §6.5).
     Void,
 }
+
+crate::tag_first!(GameResult, GameResultCode, "reason";
+    Score { winner, margin_half, method },
+    Jigo { method },
+    Resign { winner },
+    Time { winner },
+    DrawAgreed,
+    Repetition,
+    Decision { winner },
+    Void,
+);
 
 impl GameResult {
     /// Result of counting, from both totals in half points.

@@ -208,10 +208,18 @@ fn is_one_ply(n: &u8) -> bool {
     *n == 1
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, strum::IntoStaticStr)]
+// Read by `tag_first!` below, not serde's derive: the browser reads events from every
+// stream message and record, and the derive's buffering doubled their reader in the room's
+// WASM (engine::tag_first).
+#[derive(Debug, Clone, PartialEq, Serialize, strum::IntoStaticStr, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[strum_discriminants(
+    name(EventCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum Event {
     RoomCreated {
         name: String,
@@ -538,6 +546,70 @@ pub enum Event {
     },
 }
 
+engine::tag_first!(Event, EventCode, "type";
+    RoomCreated { name, settings, created_by },
+    SeatTaken { seat, user_id, username },
+    SeatLeft { seat },
+    RoomCancelled { by },
+    SeatFilled { seat, by },
+    SettingsConfirmed { seat },
+    Started { black },
+    Ready { colour },
+    PlayResumed,
+    MovePlayed { colour, at, move_number, captured },
+    IllegalAttempt { colour, at, reason },
+    MoveAcknowledged { colour, move_number },
+    Passed { colour, move_number },
+    Resigned { colour },
+    TimeExpired { colour },
+    UndoRequested { colour, move_number, plies = one_ply() },
+    UndoAccepted { colour, move_number, at, undone_colour },
+    TakenBack { colour, move_number, moves },
+    UndoRefused { colour, move_number },
+    UndoExpired { move_number },
+    UndoCancelled { move_number, by = Default::default() },
+    ScoringRequested { colour, move_number },
+    ScoringRequestCancelled { colour },
+    DrawOffered { colour },
+    DrawDeclined { colour, by_move },
+    DrawOfferCancelled { colour },
+    ScoringEntered,
+    MarkAdded { colour, mark, stones },
+    MarkWithdrawn { colour, mark },
+    StatementIssued { number, marks, score },
+    Consented { colour, statement, black_total_half, white_total_half },
+    ConsentWithdrawn { colour, statement, black_total_half, white_total_half },
+    PlayContinued { requested_by },
+    ScoringDeadlinePassed,
+    ConnectionLost { colour, cause },
+    Reconnected { colour },
+    ReconnectionExpired { colour },
+    AttentionNeeded { attention },
+    Held { reason },
+    Resumed { reasons },
+    OpinionStated { colour, chain, opinion, reasons },
+    Ruling { marks, reasons, finalize = Default::default(), chains = Default::default(), regions = Default::default() },
+    RulingObjected { colour, ruling, reasons },
+    RulingConfirmed { ruling, reasons },
+    ReviewRequested { statement },
+    StatementConfirmed { statement, reasons },
+    TimeLossObjected { colour, reasons },
+    TimeLossDecided { cancelled, reasons },
+    CorrectionRequested { by, reasons },
+    CorrectionProposed { result, statement = Default::default(), marks = Default::default(), score = Default::default(), reasons },
+    CorrectionAnswered { colour, accept },
+    CorrectionApplied { result },
+    CorrectionClosed { reasons },
+    RecordRepaired { resume_after, reasons },
+    Decided { winner, reasons },
+    Sanctioned { number, subject, name, penalty, category, reasons, findings = Default::default() },
+    AppealFiled { number, evidence },
+    AppealExceptionOpened { number, reasons },
+    AppealDecided { number, upheld, reasons, result = Default::default() },
+    RecordViewerApproved { colour, username, user_id = Default::default() },
+    Ended { result, score = Default::default(), statement = Default::default() },
+);
+
 impl Event {
     /// The short name stored beside the JSON body (for queries and logs): the serde tag.
     pub fn kind(&self) -> &'static str {
@@ -591,4 +663,49 @@ pub struct RoomSecrets {
     /// it existed recorded theirs in their `started` row instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nigiri_seed: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn back(e: &Event) -> Event {
+        serde_json::from_str(&serde_json::to_string(e).unwrap()).unwrap()
+    }
+
+    /// `Event` is read by `tag_first!` (the wire form is serde's derive): the fields serde
+    /// leaves out or defaults come back as they were, the results inside read too, and an
+    /// object with its keys sorted (a `serde_json::Value`'s) reads the same.
+    #[test]
+    fn events_read_back_as_written_with_defaults_and_in_any_key_order() {
+        let xyz = |x, y, z| Xyz { x, y, z };
+        let result = engine::GameResult::Decision { winner: None };
+        let samples = vec![
+            Event::PlayResumed,
+            Event::MovePlayed { colour: Colour::White, at: xyz(1, 2, 3), move_number: 7, captured: vec![xyz(1, 1, 1)] },
+            Event::UndoRequested { colour: Colour::Black, move_number: 4, plies: 1 },
+            Event::UndoRequested { colour: Colour::Black, move_number: 4, plies: 2 },
+            Event::UndoCancelled { move_number: 4, by: None },
+            Event::Ruling { marks: vec![], reasons: "r".into(), finalize: false, chains: vec![], regions: vec![] },
+            Event::CorrectionProposed { result, statement: None, marks: None, score: None, reasons: "x".into() },
+            Event::AppealDecided { number: 2, upheld: true, reasons: "y".into(), result: Some(result) },
+            Event::Held { reason: HoldReason::PlayerCall { colour: Colour::White, reason: "z".into() } },
+        ];
+        for e in &samples {
+            assert_eq!(&back(e), e);
+            let sorted = serde_json::to_value(e).unwrap();
+            assert_eq!(&serde_json::from_value::<Event>(sorted).unwrap(), e);
+        }
+        // The defaults as written by serde's derive: `plies` 1 and the flags left out.
+        assert!(!serde_json::to_string(&samples[2]).unwrap().contains("plies"));
+        let e: Event = serde_json::from_str(r#"{"type":"ruling","marks":[],"reasons":"r"}"#).unwrap();
+        assert_eq!(e, samples[5]);
+    }
+
+    #[test]
+    fn an_event_without_a_required_field_or_of_an_unknown_kind_is_refused() {
+        let err = |t: &str| serde_json::from_str::<Event>(t).unwrap_err().to_string();
+        assert!(err(r#"{"type":"passed","colour":"black"}"#).contains("missing field `move_number`"));
+        assert!(err(r#"{"type":"teleported"}"#).contains("unknown variant `teleported`"));
+    }
 }

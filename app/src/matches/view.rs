@@ -91,7 +91,9 @@ impl Hints {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by hand (below): serde's derive reads a flattened field through its private buffer,
+// which compiles the score's reader a second time into the room's WASM (engine::tag_first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 pub struct ResultView {
     /// How it ended, flattened on the wire: `reason`, `winner`, `margin_half`, `method`.
@@ -99,6 +101,37 @@ pub struct ResultView {
     pub result: engine::GameResult,
     pub score: Option<ScoreSummary>,
     pub statement: Option<u64>,
+}
+
+/// `ResultView`'s fields beside the flattened result.
+#[derive(Default)]
+struct ResultSiblings {
+    score: Option<Option<ScoreSummary>>,
+    statement: Option<Option<u64>>,
+}
+
+impl<'de> engine::tag_first::Siblings<'de> for ResultSiblings {
+    fn read<A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        use engine::tag_first::field;
+        match key {
+            "score" => field(&mut self.score, "score", map)?,
+            "statement" => field(&mut self.statement, "statement", map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl<'de> Deserialize<'de> for ResultView {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use engine::tag_first::{read, Read};
+        match read::<D, engine::GameResult, _>(d, ResultSiblings::default())? {
+            (Read::Done(result), s) => {
+                Ok(ResultView { result, score: s.score.flatten(), statement: s.statement.flatten() })
+            }
+            (Read::Reordered(text), _) => serde_json::from_slice(text.as_bytes()).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// A user approved to read the stored record, and by whom (Black, White): it takes both.

@@ -1,0 +1,297 @@
+//! Reads an internally tagged enum (`{"tag": "variant", ..fields}`) with its tag first,
+//! straight from the object, for the enums a browser reads most (`GameResult` here, the
+//! room's `Event` in the app).
+//!
+//! Why not serde's derive: for an internally tagged enum it buffers the whole object into
+//! serde's private `Content` and reads every variant again from that buffer, so each field
+//! type (and everything inside it) is compiled a second time for the buffer. In the room's
+//! WASM that was tens of KB (issue 15 §6). Here the tag is read first and then each field by
+//! name from the same reader. Serializing stays serde's derive, which writes the tag first;
+//! an object whose keys were reordered (a `serde_json::Value` map sorts them) is buffered as
+//! JSON and read again with the tag first, so any key order is accepted.
+//!
+//! [`tag_first!`](crate::tag_first!) writes the reader: one line per variant naming its
+//! fields, and the match over the enum's strum discriminant (`…Code`) is exhaustive, so a new
+//! variant, or a field left out, does not compile. Unknown fields are ignored, a missing
+//! `Option` field reads as `None` and any other missing field is an error, as with serde's
+//! derive (without `deny_unknown_fields`).
+
+use std::{borrow::Cow, fmt, marker::PhantomData};
+
+use serde::de::{self, DeserializeOwned, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::Deserialize;
+
+/// An enum read by [`deserialize`].
+pub trait TagFirst: Sized {
+    /// The field that names the variant.
+    const TAG: &'static str;
+    /// The variants' names on the wire.
+    const VARIANTS: &'static [&'static str];
+    /// The variants (strum's discriminant enum, parsed from the tag).
+    type Code: std::str::FromStr;
+    /// The variant `code` with its fields from the rest of `map`; a key that is none of the
+    /// variant's fields goes to `siblings`.
+    fn read<'de, A: MapAccess<'de>, S: Siblings<'de>>(
+        code: Self::Code,
+        map: &mut A,
+        siblings: &mut S,
+    ) -> Result<Self, A::Error>;
+}
+
+/// Fields beside a flattened tag-first enum in the same object (`ResultView`'s `score`).
+pub trait Siblings<'de> {
+    /// Reads `key`'s value when it is one of these fields; false leaves it unread.
+    fn read<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
+}
+
+/// No fields beside: unknown keys are ignored.
+impl<'de> Siblings<'de> for () {
+    fn read<A: MapAccess<'de>>(&mut self, _: &str, _: &mut A) -> Result<bool, A::Error> {
+        Ok(false)
+    }
+}
+
+/// What [`read`] found.
+pub enum Read<T> {
+    /// Read with its tag first.
+    Done(T),
+    /// The tag was not the first key: the object as JSON text with the tag moved first, for
+    /// the caller to read again.
+    Reordered(String),
+}
+
+/// `Deserialize` for a [`TagFirst`] enum.
+pub fn deserialize<'de, D: Deserializer<'de>, T: TagFirst + DeserializeOwned>(d: D) -> Result<T, D::Error> {
+    match read::<D, T, ()>(d, ())?.0 {
+        Read::Done(t) => Ok(t),
+        Read::Reordered(text) => serde_json::from_slice(text.as_bytes()).map_err(D::Error::custom),
+    }
+}
+
+/// Reads a [`TagFirst`] enum's object, handing the keys it does not know to `siblings`.
+pub fn read<'de, D: Deserializer<'de>, T: TagFirst, S: Siblings<'de>>(
+    d: D,
+    siblings: S,
+) -> Result<(Read<T>, S), D::Error> {
+    d.deserialize_map(TagFirstVisitor(siblings, PhantomData))
+}
+
+struct TagFirstVisitor<T, S>(S, PhantomData<T>);
+
+impl<'de, T: TagFirst, S: Siblings<'de>> Visitor<'de> for TagFirstVisitor<T, S> {
+    type Value = (Read<T>, S);
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an object with \"{}\"", T::TAG)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut siblings = self.0;
+        let Some(first) = map.next_key::<Key>()? else { return Err(A::Error::missing_field(T::TAG)) };
+        if first.0 == T::TAG {
+            let tag = map.next_value::<Key>()?.0;
+            let code = tag.parse().map_err(|_| A::Error::unknown_variant(&tag, T::VARIANTS))?;
+            return Ok((Read::Done(T::read(code, &mut map, &mut siblings)?), siblings));
+        }
+        // Buffered as JSON values, then written out with the tag first.
+        let mut rest = vec![(first.0.into_owned(), map.next_value::<serde_json::Value>()?)];
+        while let Some((k, v)) = map.next_entry::<Key, serde_json::Value>()? {
+            rest.push((k.0.into_owned(), v));
+        }
+        let at = rest.iter().position(|(k, _)| k == T::TAG).ok_or_else(|| A::Error::missing_field(T::TAG))?;
+        let tag = rest.remove(at);
+        let mut text = String::from("{");
+        for (i, (k, v)) in std::iter::once(tag).chain(rest).enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&serde_json::Value::String(k).to_string());
+            text.push(':');
+            text.push_str(&v.to_string());
+        }
+        text.push('}');
+        Ok((Read::Reordered(text), siblings))
+    }
+}
+
+/// A key or tag, borrowed from the input when it can be.
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Reads a field's value into its slot; a field given twice is an error.
+pub fn field<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    map: &mut A,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(A::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// Skips the value of a key that no field takes.
+pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<IgnoredAny>().map(|_| ())
+}
+
+/// A field that was not given: `None` for an `Option`, an error naming it for anything else
+/// (serde's derive does the same).
+pub fn missing<'de, T: Deserialize<'de>, E: de::Error>(name: &'static str) -> Result<T, E> {
+    T::deserialize(Missing(name, PhantomData))
+}
+
+struct Missing<E>(&'static str, PhantomData<E>);
+
+impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
+    type Error = E;
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, E> {
+        Err(E::missing_field(self.0))
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_none()
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Implements [`TagFirst`] and `Deserialize` for an internally tagged enum:
+/// `tag_first!(Enum, EnumCode, "tag"; Unit, Struct { field, defaulted = expr }, …)`, each
+/// variant with every field named (`= expr`: the value when the field is absent, for
+/// `#[serde(default …)]`). `EnumCode` is the enum's strum discriminant, parsed from the tag
+/// with `EnumString` and listing the names with `VariantNames`.
+#[macro_export]
+macro_rules! tag_first {
+    ($t:ident, $code:ident, $tag:literal;
+     $($v:ident $({ $($field:ident $(= $default:expr)?),* $(,)? })?),* $(,)?) => {
+        impl $crate::tag_first::TagFirst for $t {
+            const TAG: &'static str = $tag;
+            const VARIANTS: &'static [&'static str] = <$code as strum::VariantNames>::VARIANTS;
+            type Code = $code;
+            fn read<'de, A: serde::de::MapAccess<'de>, S: $crate::tag_first::Siblings<'de>>(
+                code: $code,
+                map: &mut A,
+                siblings: &mut S,
+            ) -> Result<Self, A::Error> {
+                Ok(match code {
+                    $($code::$v => {
+                        $($(let mut $field = None;)*)?
+                        while let Some(key) = map.next_key::<$crate::tag_first::Key>()? {
+                            match key.0.as_ref() {
+                                $($(stringify!($field) => $crate::tag_first::field(&mut $field, stringify!($field), map)?,)*)?
+                                other => {
+                                    if !siblings.read(other, map)? {
+                                        $crate::tag_first::skip(map)?;
+                                    }
+                                }
+                            }
+                        }
+                        $t::$v $({ $($field: match $field {
+                            Some(v) => v,
+                            None => $crate::tag_first!(@missing A, $field $(, $default)?),
+                        }),* })?
+                    })*
+                })
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::tag_first::deserialize(d)
+            }
+        }
+    };
+    (@missing $a:ident, $field:ident) => { $crate::tag_first::missing::<_, $a::Error>(stringify!($field))? };
+    (@missing $a:ident, $field:ident, $default:expr) => { $default };
+}
+
+#[cfg(test)]
+mod tests {
+    use strum::IntoEnumIterator;
+
+    use crate::board::Color;
+    use crate::result::{GameResult, GameResultCode};
+    use crate::rules::ScoringMethod;
+
+    fn samples() -> Vec<GameResult> {
+        let m = ScoringMethod::Area;
+        vec![
+            GameResult::Score { winner: Color::White, margin_half: 13, method: m },
+            GameResult::Jigo { method: m },
+            GameResult::Resign { winner: Color::Black },
+            GameResult::Time { winner: Color::White },
+            GameResult::DrawAgreed,
+            GameResult::Repetition,
+            GameResult::Decision { winner: Some(Color::Black) },
+            GameResult::Decision { winner: None },
+            GameResult::Void,
+        ]
+    }
+
+    #[test]
+    fn every_variant_reads_back_from_its_text_and_from_a_reordered_object() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in samples() {
+            let text = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<GameResult>(&text).unwrap(), r, "{text}");
+            // A `Value` map sorts its keys: `reason` is no longer first.
+            let v = serde_json::to_value(r).unwrap();
+            assert_eq!(serde_json::from_value::<GameResult>(v.clone()).unwrap(), r, "{v}");
+            seen.insert(v["reason"].as_str().unwrap().to_string());
+        }
+        let names = <GameResultCode as strum::VariantNames>::VARIANTS;
+        assert_eq!(names.len(), GameResultCode::iter().count());
+        let all: std::collections::BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
+        assert_eq!(seen, all, "a sample for every variant, each named as serde writes it");
+    }
+
+    #[test]
+    fn the_tag_may_come_anywhere_in_the_text() {
+        let r: GameResult =
+            serde_json::from_str(r#"{"winner":"black","method":"area","margin_half":3,"reason":"score"}"#).unwrap();
+        assert_eq!(r, GameResult::Score { winner: Color::Black, margin_half: 3, method: ScoringMethod::Area });
+    }
+
+    #[test]
+    fn bad_objects_are_refused_naming_what_is_wrong() {
+        let err = |t: &str| serde_json::from_str::<GameResult>(t).unwrap_err().to_string();
+        assert!(err(r#"{"reason":"checkmate"}"#).contains("unknown variant `checkmate`"));
+        assert!(err(r#"{"reason":"resign"}"#).contains("missing field `winner`"));
+        assert!(err(r#"{"reason":"resign","winner":"black","winner":"white"}"#).contains("duplicate field `winner`"));
+        assert!(err(r#"{"winner":"black"}"#).contains("missing field `reason`"));
+        assert!(err(r#"{}"#).contains("missing field `reason`"));
+        assert!(err(r#"{"reason":"resign","winner":"red"}"#).contains("unknown variant `red`"));
+        assert!(err(r#"[1]"#).contains("invalid type"));
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_a_missing_option_is_none() {
+        let r: GameResult = serde_json::from_str(r#"{"reason":"resign","winner":"white","note":{"a":[1,2]}}"#).unwrap();
+        assert_eq!(r, GameResult::Resign { winner: Color::White });
+        let r: GameResult = serde_json::from_str(r#"{"reason":"administrator"}"#).unwrap();
+        assert_eq!(r, GameResult::Decision { winner: None });
+    }
+}
