@@ -7,9 +7,10 @@ export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
 # `--split`: the lazy routes and the 3D renderer become WASM chunks of their own (issue 15
 # §6). Required, not an option: a lazy function in an unsplit bundle imports a module that
 # does not exist. Then the check that the chunks kept their data (scripts/check-split.py) and
-# the splitter's loader minified (scripts/minify-split.sh) and the bundle's brotli and gzip
-# copies (scripts/precompress.sh).
-LEPTOS_BUILD := cargo leptos build --release --split && scripts/check-split.py target/site/pkg && scripts/minify-split.sh target/site/pkg && scripts/precompress.sh target/site/pkg
+# the chunks' custom sections dropped (scripts/strip-chunks.py) and the splitter's loader
+# minified (scripts/minify-split.sh) and the bundle's brotli and gzip copies
+# (scripts/precompress.sh).
+LEPTOS_BUILD := cargo leptos build --release --split && scripts/check-split.py target/site/pkg && scripts/strip-chunks.py target/site/pkg && scripts/minify-split.sh target/site/pkg && scripts/precompress.sh target/site/pkg
 
 .PHONY: run test setup build lint unit e2e lan-play dev bench bench-ui api-fuzz
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Drops the custom sections of the split bundle's WASM files (issue 15 §6).
+
+wasm-opt, as cargo-leptos runs it on each chunk, keeps every chunk's `producers` and
+`target_features` sections: about 200 bytes of tool names per file, which nothing reads at
+run time (browsers ignore custom sections; the splitter's loader does not ask for them). The
+room page loads ~250 chunks, most of them a few hundred bytes, and each is compressed on its
+own, so those sections were ~37 KB of its gzip download. `wasm-tools strip` does the same;
+this is 30 lines where that would be one more tool to build on every fresh machine.
+
+Usage: scripts/strip-chunks.py target/site/pkg
+"""
+import os
+import sys
+
+
+def leb(b, i):
+    r = s = 0
+    while True:
+        x = b[i]
+        i += 1
+        r |= (x & 0x7F) << s
+        s += 7
+        if x < 0x80:
+            return r, i
+
+
+def stripped(b):
+    """`b` without its custom sections (id 0); every other section as it was, in order."""
+    if b[:4] != b"\0asm":
+        raise ValueError("not a WASM module")
+    out = bytearray(b[:8])
+    i = 8
+    while i < len(b):
+        start = i
+        sid = b[i]
+        size, i = leb(b, i + 1)
+        if sid != 0:
+            out += b[start : i + size]
+        i += size
+    return bytes(out)
+
+
+def main():
+    pkg = sys.argv[1] if len(sys.argv) > 1 else "target/site/pkg"
+    before = after = files = 0
+    for name in sorted(os.listdir(pkg)):
+        if not name.endswith(".wasm"):
+            continue
+        path = os.path.join(pkg, name)
+        b = open(path, "rb").read()
+        s = stripped(b)
+        before += len(b)
+        after += len(s)
+        files += 1
+        if len(s) != len(b):
+            open(path, "wb").write(s)
+    print(f"strip-chunks: {files} WASM files, {before} -> {after} bytes")
+
+
+if __name__ == "__main__":
+    main()
