@@ -13,31 +13,13 @@ Usage: scripts/check-split.py target/site/pkg [main name, default space-baduk]
 import os
 import sys
 
-
-def leb(b, i):
-    r = s = 0
-    while True:
-        x = b[i]
-        i += 1
-        r |= (x & 0x7F) << s
-        s += 7
-        if x < 0x80:
-            return r, i
+from wasm_sections import sections
 
 
 def data_bytes(path):
     """The size of a module's data section (0 without one)."""
     b = open(path, "rb").read()
-    if b[:4] != b"\0asm":
-        raise SystemExit(f"check-split: {path} is not a wasm module")
-    i = 8
-    while i < len(b):
-        sid = b[i]
-        size, i = leb(b, i + 1)
-        if sid == 11:
-            return size
-        i += size
-    return 0
+    return next((size for sid, _, _, size in sections(b, f"check-split: {path}") if sid == 11), 0)
 
 
 def main():

@@ -13,31 +13,15 @@ Usage: scripts/strip-chunks.py target/site/pkg
 import os
 import sys
 
-
-def leb(b, i):
-    r = s = 0
-    while True:
-        x = b[i]
-        i += 1
-        r |= (x & 0x7F) << s
-        s += 7
-        if x < 0x80:
-            return r, i
+from wasm_sections import sections
 
 
-def stripped(b):
+def stripped(b, what):
     """`b` without its custom sections (id 0); every other section as it was, in order."""
-    if b[:4] != b"\0asm":
-        raise ValueError("not a WASM module")
     out = bytearray(b[:8])
-    i = 8
-    while i < len(b):
-        start = i
-        sid = b[i]
-        size, i = leb(b, i + 1)
+    for sid, start, body, size in sections(b, what):
         if sid != 0:
-            out += b[start : i + size]
-        i += size
+            out += b[start : body + size]
     return bytes(out)
 
 
@@ -49,7 +33,7 @@ def main():
             continue
         path = os.path.join(pkg, name)
         b = open(path, "rb").read()
-        s = stripped(b)
+        s = stripped(b, f"strip-chunks: {path}")
         before += len(b)
         after += len(s)
         files += 1
