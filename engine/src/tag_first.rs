@@ -21,6 +21,10 @@ use std::{borrow::Cow, fmt, marker::PhantomData};
 use serde::de::{self, DeserializeOwned, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 
+// The crates `tag_first!` names, so that it expands anywhere.
+#[doc(hidden)]
+pub use {serde as __serde, strum as __strum};
+
 /// An enum read by [`deserialize`].
 pub trait TagFirst: Sized {
     /// The field that names the variant.
@@ -190,19 +194,21 @@ macro_rules! tag_first {
      $($v:ident $({ $($field:ident $(= $default:expr)?),* $(,)? })?),* $(,)?) => {
         impl $crate::tag_first::TagFirst for $t {
             const TAG: &'static str = $tag;
-            const VARIANTS: &'static [&'static str] = <$code as strum::VariantNames>::VARIANTS;
+            const VARIANTS: &'static [&'static str] = <$code as $crate::tag_first::__strum::VariantNames>::VARIANTS;
             type Code = $code;
-            fn read<'de, A: serde::de::MapAccess<'de>, S: $crate::tag_first::Siblings<'de>>(
+            fn read<'de, A: $crate::tag_first::__serde::de::MapAccess<'de>, S: $crate::tag_first::Siblings<'de>>(
                 code: $code,
                 map: &mut A,
                 siblings: &mut S,
-            ) -> Result<Self, A::Error> {
-                Ok(match code {
+            ) -> ::core::result::Result<Self, A::Error> {
+                ::core::result::Result::Ok(match code {
                     $($code::$v => {
-                        $($(let mut $field = None;)*)?
-                        while let Some(key) = map.next_key::<$crate::tag_first::Key>()? {
+                        $($(let mut $field = ::core::option::Option::None;)*)?
+                        while let ::core::option::Option::Some(key) = map.next_key::<$crate::tag_first::Key>()? {
                             match key.0.as_ref() {
                                 $($(stringify!($field) => $crate::tag_first::field(&mut $field, stringify!($field), map)?,)*)?
+                                // The tag again: serde's derive refuses it too.
+                                    $tag => return ::core::result::Result::Err(<A::Error as $crate::tag_first::__serde::de::Error>::duplicate_field($tag)),
                                 other => {
                                     if !siblings.read(other, map)? {
                                         $crate::tag_first::skip(map)?;
@@ -211,15 +217,15 @@ macro_rules! tag_first {
                             }
                         }
                         $t::$v $({ $($field: match $field {
-                            Some(v) => v,
-                            None => $crate::tag_first!(@missing A, $field $(, $default)?),
+                            ::core::option::Option::Some(v) => v,
+                            ::core::option::Option::None => $crate::tag_first!(@missing A, $field $(, $default)?),
                         }),* })?
                     })*
                 })
             }
         }
-        impl<'de> serde::Deserialize<'de> for $t {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        impl<'de> $crate::tag_first::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::tag_first::__serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
                 $crate::tag_first::deserialize(d)
             }
         }
@@ -282,6 +288,7 @@ mod tests {
         assert!(err(r#"{"reason":"resign"}"#).contains("missing field `winner`"));
         assert!(err(r#"{"reason":"resign","winner":"black","winner":"white"}"#).contains("duplicate field `winner`"));
         assert!(err(r#"{"winner":"black"}"#).contains("missing field `reason`"));
+        assert!(err(r#"{"reason":"resign","winner":"black","reason":"time"}"#).contains("duplicate field `reason`"));
         assert!(err(r#"{}"#).contains("missing field `reason`"));
         assert!(err(r#"{"reason":"resign","winner":"red"}"#).contains("unknown variant `red`"));
         assert!(err(r#"[1]"#).contains("invalid type"));

@@ -679,7 +679,8 @@ mod tests {
     #[test]
     fn events_read_back_as_written_with_defaults_and_in_any_key_order() {
         let xyz = |x, y, z| Xyz { x, y, z };
-        let result = engine::GameResult::Decision { winner: None };
+        let result =
+            engine::GameResult::Score { winner: Colour::White, margin_half: 3, method: engine::ScoringMethod::Area };
         let samples = vec![
             Event::PlayResumed,
             Event::MovePlayed { colour: Colour::White, at: xyz(1, 2, 3), move_number: 7, captured: vec![xyz(1, 1, 1)] },

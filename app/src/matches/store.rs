@@ -172,22 +172,18 @@ impl Db {
         let rows: Vec<RawRow> = rows
             .into_iter()
             .map(|r| {
-                let body: String = r.col("body")?;
-                Ok((
-                    r.col("seq")?,
-                    r.col("at_ms")?,
-                    r.col("actor_id")?,
-                    serde_json::from_str(&body).map_err(|e| e.to_string()),
-                ))
+                let text: String = r.col("body")?;
+                let body = serde_json::from_str(&text).map_err(|e| e.to_string());
+                Ok((r.col("seq")?, r.col("at_ms")?, r.col("actor_id")?, text, body))
             })
             .collect::<Result<_, AppError>>()?;
-        let Some((_, _, _, first)) = rows.first() else { return Ok(None) };
+        let Some((_, _, _, _, first)) = rows.first() else { return Ok(None) };
         let first = first.as_ref().map_err(|e| unreadable(room_id, 1, e))?;
         let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| unreadable(room_id, 1, e))?;
         let method = upgrade::scoring_method(first);
         let set_aside: Vec<(i64, i64)> = rows
             .iter()
-            .filter_map(|(seq, _, _, b)| {
+            .filter_map(|(seq, _, _, _, b)| {
                 let b = b.as_ref().ok()?;
                 (b["type"] == "record_repaired").then(|| Some((b["resume_after"].as_i64()?, *seq))).flatten()
             })
@@ -195,8 +191,8 @@ impl Db {
         let last_seq = rows.last().map_or(0, |r| r.0);
         let mut events = Vec::with_capacity(rows.len());
         let mut damage = None;
-        for (seq, at_ms, actor, body) in rows {
-            let decoded = body.and_then(|b| upgrade::decode(b, method).map_err(|e| e.to_string()));
+        for (seq, at_ms, actor, text, body) in rows {
+            let decoded = body.and_then(|b| upgrade::decode_stored(&text, b, method));
             match decoded {
                 Ok(event) => events.push(StoredEvent { seq, at_ms, actor, event }),
                 Err(_) if set_aside.iter().any(|(after, repair)| seq > *after && seq < *repair) => {}
@@ -244,9 +240,9 @@ impl Db {
         rows.into_iter()
             .map(|r| {
                 let seq: i64 = r.col("seq")?;
-                let body: String = r.col("body")?;
-                let body = serde_json::from_str(&body).map_err(|e| unreadable(room_id, seq, e))?;
-                Ok(EventRow { seq, at_ms: r.col("at_ms")?, actor: r.col("actor_id")?, body })
+                let text: String = r.col("body")?;
+                let body = serde_json::from_str(&text).map_err(|e| unreadable(room_id, seq, e))?;
+                Ok(EventRow { seq, at_ms: r.col("at_ms")?, actor: r.col("actor_id")?, text, body })
             })
             .collect()
     }
@@ -271,8 +267,8 @@ impl Db {
     }
 }
 
-/// A stored row before it is read: seq, at_ms, actor, and its body if it is JSON.
-type RawRow = (i64, i64, Option<i64>, Result<serde_json::Value, String>);
+/// A stored row before it is read: seq, at_ms, actor, its text, and its body if it is JSON.
+type RawRow = (i64, i64, Option<i64>, String, Result<serde_json::Value, String>);
 
 /// A room's log as [`Db::load_log_checked`] read it.
 pub struct CheckedLog {
@@ -288,6 +284,8 @@ struct EventRow {
     seq: i64,
     at_ms: i64,
     actor: Option<i64>,
+    /// The stored text, read as the event (`upgrade::decode_stored`).
+    text: String,
     body: serde_json::Value,
 }
 
@@ -298,7 +296,7 @@ fn decode_rows(
 ) -> Result<Vec<StoredEvent>, AppError> {
     rows.into_iter()
         .map(|r| {
-            let event = upgrade::decode(r.body, method).map_err(|e| unreadable(room_id, r.seq, e))?;
+            let event = upgrade::decode_stored(&r.text, r.body, method).map_err(|e| unreadable(room_id, r.seq, e))?;
             Ok(StoredEvent { seq: r.seq, at_ms: r.at_ms, actor: r.actor, event })
         })
         .collect()

@@ -83,6 +83,17 @@ fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
     score.insert("result".into(), result);
 }
 
+/// A stored row as an event: read from its text `text` (whose parsed form is `body`), or
+/// upgraded first if it is format 1. Why the text and not `body`: a `Value` sorts its keys, so
+/// the event's tag would not come first and `engine::tag_first` would buffer it and read it
+/// again.
+pub fn decode_stored(text: &str, body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {
+    if is_format_1(&body) {
+        return decode(body, method);
+    }
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
 /// One stored body as an event, upgraded first if it is format 1 (which needs the room's
 /// scoring method; see [`scoring_method`]).
 pub fn decode(mut body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {

@@ -384,3 +384,44 @@ fn suggestions(g: &engine::Game) -> Suggestions {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod result_view_tests {
+    use super::*;
+
+    /// `ResultView` is read by hand (the result flattened beside `score` and `statement`):
+    /// as written, and with its keys sorted (a `serde_json::Value`'s), where `reason` is
+    /// neither first in the view nor in the score's result.
+    #[test]
+    fn a_result_view_reads_back_in_any_key_order() {
+        let result =
+            engine::GameResult::Score { winner: Colour::Black, margin_half: 5, method: engine::ScoringMethod::Area };
+        let totals = crate::matches::events::SideTotals {
+            stones: 1,
+            territory: 2,
+            captures: 3,
+            dead_captured: 4,
+            bonus: 0,
+            komi_half: 13,
+            handicap_compensation_half: 0,
+            total_half: 33,
+        };
+        let score = ScoreSummary {
+            black: totals,
+            white: totals,
+            neutral: [0, 1, 2],
+            result,
+            dead_stones: vec![],
+            unresolved_stones: vec![],
+        };
+        for v in [
+            ResultView { result, score: Some(score), statement: Some(3) },
+            ResultView { result: engine::GameResult::Void, score: None, statement: None },
+        ] {
+            let text = serde_json::to_string(&v).unwrap();
+            assert_eq!(serde_json::from_str::<ResultView>(&text).unwrap(), v, "{text}");
+            assert_eq!(serde_json::from_value::<ResultView>(serde_json::to_value(&v).unwrap()).unwrap(), v);
+        }
+        assert!(serde_json::from_str::<ResultView>(r#"{"reason":"void","statement":1,"statement":2}"#).is_err());
+    }
+}
