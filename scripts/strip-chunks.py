@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drops the custom sections of the split bundle's WASM files (issue 15 §6).
+"""Drops the custom sections of the split bundle's WASM files, chunks and main module (issue 15 §6).
 
 wasm-opt, as cargo-leptos runs it on each chunk, keeps every chunk's `producers` and
 `target_features` sections: about 200 bytes of tool names per file, which nothing reads at
@@ -38,7 +38,9 @@ def main():
         after += len(s)
         files += 1
         if len(s) != len(b):
-            open(path, "wb").write(s)
+            with open(path + ".tmp", "wb") as f:
+                f.write(s)
+            os.replace(path + ".tmp", path)
     print(f"strip-chunks: {files} WASM files, {before} -> {after} bytes")
 
 

@@ -22,5 +22,7 @@ def sections(b, what="module"):
     while i < len(b):
         sid = b[i]
         size, body = leb(b, i + 1)
+        if body + size > len(b):
+            raise SystemExit(f"{what} is cut short (section {sid} at byte {i})")
         yield sid, i, body, size
         i = body + size
