@@ -161,6 +161,22 @@ pub fn skip<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     map.next_value::<IgnoredAny>().map(|_| ())
 }
 
+/// A key that no field of the variant takes: refused with `deny` (serde's
+/// `deny_unknown_fields`, here for unit variants too, which serde's derive let through),
+/// skipped without.
+pub fn unknown<'de, A: MapAccess<'de>>(
+    deny: bool,
+    key: &str,
+    fields: &'static [&'static str],
+    map: &mut A,
+) -> Result<(), A::Error> {
+    if deny {
+        Err(A::Error::unknown_field(key, fields))
+    } else {
+        skip(map)
+    }
+}
+
 /// A field that was not given: `None` for an `Option`, an error naming it for anything else
 /// (serde's derive does the same).
 pub fn missing<'de, T: Deserialize<'de>, E: de::Error>(name: &'static str) -> Result<T, E> {
@@ -184,13 +200,15 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
 }
 
 /// Implements [`TagFirst`] and `Deserialize` for an internally tagged enum:
-/// `tag_first!(Enum, EnumCode, "tag"; Unit, Struct { field, defaulted = expr }, …)`, each
+/// `tag_first!(Enum, EnumCode, "tag"; Unit, Struct { field, defaulted = expr }, …)`, or
+/// `tag_first!(deny_unknown_fields Enum, …)` to refuse unknown fields, each
 /// variant with every field named (`= expr`: the value when the field is absent, for
 /// `#[serde(default …)]`). `EnumCode` is the enum's strum discriminant, parsed from the tag
 /// with `EnumString` and listing the names with `VariantNames`.
 #[macro_export]
 macro_rules! tag_first {
-    ($t:ident, $code:ident, $tag:literal;
+    (deny_unknown_fields $($rest:tt)*) => { $crate::tag_first!(@impl true; $($rest)*); };
+    (@impl $deny:literal; $t:ident, $code:ident, $tag:literal;
      $($v:ident $({ $($field:ident $(= $default:expr)?),* $(,)? })?),* $(,)?) => {
         impl $crate::tag_first::TagFirst for $t {
             const TAG: &'static str = $tag;
@@ -211,7 +229,7 @@ macro_rules! tag_first {
                                     $tag => return ::core::result::Result::Err(<A::Error as $crate::tag_first::__serde::de::Error>::duplicate_field($tag)),
                                 other => {
                                     if !siblings.read(other, map)? {
-                                        $crate::tag_first::skip(map)?;
+                                        $crate::tag_first::unknown($deny, other, &[$($(stringify!($field)),*)?], map)?;
                                     }
                                 }
                             }
@@ -232,6 +250,7 @@ macro_rules! tag_first {
     };
     (@missing $a:ident, $field:ident) => { $crate::tag_first::missing::<_, $a::Error>(stringify!($field))? };
     (@missing $a:ident, $field:ident, $default:expr) => { $default };
+    ($($rest:tt)*) => { $crate::tag_first!(@impl false; $($rest)*); };
 }
 
 #[cfg(test)]

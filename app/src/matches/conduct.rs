@@ -89,13 +89,21 @@ impl Penalty {
 }
 
 /// Who a sanction is for, as the room records it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(SubjectCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum Subject {
     Player { colour: Colour },
     Spectator { user_id: i64, username: String },
 }
+
+engine::tag_first!(deny_unknown_fields Subject, SubjectCode, "kind"; Player { colour }, Spectator { user_id, username });
 
 /// Who an administrator names for a sanction (a spectator by account name; the server
 /// finds the account).

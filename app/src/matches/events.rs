@@ -78,9 +78,15 @@ impl std::fmt::Display for Xyz {
 }
 
 /// Why play is held.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[strum_discriminants(
+    name(HoldReasonCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum HoldReason {
     /// The server restarted; every acknowledged action is intact (003 §6.1). Play resumes
     /// after both players' Ready.
@@ -99,6 +105,8 @@ pub enum HoldReason {
     /// found so when it is loaded, and stays so until an administrator repairs it.
     DamagedRecord { seq: i64, why: String },
 }
+
+engine::tag_first!(HoldReason, HoldReasonCode, "kind"; ServerRestart, Disconnection { colour }, ScoringDispute { colour, reason }, Administrator { reasons }, PlayerCall { colour, reason }, RulingObjection { colour, reasons }, DamagedRecord { seq, why });
 
 /// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -180,9 +188,15 @@ pub struct Mark {
 }
 
 /// Who fills a seat without an invitation (the event [`Event::SeatFilled`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[strum_discriminants(
+    name(FilledByCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum FilledBy {
     /// A person playing on the account `host`'s device (one device; practice alternating
     /// both colours), by the name entered for them.
@@ -190,6 +204,8 @@ pub enum FilledBy {
     /// The basic computer of the room's settings (`mode.computer`).
     Computer,
 }
+
+engine::tag_first!(FilledBy, FilledByCode, "kind"; Guest { host, name }, Computer);
 
 /// One move taken back (000 §8.2): a stone at `at`, or a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -65,9 +65,15 @@ pub enum Opponent {
 }
 
 /// The room's mode.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(RoomModeCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum RoomMode {
     /// Two accounts, each seated by invitation (the first wave's only mode).
     #[default]
@@ -95,6 +101,8 @@ pub enum RoomMode {
     /// (The seats are boxed: they would double the size of every stored event otherwise.)
     ProgramGame { first: Box<ComputerSeat>, second: Box<ComputerSeat>, series: i64, game: u32 },
 }
+
+engine::tag_first!(deny_unknown_fields RoomMode, RoomModeCode, "kind"; Match, OneDevice { second_player }, Practice { computer = Default::default() }, VsComputer { computer, opponent = Default::default() }, ProgramGame { first, second, series, game });
 
 impl RoomMode {
     /// Every computer seat of the room (none, one, or two in a program game).

@@ -24,9 +24,15 @@ pub enum ReviewPolicy {
 }
 
 /// An administrator's verdict on one chain (003 §3.2–3.3, §3.6, §8.4).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(ChainVerdictCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum ChainVerdict {
     /// Alive: only by citing at least two independent safe spaces, each one of the chain's
     /// life-space candidates named by any of its points (003 §3.2, §8.4).
@@ -38,6 +44,8 @@ pub enum ChainVerdict {
     /// Kept on the board unresolved, by agreement (003 §3.7).
     Unresolved,
 }
+
+engine::tag_first!(deny_unknown_fields ChainVerdict, ChainVerdictCode, "kind"; Alive { spaces }, Seki, Dead, Unresolved);
 
 /// A ruling on the chain that has a stone at `at`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -71,9 +71,15 @@ impl Preset {
 }
 
 /// Time limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(TimeControlCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum TimeControl {
     /// Space (003 §1.2): each side 1–5 whole hours, may differ; no byo-yomi.
     SpaceHours { black: u32, white: u32 },
@@ -84,6 +90,8 @@ pub enum TimeControl {
     /// Classic `fischer` (000 §2): main time 0..=3600 s (> 0, see `validate`), 0..=30 s per move.
     Fischer { main_s: u32, increment_s: u32 },
 }
+
+engine::tag_first!(deny_unknown_fields TimeControl, TimeControlCode, "kind"; SpaceHours { black, white }, None { idle_limit_s }, Byoyomi { main_s, period_s, periods }, Fischer { main_s, increment_s });
 
 impl TimeControl {
     /// 000 §2 default main time per board size: 9 → 180 s, 13 → 600 s, 19 → 1200 s
@@ -201,22 +209,35 @@ pub struct Assistant {
 
 /// The agreed scope of outside assistance (003 §6.4). Spectators' real-time advice is never
 /// allowed, whatever is agreed here (and there is no channel for it).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(AssistanceScopeCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum AssistanceScope {
     /// No outside help at all (the default: help without prior agreement is prohibited).
-    #[serde(deserialize_with = "super::commands::no_fields")]
     None,
     /// Help from exactly the recorded assistants, each within its recorded extent.
     Agreed { assistants: Vec<Assistant> },
 }
 
+engine::tag_first!(deny_unknown_fields AssistanceScope, AssistanceScopeCode, "kind"; None, Agreed { assistants });
+
 /// A special rule of the agreement (003 §1.3, §1.4): a kind the pinned common-rules version
 /// permits ([`crate::governance::Permits`]), with its value.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(SpecialRuleCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum SpecialRule {
     /// Each player may have at most this many undos accepted (003 §5.1 leaves undo unlimited,
     /// each by consent; the match may agree to fewer). 0: no undo at all.
@@ -224,6 +245,8 @@ pub enum SpecialRule {
     /// A free note for the record; it changes no rule the program applies.
     Note { text: String },
 }
+
+engine::tag_first!(deny_unknown_fields SpecialRule, SpecialRuleCode, "kind"; UndoLimit { per_player }, Note { text });
 
 impl SpecialRule {
     pub fn kind(&self) -> SpecialRuleKind {
@@ -251,40 +274,60 @@ impl SpecialRuleKind {
 }
 
 /// Special rules as stored: tagged rules, or (rooms from before kinds existed) plain texts,
-/// which read as notes.
+/// which read as notes. Read by a visitor, not `#[serde(untagged)]`, which buffers each rule
+/// and compiles its reader a second time (issue 15 §6).
 fn special_rules_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<SpecialRule>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Stored {
-        Text(String),
-        Rule(SpecialRule),
+    struct Stored(SpecialRule);
+    impl<'de> Deserialize<'de> for Stored {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> serde::de::Visitor<'de> for V {
+                type Value = Stored;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a special rule, or a text")
+                }
+                fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Stored, E> {
+                    Ok(Stored(SpecialRule::Note { text: text.to_string() }))
+                }
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Stored, A::Error> {
+                    SpecialRule::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Stored)
+                }
+            }
+            d.deserialize_any(V)
+        }
     }
-    Ok(Vec::<Stored>::deserialize(d)?
-        .into_iter()
-        .map(|s| match s {
-            Stored::Text(text) => SpecialRule::Note { text },
-            Stored::Rule(r) => r,
-        })
-        .collect())
+    Ok(Vec::<Stored>::deserialize(d)?.into_iter().map(|s| s.0).collect())
 }
 
 /// A version number, or the text `"1.9.1-rc1"` of rooms stored before versions were data
-/// (the seed release the first version restates).
+/// (the seed release the first version restates). A visitor, as above.
 fn version_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Stored {
-        Number(u32),
-        Text(String),
-    }
-    match Option::<Stored>::deserialize(d)? {
-        None => Ok(None),
-        Some(Stored::Number(n)) => Ok(Some(n)),
-        Some(Stored::Text(t)) if t == SEED_RULES_RELEASE => Ok(Some(1)),
-        Some(Stored::Text(t)) => {
-            Err(serde::de::Error::custom(format!("common_rules_version {t:?}: expected a version number")))
+    struct Version(u32);
+    impl<'de> Deserialize<'de> for Version {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = Version;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a version number")
+                }
+                fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Version, E> {
+                    u32::try_from(n)
+                        .map(Version)
+                        .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+                }
+                fn visit_str<E: serde::de::Error>(self, t: &str) -> Result<Version, E> {
+                    if t == SEED_RULES_RELEASE {
+                        Ok(Version(1))
+                    } else {
+                        Err(E::custom(format!("common_rules_version {t:?}: expected a version number")))
+                    }
+                }
+            }
+            d.deserialize_any(V)
         }
     }
+    Ok(Option::<Version>::deserialize(d)?.map(|v| v.0))
 }
 
 /// The complete agreement of a match (003 §1.3; 000 §2). Nothing in it changes after the start.
@@ -368,13 +411,21 @@ pub const MAX_LABEL_CHARS: usize = 6;
 /// per axis. Labels are case-sensitive and unique per axis; they name points and never move
 /// them, and they are fixed with the settings once play begins. Classic boards use vertex
 /// notation (000 §3) and keep numeric labels here.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[strum_discriminants(
+    name(CoordLabelsCode),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
+    strum(serialize_all = "snake_case")
+)]
 pub enum CoordLabels {
     Builtin { x: LabelKind, y: LabelKind, z: LabelKind },
     Custom { x: Vec<String>, y: Vec<String>, z: Vec<String> },
 }
+
+engine::tag_first!(deny_unknown_fields CoordLabels, CoordLabelsCode, "kind"; Builtin { x, y, z }, Custom { x, y, z });
 
 impl Default for CoordLabels {
     fn default() -> Self {

@@ -442,8 +442,33 @@ fn stored_free_text_rules_and_the_release_name_read_as_notes_and_version_1() {
     let s: MatchSettings = serde_json::from_value(v.clone()).unwrap();
     assert_eq!(s.special_rules, vec![note("교대로 초대 코드를 쓴다"), SpecialRule::UndoLimit { per_player: 2 }]);
     assert_eq!(s.common_rules_version, Some(1));
+    // The same from text, as the browser reads it.
+    let text = serde_json::to_string(&v).unwrap();
+    assert_eq!(serde_json::from_str::<MatchSettings>(&text).unwrap(), s);
     v["common_rules_version"] = serde_json::json!("0.1");
-    assert!(serde_json::from_value::<MatchSettings>(v).is_err());
+    assert!(serde_json::from_value::<MatchSettings>(v.clone()).is_err());
+    v["common_rules_version"] = serde_json::json!(1);
+    v["special_rules"] = serde_json::json!([7]);
+    let e = serde_json::from_value::<MatchSettings>(v).unwrap_err().to_string();
+    assert!(e.contains("expected a special rule, or a text"), "{e}");
+}
+
+/// The settings' tagged enums are read tag first (`engine::tag_first`): the tag anywhere,
+/// unknown fields refused naming the allowed ones, on unit variants too.
+#[test]
+fn tagged_settings_read_in_any_key_order_and_refuse_unknown_fields() {
+    let t: TimeControl = serde_json::from_str(r#"{"period_s":30,"main_s":0,"kind":"byoyomi","periods":3}"#).unwrap();
+    assert_eq!(t, TimeControl::Byoyomi { main_s: 0, period_s: 30, periods: 3 });
+    let e = serde_json::from_str::<TimeControl>(r#"{"kind":"fischer","main_s":60,"increment":5}"#).unwrap_err();
+    assert!(e.to_string().contains("unknown field `increment`, expected `main_s` or `increment_s`"), "{e}");
+    let e = serde_json::from_str::<AssistanceScope>(r#"{"kind":"none","assistants":[]}"#).unwrap_err();
+    assert!(e.to_string().contains("unknown field `assistants`, there are no fields"), "{e}");
+    let e = serde_json::from_str::<TimeControl>(r#"{"kind":"hourglass"}"#).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("unknown variant `hourglass`, expected one of `space_hours`, `none`, `byoyomi`, `fischer`"),
+        "{e}"
+    );
 }
 
 fn helper(name: &str) -> Assistant {
