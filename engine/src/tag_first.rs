@@ -1,6 +1,6 @@
 //! Reads an internally tagged enum (`{"tag": "variant", ..fields}`) with its tag first,
-//! straight from the object, for the enums a browser reads most (`GameResult` here, the
-//! room's `Event` in the app).
+//! straight from the object, for the enums a browser reads (`GameResult` here; the room's
+//! `Event`, the settings' and the referee's enums in the app).
 //!
 //! Why not serde's derive: for an internally tagged enum it buffers the whole object into
 //! serde's private `Content` and reads every variant again from that buffer, so each field
