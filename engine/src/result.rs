@@ -50,6 +50,23 @@ crate::tag_first!(GameResult, GameResultCode, "reason";
 );
 
 impl GameResult {
+    /// One result of each kind (a decision with and without a winner), for the tests that
+    /// must cover every kind (the JSON reader's, the API document's).
+    #[doc(hidden)]
+    pub fn one_of_each(method: ScoringMethod) -> [GameResult; 9] {
+        [
+            GameResult::Score { winner: Color::White, margin_half: 13, method },
+            GameResult::Jigo { method },
+            GameResult::Resign { winner: Color::Black },
+            GameResult::Time { winner: Color::White },
+            GameResult::DrawAgreed,
+            GameResult::Repetition,
+            GameResult::Decision { winner: Some(Color::Black) },
+            GameResult::Decision { winner: None },
+            GameResult::Void,
+        ]
+    }
+
     /// Result of counting, from both totals in half points.
     pub fn from_totals(method: ScoringMethod, black_half: i64, white_half: i64) -> GameResult {
         let diff = black_half - white_half;

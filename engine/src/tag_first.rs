@@ -226,7 +226,7 @@ macro_rules! tag_first {
                             match key.0.as_ref() {
                                 $($(stringify!($field) => $crate::tag_first::field(&mut $field, stringify!($field), map)?,)*)?
                                 // The tag again: serde's derive refuses it too.
-                                    $tag => return ::core::result::Result::Err(<A::Error as $crate::tag_first::__serde::de::Error>::duplicate_field($tag)),
+                                $tag => return ::core::result::Result::Err(<A::Error as $crate::tag_first::__serde::de::Error>::duplicate_field($tag)),
                                 other => {
                                     if !siblings.read(other, map)? {
                                         $crate::tag_first::unknown($deny, other, &[$($(stringify!($field)),*)?], map)?;
@@ -261,19 +261,8 @@ mod tests {
     use crate::result::{GameResult, GameResultCode};
     use crate::rules::ScoringMethod;
 
-    fn samples() -> Vec<GameResult> {
-        let m = ScoringMethod::Area;
-        vec![
-            GameResult::Score { winner: Color::White, margin_half: 13, method: m },
-            GameResult::Jigo { method: m },
-            GameResult::Resign { winner: Color::Black },
-            GameResult::Time { winner: Color::White },
-            GameResult::DrawAgreed,
-            GameResult::Repetition,
-            GameResult::Decision { winner: Some(Color::Black) },
-            GameResult::Decision { winner: None },
-            GameResult::Void,
-        ]
+    fn samples() -> [GameResult; 9] {
+        GameResult::one_of_each(ScoringMethod::Area)
     }
 
     #[test]

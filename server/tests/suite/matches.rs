@@ -599,20 +599,8 @@ fn openapi_settings_variants_refuse_what_they_do_not_document() {
 #[test]
 fn every_result_is_documented() {
     use app::matches::view::ResultView;
-    use engine::{Color, GameResult, ScoringMethod};
-    let method = ScoringMethod::Territory;
-    let results = [
-        GameResult::Score { winner: Color::White, margin_half: 13, method },
-        GameResult::Jigo { method },
-        GameResult::Resign { winner: Color::Black },
-        GameResult::Time { winner: Color::White },
-        GameResult::DrawAgreed,
-        GameResult::Repetition,
-        GameResult::Decision { winner: Some(Color::Black) },
-        GameResult::Decision { winner: None },
-        GameResult::Void,
-    ];
-    for result in results {
+    use engine::{GameResult, ScoringMethod};
+    for result in GameResult::one_of_each(ScoringMethod::Territory) {
         let view = ResultView { result, score: None, statement: Some(3) };
         crate::support::assert_documented("ResultView", &serde_json::to_value(&view).unwrap());
     }
