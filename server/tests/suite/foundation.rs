@@ -444,6 +444,12 @@ async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page
         tags(html, "link rel=\"preload\" as=\"fetch\"").iter().map(|t| attr(t, "href")).collect()
     };
     assert_eq!(preloaded(english_page), vec![href_of("en")], "an English page preloads its own texts only");
+    let modules: Vec<String> =
+        tags(english_page, "link rel=\"modulepreload\"").iter().map(|t| attr(t, "href")).collect();
+    assert!(
+        modules.contains(&app::SPLIT_LOADER.to_string()),
+        "the splitter's loader is fetched beside the main module: {modules:?}"
+    );
     let korean = client()
         .get(format!("{base}/"))
         .header("Accept-Language", "ko-KR,ko;q=0.9")
