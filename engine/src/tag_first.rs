@@ -12,9 +12,9 @@
 //!
 //! [`tag_first!`](crate::tag_first!) writes the reader: one line per variant naming its
 //! fields, and the match over the enum's strum discriminant (`…Code`) is exhaustive, so a new
-//! variant, or a field left out, does not compile. Unknown fields are ignored, a missing
-//! `Option` field reads as `None` and any other missing field is an error, as with serde's
-//! derive (without `deny_unknown_fields`).
+//! variant, or a field left out, does not compile. Unknown fields are ignored (refused with
+//! `deny_unknown_fields`, unit variants included), a missing `Option` field reads as `None`
+//! and any other missing field is an error, as with serde's derive.
 
 use std::{borrow::Cow, fmt, marker::PhantomData};
 
@@ -68,8 +68,17 @@ pub enum Read<T> {
 pub fn deserialize<'de, D: Deserializer<'de>, T: TagFirst + DeserializeOwned>(d: D) -> Result<T, D::Error> {
     match read::<D, T, ()>(d, ())?.0 {
         Read::Done(t) => Ok(t),
-        Read::Reordered(text) => serde_json::from_slice(text.as_bytes()).map_err(D::Error::custom),
+        Read::Reordered(text) => serde_json::from_slice(text.as_bytes()).map_err(reread_error),
     }
+}
+
+/// An error from reading a reordered object again, without the position in the rewritten
+/// text (which is not the caller's: `serde_path_to_error` and the JSON reader around this one
+/// say where the object is).
+pub fn reread_error<E: de::Error>(e: serde_json::Error) -> E {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    E::custom(text.strip_suffix(&position).unwrap_or(&text))
 }
 
 /// Reads a [`TagFirst`] enum's object, handing the keys it does not know to `siblings`.
@@ -250,7 +259,7 @@ macro_rules! tag_first {
     };
     (@missing $a:ident, $field:ident) => { $crate::tag_first::missing::<_, $a::Error>(stringify!($field))? };
     (@missing $a:ident, $field:ident, $default:expr) => { $default };
-    ($($rest:tt)*) => { $crate::tag_first!(@impl false; $($rest)*); };
+    ($t:ident, $($rest:tt)*) => { $crate::tag_first!(@impl false; $t, $($rest)*); };
 }
 
 #[cfg(test)]
@@ -299,6 +308,9 @@ mod tests {
         assert!(err(r#"{"reason":"resign","winner":"black","reason":"time"}"#).contains("duplicate field `reason`"));
         assert!(err(r#"{}"#).contains("missing field `reason`"));
         assert!(err(r#"{"reason":"resign","winner":"red"}"#).contains("unknown variant `red`"));
+        // Read again with the tag moved first: the message has no position in that text.
+        let e = err(r#"{"winner":"red","reason":"resign"}"#);
+        assert_eq!(e, "unknown variant `red`, expected `black` or `white`");
         assert!(err(r#"[1]"#).contains("invalid type"));
     }
 

@@ -316,6 +316,9 @@ fn version_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>,
                         .map(Version)
                         .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
                 }
+                fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Version, E> {
+                    u32::try_from(n).map(Version).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(n), &self))
+                }
                 fn visit_str<E: serde::de::Error>(self, t: &str) -> Result<Version, E> {
                     if t == SEED_RULES_RELEASE {
                         Ok(Version(1))

@@ -129,7 +129,9 @@ impl<'de> Deserialize<'de> for ResultView {
             (Read::Done(result), s) => {
                 Ok(ResultView { result, score: s.score.flatten(), statement: s.statement.flatten() })
             }
-            (Read::Reordered(text), _) => serde_json::from_slice(text.as_bytes()).map_err(serde::de::Error::custom),
+            (Read::Reordered(text), _) => {
+                serde_json::from_slice(text.as_bytes()).map_err(engine::tag_first::reread_error)
+            }
         }
     }
 }
