@@ -9,7 +9,7 @@ use super::{
     group_commit::Append,
     listing::Listing,
     settings::MatchSettings,
-    upgrade,
+    upgrade::{self, Body},
 };
 use crate::data::{internal, leases::Lease, Db};
 use crate::AppError;
@@ -138,11 +138,10 @@ impl Db {
     /// A room's whole log and its secrets (stored in the `room_created` row); `None` if
     /// there is no such room.
     pub async fn load_log(&self, room_id: i64) -> Result<Option<(Vec<StoredEvent>, RoomSecrets)>, AppError> {
-        let rows = self.event_rows(room_id, 0).await?;
-        let Some(first) = rows.first() else { return Ok(None) };
-        let secrets = serde_json::from_value(first.body.clone()).map_err(|e| unreadable(room_id, 1, e))?;
-        let method = upgrade::scoring_method(&first.body);
-        Ok(Some((decode_rows(room_id, rows, method)?, secrets)))
+        let Some(rows) = self.log_rows(EVENTS_AFTER, room_id, 0).await? else { return Ok(None) };
+        let secrets = rows.secrets().map_err(|e| unreadable(room_id, 1, e))?;
+        let method = rows.scoring_method();
+        Ok(Some((decode_rows(room_id, rows.rows, method)?, secrets)))
     }
 
     /// A room's log as far as it can be read (003 §6.2): the events before the first row
@@ -150,50 +149,36 @@ impl Db {
     /// and why, and the last stored number. `None` if there is no such room; an error if
     /// even its first row is unreadable.
     pub async fn load_log_checked(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
-        self.load_log_checked_from(
-            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = $1 ORDER BY seq",
-            room_id,
-        )
-        .await
+        self.load_log_checked_from(EVENTS_AFTER, room_id).await
     }
 
     /// A game's log as the learning archive keeps it (003 §12.7), read like a room's.
     pub async fn load_archived_log(&self, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
         self.load_log_checked_from(
-            "SELECT seq, at_ms, CAST(NULL AS BIGINT) AS actor_id, body FROM learning_archive WHERE room_id = $1 ORDER BY seq",
+            "SELECT seq, at_ms, CAST(NULL AS BIGINT) AS actor_id, body FROM learning_archive WHERE room_id = $1 AND seq > $2 ORDER BY seq",
             room_id,
         )
         .await
     }
 
     async fn load_log_checked_from(&self, sql: &'static str, room_id: i64) -> Result<Option<CheckedLog>, AppError> {
-        let rows = on!(self.pool(), p => sqlx::query(sql).bind(room_id).fetch_all(p).await.map(Neutral::neutral))
-            .map_err(internal)?;
-        let rows: Vec<RawRow> = rows
-            .into_iter()
-            .map(|r| {
-                let text: String = r.col("body")?;
-                let body = serde_json::from_str(&text).map_err(|e| e.to_string());
-                Ok((r.col("seq")?, r.col("at_ms")?, r.col("actor_id")?, text, body))
-            })
-            .collect::<Result<_, AppError>>()?;
-        let Some((_, _, _, _, first)) = rows.first() else { return Ok(None) };
-        let first = first.as_ref().map_err(|e| unreadable(room_id, 1, e))?;
-        let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| unreadable(room_id, 1, e))?;
-        let method = upgrade::scoring_method(first);
+        let Some(rows) = self.log_rows(sql, room_id, 0).await? else { return Ok(None) };
+        let secrets = rows.secrets().map_err(|e| unreadable(room_id, 1, e))?;
+        let method = rows.scoring_method();
+        // Rows a later repair set aside (003 §6.2): after its `resume_after`, before the repair.
         let set_aside: Vec<(i64, i64)> = rows
+            .rows
             .iter()
-            .filter_map(|(seq, _, _, _, b)| {
-                let b = b.as_ref().ok()?;
-                (b["type"] == "record_repaired").then(|| Some((b["resume_after"].as_i64()?, *seq))).flatten()
+            .filter_map(|r| match &r.stored {
+                Ok(Body::Event(Event::RecordRepaired { resume_after, .. })) => Some((*resume_after, r.seq)),
+                _ => None,
             })
             .collect();
-        let last_seq = rows.last().map_or(0, |r| r.0);
-        let mut events = Vec::with_capacity(rows.len());
+        let last_seq = rows.rows.last().map_or(0, |r| r.seq);
+        let mut events = Vec::with_capacity(rows.rows.len());
         let mut damage = None;
-        for (seq, at_ms, actor, text, body) in rows {
-            let decoded = body.and_then(|b| upgrade::decode_stored(&text, b, method));
-            match decoded {
+        for EventRow { seq, at_ms, actor, stored } in rows.rows {
+            match stored.and_then(|s| s.into_event(method)) {
                 Ok(event) => events.push(StoredEvent { seq, at_ms, actor, event }),
                 Err(_) if set_aside.iter().any(|(after, repair)| seq > *after && seq < *repair) => {}
                 Err(why) => {
@@ -208,43 +193,51 @@ impl Db {
 
     /// Events of a room with `seq > after`, in order.
     pub async fn load_events(&self, room_id: i64, after: i64) -> Result<Vec<StoredEvent>, AppError> {
-        let rows = self.event_rows(room_id, after).await?;
+        let Some(rows) = self.log_rows(EVENTS_AFTER, room_id, after).await? else { return Ok(Vec::new()) };
         // Format-1 rows (see `upgrade`) need the room's scoring method, from its first row.
-        let method = match rows.first() {
-            Some(first) if after <= 0 => upgrade::scoring_method(&first.body),
-            _ if rows.iter().any(|r| upgrade::is_format_1(&r.body)) => {
-                let first: Option<String> =
-                    on!(self.pool(), p => sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = $1 AND seq = 1")
-                        .bind(room_id)
-                        .fetch_optional(p)
-                        .await)
-                        .map_err(internal)?;
-                let first =
-                    first.map(|b| serde_json::from_str(&b)).transpose().map_err(|e| unreadable(room_id, 1, e))?;
-                first.as_ref().and_then(upgrade::scoring_method)
+        let method = if rows.first.is_some() {
+            rows.scoring_method()
+        } else if rows.rows.iter().any(|r| r.stored.as_ref().is_ok_and(Body::is_format_1)) {
+            let first: Option<String> =
+                on!(self.pool(), p => sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = $1 AND seq = 1")
+                    .bind(room_id)
+                    .fetch_optional(p)
+                    .await)
+                    .map_err(internal)?;
+            match first.as_deref().map(upgrade::read_stored).transpose().map_err(|e| unreadable(room_id, 1, e))? {
+                Some(Body::Event(e)) => upgrade::scoring_method(&e),
+                _ => None,
             }
-            _ => None,
+        } else {
+            None
         };
-        decode_rows(room_id, rows, method)
+        decode_rows(room_id, rows.rows, method)
     }
 
-    async fn event_rows(&self, room_id: i64, after: i64) -> Result<Vec<EventRow>, AppError> {
-        let rows = on!(self.pool(), p => sqlx::query(
-            "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = $1 AND seq > $2 ORDER BY seq",
-        )
+    /// The rows of `sql` (binding the room and `after`), each read from its text
+    /// (`upgrade::read_stored`: once, with no `serde_json::Value` in between for current
+    /// rows), and from `after` 0 the first row's text; `None` if there are none.
+    async fn log_rows(&self, sql: &'static str, room_id: i64, after: i64) -> Result<Option<LogRows>, AppError> {
+        let rows = on!(self.pool(), p => sqlx::query(sql)
         .bind(room_id)
         .bind(after)
         .fetch_all(p)
         .await.map(Neutral::neutral))
         .map_err(internal)?;
-        rows.into_iter()
+        let mut first = None;
+        let rows = rows
+            .into_iter()
             .map(|r| {
                 let seq: i64 = r.col("seq")?;
                 let text: String = r.col("body")?;
-                let body = serde_json::from_str(&text).map_err(|e| unreadable(room_id, seq, e))?;
-                Ok(EventRow { seq, at_ms: r.col("at_ms")?, actor: r.col("actor_id")?, text, body })
+                let stored = upgrade::read_stored(&text);
+                if after <= 0 && first.is_none() {
+                    first = Some(text);
+                }
+                Ok(EventRow { seq, at_ms: r.col("at_ms")?, actor: r.col("actor_id")?, stored })
             })
-            .collect()
+            .collect::<Result<Vec<_>, AppError>>()?;
+        Ok((!rows.is_empty()).then_some(LogRows { first, rows }))
     }
 
     /// Closed rooms whose listing is stale and whose record is still stored.
@@ -267,8 +260,9 @@ impl Db {
     }
 }
 
-/// A stored row before it is read: seq, at_ms, actor, its text, and its body if it is JSON.
-type RawRow = (i64, i64, Option<i64>, String, Result<serde_json::Value, String>);
+/// A room's events after a number (`$2`), oldest first.
+const EVENTS_AFTER: &str =
+    "SELECT seq, at_ms, actor_id, body FROM match_events WHERE room_id = $1 AND seq > $2 ORDER BY seq";
 
 /// A room's log as [`Db::load_log_checked`] read it.
 pub struct CheckedLog {
@@ -279,14 +273,34 @@ pub struct CheckedLog {
     pub last_seq: i64,
 }
 
-/// A stored row, its body parsed but not yet read as an event.
+/// A stored row, its text read (`upgrade::read_stored`) but a format-1 body not yet upgraded.
 struct EventRow {
     seq: i64,
     at_ms: i64,
     actor: Option<i64>,
-    /// The stored text, read as the event (`upgrade::decode_stored`).
-    text: String,
-    body: serde_json::Value,
+    stored: Result<Body, String>,
+}
+
+/// A log's rows, and the text of its `room_created` row when they include it.
+struct LogRows {
+    first: Option<String>,
+    rows: Vec<EventRow>,
+}
+
+impl LogRows {
+    /// The server-only facts stored in the `room_created` row.
+    fn secrets(&self) -> Result<RoomSecrets, String> {
+        let first = self.first.as_deref().ok_or("the log has no first row")?;
+        serde_json::from_str(first).map_err(|e| e.to_string())
+    }
+
+    /// The scoring method from the `room_created` row, which format-1 rows need.
+    fn scoring_method(&self) -> Option<engine::ScoringMethod> {
+        match self.rows.first().map(|r| &r.stored) {
+            Some(Ok(Body::Event(e))) if self.first.is_some() => upgrade::scoring_method(e),
+            _ => None,
+        }
+    }
 }
 
 fn decode_rows(
@@ -296,7 +310,7 @@ fn decode_rows(
 ) -> Result<Vec<StoredEvent>, AppError> {
     rows.into_iter()
         .map(|r| {
-            let event = upgrade::decode_stored(&r.text, r.body, method).map_err(|e| unreadable(room_id, r.seq, e))?;
+            let event = r.stored.and_then(|s| s.into_event(method)).map_err(|e| unreadable(room_id, r.seq, e))?;
             Ok(StoredEvent { seq: r.seq, at_ms: r.at_ms, actor: r.actor, event })
         })
         .collect()

@@ -17,7 +17,6 @@ use engine::ScoringMethod;
 use serde_json::{json, Map, Value};
 
 use super::events::Event;
-use super::settings::MatchSettings;
 
 /// Whether `body` is a format-1 event that `upgrade` changes.
 pub fn is_format_1(body: &Value) -> bool {
@@ -30,10 +29,12 @@ pub fn is_format_1(body: &Value) -> bool {
     }
 }
 
-/// The scoring method a room's results were counted with, from its `room_created` body.
-pub fn scoring_method(room_created: &Value) -> Option<ScoringMethod> {
-    let settings: MatchSettings = serde_json::from_value(room_created.get("settings")?.clone()).ok()?;
-    settings.engine_rules().ok().map(|r| r.scoring)
+/// The scoring method a room's results were counted with, from its `room_created` event.
+pub fn scoring_method(room_created: &Event) -> Option<ScoringMethod> {
+    match room_created {
+        Event::RoomCreated { settings, .. } => settings.engine_rules().ok().map(|r| r.scoring),
+        _ => None,
+    }
 }
 
 /// Rewrites a format-1 event body into the current format (a no-op for current bodies).
@@ -83,15 +84,41 @@ fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
     score.insert("result".into(), result);
 }
 
-/// A stored row as an event: read from its text `text` (whose parsed form is `body`), or
-/// upgraded first if it is format 1. Why the text and not `body`: a `Value` sorts its keys, so
-/// the event's tag would not come first and `engine::tag_first` would buffer it and read it
-/// again.
-pub fn decode_stored(text: &str, body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {
-    if is_format_1(&body) {
-        return decode(body, method);
+/// A stored row's text, read: the event, or a format-1 body for [`decode`] to upgrade.
+#[derive(Debug)]
+pub enum Body {
+    Event(Event),
+    Format1(Value),
+}
+
+/// Reads a stored row's text. Current rows are read from the text once, tag first
+/// (`engine::tag_first`: a `Value` sorts its keys, and the reader would buffer the object and
+/// read it again). Only a row that does not read so is parsed as JSON, to see whether it is
+/// format 1. A format-1 `illegal_attempt` reads directly: events ignore unknown fields, and
+/// its `message` is all that `upgrade` would remove.
+pub fn read_stored(text: &str) -> Result<Body, String> {
+    let unread = match serde_json::from_str(text) {
+        Ok(event) => return Ok(Body::Event(event)),
+        Err(e) => e,
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(body) if is_format_1(&body) => Ok(Body::Format1(body)),
+        _ => Err(unread.to_string()),
     }
-    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+impl Body {
+    pub fn is_format_1(&self) -> bool {
+        matches!(self, Body::Format1(_))
+    }
+
+    /// The event, a format-1 body upgraded with the room's scoring method (see [`decode`]).
+    pub fn into_event(self, method: Option<ScoringMethod>) -> Result<Event, String> {
+        match self {
+            Body::Event(event) => Ok(event),
+            Body::Format1(body) => decode(body, method),
+        }
+    }
 }
 
 /// One stored body as an event, upgraded first if it is format 1 (which needs the room's
@@ -112,15 +139,19 @@ mod tests {
     };
 
     /// A fixture's log (`StoredEvent` values, oldest first) read as the database loader reads
-    /// rows: secrets and the scoring method from the `room_created` body, then `decode`.
+    /// rows, from their text: secrets and the scoring method from the `room_created` row, then
+    /// `read_stored` and `into_event`.
     fn parse_log(values: Vec<Value>) -> Result<(Vec<StoredEvent>, RoomSecrets), String> {
-        let first = values.first().and_then(|v| v.get("event")).ok_or("empty log")?.clone();
-        let secrets: RoomSecrets = serde_json::from_value(first.clone()).map_err(|e| e.to_string())?;
-        let method = scoring_method(&first);
+        let first = values.first().and_then(|v| v.get("event")).ok_or("empty log")?.to_string();
+        let secrets: RoomSecrets = serde_json::from_str(&first).map_err(|e| e.to_string())?;
+        let method = match read_stored(&first)? {
+            Body::Event(e) => scoring_method(&e),
+            Body::Format1(_) => None,
+        };
         let events = values
             .into_iter()
             .map(|v| {
-                let event = decode(v["event"].clone(), method)?;
+                let event = read_stored(&v["event"].to_string())?.into_event(method)?;
                 let at = |k: &str| v[k].as_i64();
                 Ok(StoredEvent {
                     seq: at("seq").ok_or("seq")?,
@@ -256,5 +287,45 @@ mod tests {
         let bad = json!({"type": "illegal_attempt", "colour": "black", "at": {"x":1,"y":1,"z":1}, "reason": "suicide", "message": "x"});
         assert!(decode(bad.clone(), None).is_err(), "a format-1 event without the room's method is refused");
         assert!(decode(bad, Some(ScoringMethod::Area)).is_ok());
+    }
+
+    /// What the loader reads from a row's text: a current event at once, a format-1 body for
+    /// upgrading, and for anything else the reader's own error.
+    #[test]
+    fn stored_rows_are_read_from_their_text() {
+        let current = r#"{"type":"ended","result":{"reason":"resign","winner":"white"}}"#;
+        let Body::Event(e) = read_stored(current).unwrap() else { panic!("a current row is an event") };
+        assert_eq!(
+            e,
+            Event::Ended {
+                result: engine::GameResult::Resign { winner: engine::Color::White },
+                score: None,
+                statement: None
+            }
+        );
+
+        let old = r#"{"type":"ended","winner":"black","reason":"time","summary_ko":"흑 시간승","summary_en":"Black wins on time"}"#;
+        let stored = read_stored(old).unwrap();
+        assert!(stored.is_format_1());
+        assert_eq!(
+            stored.into_event(Some(ScoringMethod::Territory)).unwrap(),
+            Event::Ended {
+                result: engine::GameResult::Time { winner: engine::Color::Black },
+                score: None,
+                statement: None
+            }
+        );
+
+        // Its `message` is all that upgrading would remove, and events ignore unknown fields.
+        let old_illegal =
+            r#"{"type":"illegal_attempt","colour":"black","at":{"x":1,"y":1,"z":1},"reason":"suicide","message":"x"}"#;
+        let Body::Event(e) = read_stored(old_illegal).unwrap() else { panic!("reads directly") };
+        assert_eq!(e, decode(serde_json::from_str(old_illegal).unwrap(), Some(ScoringMethod::Area)).unwrap());
+
+        let wrong = r#"{"type":"ended","result":{"reason":"resign","winner":"grey"}}"#;
+        let why = read_stored(wrong).unwrap_err();
+        assert!(why.contains("grey"), "{why}");
+        assert!(read_stored("{not json").is_err());
+        assert!(read_stored(r#"{"type":"no_such_event"}"#).unwrap_err().contains("no_such_event"));
     }
 }
