@@ -70,7 +70,7 @@ try {
 
   // First contentful paint and hydration (interactive), fresh profile each time.
   // Measured without playwright in the page while it loads: `waitForFunction` injects
-  // playwright's own script (~40 ms of parsing on this machine) into the page mid-hydration,
+  // playwright's own script (9–38 ms of evaluation in traces here) into the page mid-hydration,
   // which a player's browser never runs. A CDP binding reports the moment instead: the page
   // gets only a setter that calls it when `mark_hydrated` writes `__sb_hydrated_at`.
   async function hydratedQuietly(path) {
