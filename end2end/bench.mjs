@@ -75,25 +75,29 @@ try {
   // gets only a setter that calls it when `mark_hydrated` writes `__sb_hydrated_at`.
   async function hydratedQuietly(path) {
     const b = await launch();
-    const page = await b.context.newPage();
-    const cdp = await b.context.newCDPSession(page);
-    await cdp.send("Runtime.enable");
-    await cdp.send("Page.enable");
-    await cdp.send("Runtime.addBinding", { name: "__sbReport" });
-    await cdp.send("Page.addScriptToEvaluateOnNewDocument", {
-      source: "Object.defineProperty(window, '__sb_hydrated_at', { configurable: true, set(v) {"
-        + " Object.defineProperty(window, '__sb_hydrated_at', { value: v, writable: true }); __sbReport(String(v)); } });",
-    });
-    const reported = new Promise((resolve) => cdp.on("Runtime.bindingCalled", (e) => {
-      if (e.name === "__sbReport") resolve(Number(e.payload));
-    }));
-    await cdp.send("Page.navigate", { url: server.base + path });
-    let timer;
-    const late = new Promise((_, no) => { timer = setTimeout(() => no(new Error(`${path} did not hydrate in 60 s`)), 60_000); });
-    const tti = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
-    const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
-    await b.close();
-    return { fcp, tti };
+    try {
+      const page = await b.context.newPage();
+      const cdp = await b.context.newCDPSession(page);
+      await cdp.send("Runtime.enable");
+      await cdp.send("Page.enable");
+      await cdp.send("Runtime.addBinding", { name: "__sbReport" });
+      await cdp.send("Page.addScriptToEvaluateOnNewDocument", {
+        source: "Object.defineProperty(window, '__sb_hydrated_at', { configurable: true, set(v) {"
+          + " Object.defineProperty(window, '__sb_hydrated_at', { value: v, writable: true }); __sbReport(String(v)); } });",
+      });
+      const reported = new Promise((resolve) => cdp.on("Runtime.bindingCalled", (e) => {
+        if (e.name === "__sbReport") resolve(Number(e.payload));
+      }));
+      const nav = await cdp.send("Page.navigate", { url: server.base + path });
+      if (nav.errorText) throw new Error(`${path}: ${nav.errorText}`);
+      let timer;
+      const late = new Promise((_, no) => { timer = setTimeout(() => no(new Error(`${path} did not hydrate in 60 s`)), 60_000); });
+      const tti = await Promise.race([reported, late]).finally(() => clearTimeout(timer));
+      const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
+      return { fcp, tti };
+    } finally {
+      await b.close();
+    }
   }
   const paints = [], interactive = [];
   for (let i = 0; i < 9; i++) {

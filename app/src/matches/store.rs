@@ -166,6 +166,7 @@ impl Db {
         let secrets = rows.secrets().map_err(|e| unreadable(room_id, 1, e))?;
         let method = rows.scoring_method();
         // Rows a later repair set aside (003 §6.2): after its `resume_after`, before the repair.
+        // Only a repair that reads counts, as in `MatchState::replay`.
         let set_aside: Vec<(i64, i64)> = rows
             .rows
             .iter()
@@ -197,15 +198,16 @@ impl Db {
         // Format-1 rows (see `upgrade`) need the room's scoring method, from its first row.
         let method = if rows.first.is_some() {
             rows.scoring_method()
-        } else if rows.rows.iter().any(|r| r.stored.as_ref().is_ok_and(Body::is_format_1)) {
+        } else if rows.rows.iter().any(|r| r.stored.as_ref().is_ok_and(Body::needs_upgrade)) {
             let first: Option<String> =
                 on!(self.pool(), p => sqlx::query_scalar("SELECT body FROM match_events WHERE room_id = $1 AND seq = 1")
                     .bind(room_id)
                     .fetch_optional(p)
                     .await)
                     .map_err(internal)?;
-            match first.as_deref().map(upgrade::read_stored).transpose().map_err(|e| unreadable(room_id, 1, e))? {
-                Some(Body::Event(e)) => upgrade::scoring_method(&e),
+            // Unreadable or missing, it gives no method: the format-1 rows then say so.
+            match first.as_deref().map(upgrade::read_stored) {
+                Some(Ok(Body::Event(e))) => upgrade::scoring_method(&e),
                 _ => None,
             }
         } else {
@@ -281,7 +283,8 @@ struct EventRow {
     stored: Result<Body, String>,
 }
 
-/// A log's rows, and the text of its `room_created` row when they include it.
+/// A log's rows, and the text of the first when they start at the beginning (the
+/// `room_created` row).
 struct LogRows {
     first: Option<String>,
     rows: Vec<EventRow>,

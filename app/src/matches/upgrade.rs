@@ -4,7 +4,8 @@
 //! - `ended` had `winner`, a `reason` word and `summary_ko`/`summary_en` sentences; now it
 //!   has a typed `result` (engine::GameResult);
 //! - a `ScoreSummary` had `winner`, `margin_half` and the two sentences; now `result`;
-//! - `illegal_attempt` had an English `message` beside its `reason` word.
+//! - `illegal_attempt` had an English `message` beside its `reason` word. Such a row reads as
+//!   the current event as it is (events ignore unknown fields), so it needs no upgrade.
 //!
 //! The sentences are dropped: people read results through the i18n catalogue.
 //!
@@ -19,12 +20,11 @@ use serde_json::{json, Map, Value};
 use super::events::Event;
 
 /// Whether `body` is a format-1 event that `upgrade` changes.
-pub fn is_format_1(body: &Value) -> bool {
+fn is_format_1(body: &Value) -> bool {
     let has = |v: &Value, k: &str| v.get(k).is_some();
     match body.get("type").and_then(Value::as_str) {
         Some("ended") => has(body, "summary_ko") || body.get("score").is_some_and(|s| has(s, "summary_ko")),
         Some("statement_issued") => body.get("score").is_some_and(|s| has(s, "summary_ko")),
-        Some("illegal_attempt") => has(body, "message"),
         _ => false,
     }
 }
@@ -38,15 +38,12 @@ pub fn scoring_method(room_created: &Event) -> Option<ScoringMethod> {
 }
 
 /// Rewrites a format-1 event body into the current format (a no-op for current bodies).
-pub fn upgrade(body: &mut Value, method: ScoringMethod) {
+fn upgrade(body: &mut Value, method: ScoringMethod) {
     let Some(obj) = body.as_object_mut() else { return };
     if let Some(score) = obj.get_mut("score").and_then(Value::as_object_mut) {
         upgrade_score(score, method);
     }
     match obj.get("type").and_then(Value::as_str) {
-        Some("illegal_attempt") => {
-            obj.remove("message");
-        }
         Some("ended") if obj.contains_key("reason") => {
             obj.remove("summary_ko");
             obj.remove("summary_en");
@@ -94,8 +91,8 @@ pub enum Body {
 /// Reads a stored row's text. Current rows are read from the text once, tag first
 /// (`engine::tag_first`: a `Value` sorts its keys, and the reader would buffer the object and
 /// read it again). Only a row that does not read so is parsed as JSON, to see whether it is
-/// format 1. A format-1 `illegal_attempt` reads directly: events ignore unknown fields, and
-/// its `message` is all that `upgrade` would remove.
+/// format 1. A format-1 `illegal_attempt` reads directly: events ignore unknown fields such
+/// as its `message`.
 pub fn read_stored(text: &str) -> Result<Body, String> {
     let unread = match serde_json::from_str(text) {
         Ok(event) => return Ok(Body::Event(event)),
@@ -108,7 +105,8 @@ pub fn read_stored(text: &str) -> Result<Body, String> {
 }
 
 impl Body {
-    pub fn is_format_1(&self) -> bool {
+    /// Whether the row needs the room's scoring method to be read ([`Body::into_event`]).
+    pub fn needs_upgrade(&self) -> bool {
         matches!(self, Body::Format1(_))
     }
 
@@ -123,7 +121,7 @@ impl Body {
 
 /// One stored body as an event, upgraded first if it is format 1 (which needs the room's
 /// scoring method; see [`scoring_method`]).
-pub fn decode(mut body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {
+fn decode(mut body: Value, method: Option<ScoringMethod>) -> Result<Event, String> {
     if is_format_1(&body) {
         upgrade(&mut body, method.ok_or("a format-1 event needs the room's scoring method")?);
     }
@@ -284,9 +282,9 @@ mod tests {
                 statement: None
             }
         );
-        let bad = json!({"type": "illegal_attempt", "colour": "black", "at": {"x":1,"y":1,"z":1}, "reason": "suicide", "message": "x"});
-        assert!(decode(bad.clone(), None).is_err(), "a format-1 event without the room's method is refused");
-        assert!(decode(bad, Some(ScoringMethod::Area)).is_ok());
+        let old_score =
+            json!({"type": "ended", "winner": null, "reason": "score", "summary_ko": "빅", "summary_en": "Jigo"});
+        assert!(decode(old_score, None).is_err(), "a format-1 result without the room's method is refused");
     }
 
     /// What the loader reads from a row's text: a current event at once, a format-1 body for
@@ -306,7 +304,7 @@ mod tests {
 
         let old = r#"{"type":"ended","winner":"black","reason":"time","summary_ko":"흑 시간승","summary_en":"Black wins on time"}"#;
         let stored = read_stored(old).unwrap();
-        assert!(stored.is_format_1());
+        assert!(stored.needs_upgrade());
         assert_eq!(
             stored.into_event(Some(ScoringMethod::Territory)).unwrap(),
             Event::Ended {
@@ -316,11 +314,18 @@ mod tests {
             }
         );
 
-        // Its `message` is all that upgrading would remove, and events ignore unknown fields.
+        // A format-1 refusal reads as it is: events ignore unknown fields such as its `message`.
         let old_illegal =
             r#"{"type":"illegal_attempt","colour":"black","at":{"x":1,"y":1,"z":1},"reason":"suicide","message":"x"}"#;
         let Body::Event(e) = read_stored(old_illegal).unwrap() else { panic!("reads directly") };
-        assert_eq!(e, decode(serde_json::from_str(old_illegal).unwrap(), Some(ScoringMethod::Area)).unwrap());
+        assert_eq!(
+            e,
+            Event::IllegalAttempt {
+                colour: engine::Color::Black,
+                at: crate::matches::events::Xyz { x: 1, y: 1, z: 1 },
+                reason: engine::IllegalKind::Suicide
+            }
+        );
 
         let wrong = r#"{"type":"ended","result":{"reason":"resign","winner":"grey"}}"#;
         let why = read_stored(wrong).unwrap_err();
