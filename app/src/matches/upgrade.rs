@@ -83,6 +83,8 @@ fn upgrade_score(score: &mut Map<String, Value>, method: ScoringMethod) {
 
 /// A stored row's text, read: the event, or a format-1 body for [`decode`] to upgrade.
 #[derive(Debug)]
+// Not boxed: the event moves on unboxed into `StoredEvent`; format-1 rows are the rare ones.
+#[allow(clippy::large_enum_variant)]
 pub enum Body {
     Event(Event),
     Format1(Value),
