@@ -68,14 +68,18 @@ pub enum Read<T> {
 pub fn deserialize<'de, D: Deserializer<'de>, T: TagFirst + DeserializeOwned>(d: D) -> Result<T, D::Error> {
     match read::<D, T, ()>(d, ())?.0 {
         Read::Done(t) => Ok(t),
-        Read::Reordered(text) => serde_json::from_slice(text.as_bytes()).map_err(reread_error),
+        Read::Reordered(text) => reread(&text),
     }
 }
 
-/// An error from reading a reordered object again, without the position in the rewritten
-/// text (which is not the caller's: `serde_path_to_error` and the JSON reader around this one
-/// say where the object is).
-pub fn reread_error<E: de::Error>(e: serde_json::Error) -> E {
+/// Reads again an object that [`read`] gave back with its tag moved first. Its error has no
+/// position in the rewritten text (which is not the caller's: `serde_path_to_error` and the
+/// JSON reader around this one say where the object is).
+pub fn reread<T: DeserializeOwned, E: de::Error>(text: &str) -> Result<T, E> {
+    serde_json::from_slice(text.as_bytes()).map_err(reread_error)
+}
+
+fn reread_error<E: de::Error>(e: serde_json::Error) -> E {
     let text = e.to_string();
     let position = format!(" at line {} column {}", e.line(), e.column());
     E::custom(text.strip_suffix(&position).unwrap_or(&text))

@@ -129,9 +129,7 @@ impl<'de> Deserialize<'de> for ResultView {
             (Read::Done(result), s) => {
                 Ok(ResultView { result, score: s.score.flatten(), statement: s.statement.flatten() })
             }
-            (Read::Reordered(text), _) => {
-                serde_json::from_slice(text.as_bytes()).map_err(engine::tag_first::reread_error)
-            }
+            (Read::Reordered(text), _) => engine::tag_first::reread(&text),
         }
     }
 }

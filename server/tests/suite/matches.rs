@@ -682,3 +682,42 @@ async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     }
     srv.stop().await;
 }
+
+/// The enums read tag first (`engine::tag_first`) parse their tag with strum's names, while
+/// serde's derive writes it and the document lists it: the three must name the variants
+/// alike, or a variant written under a `#[serde(rename)]` strum does not know would not read
+/// back. The document's names are serde's (utoipa reads serde's attributes).
+#[test]
+fn tag_first_enums_read_every_tag_the_document_names() {
+    use engine::tag_first::TagFirst;
+    fn check<T: TagFirst>(schema: &str) {
+        let doc = serde_json::to_value(server::api::openapi()).unwrap();
+        let variants = doc["components"]["schemas"][schema]["oneOf"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{schema} is documented as variants"));
+        let mut documented: Vec<&str> = variants
+            .iter()
+            .map(|v| {
+                v["properties"][T::TAG]["enum"][0]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{schema}: {v} names its {}", T::TAG))
+            })
+            .collect();
+        let mut read: Vec<&str> = T::VARIANTS.to_vec();
+        documented.sort_unstable();
+        read.sort_unstable();
+        assert_eq!(documented, read, "{schema}");
+    }
+    use app::matches::{conduct::Subject, events, mode::RoomMode, referee::ChainVerdict, settings};
+    check::<engine::GameResult>("GameResult");
+    check::<events::Event>("Event");
+    check::<events::HoldReason>("HoldReason");
+    check::<events::FilledBy>("FilledBy");
+    check::<RoomMode>("RoomMode");
+    check::<settings::TimeControl>("TimeControl");
+    check::<settings::AssistanceScope>("AssistanceScope");
+    check::<settings::SpecialRule>("SpecialRule");
+    check::<settings::CoordLabels>("CoordLabels");
+    check::<Subject>("Subject");
+    check::<ChainVerdict>("ChainVerdict");
+}
