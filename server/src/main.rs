@@ -10,19 +10,18 @@ use server::{
 use tracing_subscriber::EnvFilter;
 
 /// jemalloc rather than glibc's malloc (issue 15 §1): under 100 games and 10,000 receiving
-/// spectators glibc's malloc and free took a fifth of the server's CPU (`perf`), and the
-/// `load` benchmark ran 4,443–4,822 moves/s, p99 26.6–29.1 ms against 5,963–6,360 and
-/// 18.4–21.2 ms with jemalloc, at 180 instead of 172 MiB. mimalloc was faster still but held
-/// ~700 KiB per room (README, "mimalloc … tried").
+/// spectators glibc's malloc and free took a fifth of the server's CPU (`perf`); with
+/// jemalloc the `load` benchmark's moves/s rose and its p99 fell by about 30% each, for a few
+/// MiB more (README, "jemalloc as the server's allocator"). mimalloc was faster still but
+/// held ~700 KiB per room.
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's options, read at its start: a background thread gives freed pages back to the
 /// system after its decay time even while the server is idle (a burst of sign-ins frees
 /// argon2's 19 MiB per hash at once), instead of only on later allocations.
-#[allow(non_upper_case_globals)]
 #[export_name = "_rjem_malloc_conf"]
-pub static malloc_conf: &[u8; 23] = b"background_thread:true\0";
+static MALLOC_CONF: &[u8; 23] = b"background_thread:true\0";
 
 #[tokio::main]
 async fn main() -> ExitCode {

@@ -493,9 +493,12 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
                 view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any_sync()
             }}
             <aside class="side">
+                // While scoring, and after the game, the statement and its Agree button come
+                // first (in the page's order, so the keyboard's order too): below the play
+                // controls they were a screen or more down, 2,000 px on a phone.
+                {view! { <scoring::ScoringPanel/> }.into_any_sync()}
                 {view! { <panel::GamePanel/> }.into_any_sync()}
                 {view! { <referee::PlayerReferee/> }.into_any_sync()}
-                {view! { <scoring::ScoringPanel/> }.into_any_sync()}
                 {view! { <referee::Rulings/> }.into_any_sync()}
                 {view! { <conduct::Sanctions/> }.into_any_sync()}
                 {view! { <conduct::ReportForm/> }.into_any_sync()}
