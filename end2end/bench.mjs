@@ -1,6 +1,8 @@
-// Browser-side speed of the product (issue 5 point 9) — a benchmark, not a test: transfer
-// sizes, first paint and time to interactive, the frame time of a full 25×25×25 board on
-// software WebGL, and tap-to-preview latency. Prints medians. `make bench-ui` runs it.
+// Browser-side speed of the product — a benchmark, not a test: transfer sizes, first paint
+// and time to interactive, the frame time of 19³ and 25³ middle games and of a full 25³
+// board on software WebGL, a 19³ room's load, and tap-to-preview latency on the flat board,
+// the whole 3D view, the region's 3D view and the layer plan. Prints medians. `make
+// bench-ui` runs it.
 import { request } from "node:http";
 import { startServer } from "./server.mjs";
 
@@ -10,7 +12,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 const server = await startServer();
 process.env.BASE_URL = server.base;
 const { launch } = await import("./tests/browser.mjs");
-const { player, createRoom, sit, agreeAndReady, waitHydrated } = await import("./tests/game.mjs");
+const { player, createRoom, sit, agreeAndReady, waitHydrated, spaceRoom, middleGame } = await import("./tests/game.mjs");
 
 // The bytes the server sends for `path` to a client accepting `encoding` (the bundle's
 // files go out as their precompressed copies: scripts/precompress.sh).
@@ -121,6 +123,14 @@ try {
     await b.close();
     return (frames.n * 1000) / frames.ms;
   }
+  // Middle games: 19³ and 25³ boxes with 400 stones scattered (the page's fixed walk), the
+  // last move marked, turning every frame: what a player's whole view costs to draw.
+  for (const n of [19, 25]) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await fpsOf(`n=${n}&stones=400`, 4));
+    const m = median(runs);
+    console.log(`${n}×${n}×${n} with 400 stones (a middle game), SwiftShader: median ${m.toFixed(1)} fps (${(1000 / m).toFixed(1)} ms per frame); runs ${runs.map((x) => x.toFixed(1)).join(", ")}`);
+  }
   // Frame time of a full 25×25×25 board (15,625 stones) turning every frame.
   const fps = [];
   for (let i = 0; i < 3; i++) fps.push(await fpsOf("n=25", 5));
@@ -158,6 +168,84 @@ try {
   });
   console.log(`tap → preview in the DOM (19×19): median ${median(lat.dom).toFixed(1)} ms; → next animation frame: median ${median(lat.painted).toFixed(1)} ms, max ${Math.max(...lat.painted).toFixed(1)} ms over ${lat.painted.length} taps`);
   await a.close(); await c.close();
+
+  // A 19³ room in a middle game (320 stones), as its player sees it: the room's load, and
+  // tap → preview on the whole 3D view, the region's 3D view and the layer plan. "Shown" is
+  // the next animation frame after the selection is in the page; for a 3D view, the next
+  // frame after its canvas drew again.
+  const sb = await player("bench_space_b"), sw = await player("bench_space_w");
+  const sid = await spaceRoom(sb, sw, 19, "bench 19");
+  await middleGame(sb, sw, sid, 19, 320, 19);
+  const roomLoads = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    await sb.page.goto(`${server.base}/rooms/${sid}`);
+    await waitHydrated(sb.page);
+    await sb.page.waitForFunction(() => Number(document.querySelector("[data-testid=board-canvas]")?.dataset.frames) >= 1, null, { timeout: 120_000 });
+    roomLoads.push(Date.now() - t0);
+  }
+  console.log(`19³ room with 320 stones: loaded to the first frame of its 3D view, median ${median(roomLoads)} ms (${roomLoads.join(", ")})`);
+  // Where each empty point of the 19³ box is drawn on the whole view.
+  await sb.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").setAttribute("data-probe", "points"));
+  await sb.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft" })));
+  await sb.page.waitForFunction(() => (JSON.parse(document.querySelector("[data-testid=board-canvas]").dataset.projection || "{}").points || []).length > 0);
+  const tapTimes = (canvasSel, points) => sb.page.evaluate(async ([sel, pts]) => {
+    const c = document.querySelector(sel);
+    const r = c.getBoundingClientRect();
+    const out = [];
+    for (const [x, y] of pts) {
+      const before = document.querySelector("[data-testid=selection]").textContent;
+      const frames = Number(c.dataset.frames);
+      const t0 = performance.now();
+      for (const type of ["pointerdown", "pointerup"]) {
+        c.dispatchEvent(new PointerEvent(type, { bubbles: true, clientX: r.left + x, clientY: r.top + y, pointerId: 1, button: 0, isPrimary: true }));
+      }
+      while (document.querySelector("[data-testid=selection]").textContent === before || Number(c.dataset.frames) === frames) {
+        await new Promise((res) => requestAnimationFrame(() => res()));
+        if (performance.now() - t0 > 5000) break;
+      }
+      await new Promise((res) => requestAnimationFrame(() => res()));
+      out.push(performance.now() - t0);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    return out;
+  }, [canvasSel, points]);
+  const proj = JSON.parse(await sb.page.getAttribute("[data-testid=board-canvas]", "data-projection"));
+  const clearOf = (pts) => pts.filter(([, , , sx, sy]) => sx > 20 && sy > 20 && proj.stones.every((s) => Math.hypot(s.x - sx, s.y - sy) > s.r + 6));
+  const wholeTaps = clearOf(proj.points).filter((_, i) => i % 97 === 0).slice(0, 15).map(([, , , sx, sy]) => [sx, sy]);
+  const whole = await tapTimes("[data-testid=board-canvas]", wholeTaps);
+  console.log(`tap → preview shown, whole 3D view (19³, 320 stones): median ${median(whole).toFixed(1)} ms, max ${Math.max(...whole).toFixed(1)} ms over ${whole.length} taps`);
+  // The region's 3D view: its own canvas, its own projection.
+  await sb.page.click("[data-testid=region-3d]");
+  await sb.page.evaluate(() => document.querySelector("[data-testid=region-canvas]").setAttribute("data-probe", "points"));
+  await sb.page.evaluate(() => document.querySelector("[data-testid=region-canvas]").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft" })));
+  await sb.page.waitForFunction(() => (JSON.parse(document.querySelector("[data-testid=region-canvas]").dataset.projection || "{}").points || []).length > 0);
+  const rproj = JSON.parse(await sb.page.getAttribute("[data-testid=region-canvas]", "data-projection"));
+  const regionTaps = rproj.points.filter(([, , , sx, sy]) => sx > 20 && sy > 20 && rproj.stones.every((s) => Math.hypot(s.x - sx, s.y - sy) > s.r + 6))
+    .filter((_, i) => i % 37 === 0).slice(0, 15).map(([, , , sx, sy]) => [sx, sy]);
+  const region = await tapTimes("[data-testid=region-canvas]", regionTaps);
+  console.log(`tap → preview shown, region 3D view: median ${median(region).toFixed(1)} ms, max ${Math.max(...region).toFixed(1)} ms over ${region.length} taps`);
+  // The layer plan: a click on a point, the preview in the plan, the next frame.
+  await sb.page.click("[data-testid=region-plan]");
+  const plan = await sb.page.evaluate(async () => {
+    const out = [];
+    const pts = [...document.querySelectorAll("[data-testid=region] [data-testid^=pt-]")];
+    for (let i = 0; i < 21; i++) {
+      const el = pts[(i * 7) % pts.length];
+      const before = document.querySelector("[data-testid=selection]").textContent;
+      const t0 = performance.now();
+      el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      while (document.querySelector("[data-testid=selection]").textContent === before && performance.now() - t0 < 5000) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return out;
+  });
+  console.log(`tap → preview shown, layer plan (19 × 19): median ${median(plan).toFixed(1)} ms, max ${Math.max(...plan).toFixed(1)} ms over ${plan.length} taps`);
+  await sb.close(); await sw.close();
 } finally {
   server.stop();
 }

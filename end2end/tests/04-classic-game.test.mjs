@@ -29,10 +29,10 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await waitHydrated(spectator);
     assert.equal(await spectator.locator("[data-testid=confirm-move]").count(), 0, "spectators get no controls");
 
-    // Confirm with nothing selected: the player is asked to select first (003 §2.6).
-    await alice.page.click("[data-testid=confirm-move]");
-    await alice.page.waitForSelector("[data-testid=notice]");
-    assert.match(await alice.page.textContent("[data-testid=notice]"), /select|선택/i);
+    // Nothing selected: the player is asked to select an empty point, and Place stone is not
+    // offered until one is (003 §2.6).
+    assert.match(await alice.page.textContent("[data-testid=selection]"), /empty point|빈 교차점/i);
+    assert.equal(await alice.page.locator("[data-testid=confirm-move]").count(), 0, "no Place stone without a point");
 
     // Black A2 (x1,y8), White E5, Black B1 (x2,y9): A1 becomes a suicide point for White.
     await play(alice, id, 1, 8, 1);

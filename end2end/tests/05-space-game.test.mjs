@@ -97,23 +97,39 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await until(id, (v) => v.to_move === "white" && !v.stones.some(([p]) => p.x === 2 && p.y === 1 && p.z === 1), "undo");
     await inStep(bob.page, id);
 
-    // A tap on the 3D view selects a point (a drag only rotates). The default camera looks
-    // at the box centre from yaw −0.55, pitch 0.45; on that central ray the point nearest
-    // the camera is 2,2,5 (world (−1, 1, 2), 0.14 spacings off the ray), in front of 3,3,3.
+    // A tap on the 3D view takes what is seen there: on a stone, that stone (the box's
+    // centre, 3,3,3, at the canvas' centre in the opening view: occupied, so nothing is
+    // selected); elsewhere the empty point drawn there. A drag only rotates.
     const canvas = await bob.page.$("[data-testid=board-canvas]");
     const box = await canvas.boundingBox();
     await bob.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    await bob.page.waitForFunction(() => /2,2,5/.test(document.querySelector("[data-testid=selection]").textContent));
+    await bob.page.waitForFunction(() => /3,3,3/.test(document.querySelector("[data-testid=notice]")?.textContent || ""));
+    // The renderer says where each point is drawn; an empty one clear of every stone's disc.
+    await bob.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").setAttribute("data-probe", "points"));
+    await bob.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft" })));
+    await bob.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" })));
+    await bob.page.waitForFunction(() => JSON.parse(document.querySelector("[data-testid=board-canvas]").dataset.projection || "{}").points?.length === 125);
+    const projection = JSON.parse(await canvas.getAttribute("data-projection"));
+    // An empty point drawn clear of every stone's disc and of every other point.
+    const taken = new Set(projection.stones.map((s) => s.at.join(",")));
+    const clear = projection.points.find(([x, y, z, sx, sy]) => !taken.has(`${x},${y},${z}`)
+      && sx > 10 && sy > 10 && sx < box.width - 10 && sy < box.height - 10
+      && projection.stones.every((s) => Math.hypot(s.x - sx, s.y - sy) > s.r + 8)
+      && projection.points.every(([ox, oy, oz, px, py]) => (ox === x && oy === y && oz === z) || Math.hypot(px - sx, py - sy) > 8));
+    assert.ok(clear, "an empty point is drawn clear of the stones");
+    const name = clear.slice(0, 3).join(",");
+    await bob.page.mouse.click(box.x + clear[3], box.y + clear[4]);
+    await bob.page.waitForFunction((n) => document.querySelector("[data-testid=selection]").textContent.includes(n), name);
     await bob.page.mouse.move(box.x + 50, box.y + 50);
     await bob.page.mouse.down();
     await bob.page.mouse.move(box.x + 200, box.y + 120, { steps: 5 });
     await bob.page.mouse.up();
-    assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a rotation drag does not select");
+    assert.ok((await bob.page.textContent("[data-testid=selection]")).includes(name), "a rotation drag does not select");
     await bob.page.screenshot({ path: `${ARTIFACTS}/space-3-3d-selection.png` });
 
     // The region view is a second 3D view with its own direction and zoom (003 §7.5–7.6);
     // on a 5×5×5 box its local-ten box is the whole box. The whole board's drag did not turn
-    // it, so a tap on its centre still finds 2,2,5 (after another point was selected).
+    // it, so a tap on its centre finds the stone there, 3,3,3, as the whole view did.
     const attr = async (sel, name) => Number(await bob.page.getAttribute(`[data-testid=${sel}]`, name));
     await bob.page.fill("[data-testid=coord-x]", "4");
     await bob.page.fill("[data-testid=coord-y]", "4");
@@ -127,8 +143,9 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await waitFrames(bob.page, 1, "[data-testid=region-canvas]");
     assert.notEqual(await attr("region-canvas", "data-yaw"), await attr("board-canvas", "data-yaw"));
     const rbox = await regionCanvas.boundingBox();
+    assert.equal(await bob.page.locator("[data-testid=notice]").count(), 0, "the selection cleared the notice");
     await bob.page.mouse.click(rbox.x + rbox.width / 2, rbox.y + rbox.height / 2);
-    await bob.page.waitForFunction(() => /2,2,5/.test(document.querySelector("[data-testid=selection]").textContent));
+    await bob.page.waitForFunction(() => /3,3,3/.test(document.querySelector("[data-testid=notice]")?.textContent || ""));
     // Zoom the region only; then match its direction to the whole board's: the direction
     // is copied, the zoom is not.
     const wholeDistance = await attr("board-canvas", "data-distance");
@@ -164,6 +181,7 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     // reference is a stone's point (one is drawn largest), whose layer becomes the active
     // one; the selection stays and the board does not turn.
     await toLayer(bob.page, 2); // no stones on layer 2
+    const selectedBefore = await bob.page.textContent("[data-testid=selection]");
     await bob.page.click("[data-testid=region-select]");
     await bob.page.mouse.move(box.x + 5, box.y + 5);
     await bob.page.mouse.down();
@@ -173,7 +191,7 @@ test("a Space game on a 5×5×5 box from invitation to the agreed result", async
     await bob.page.waitForFunction(() => !/Z = 2$/.test(document.querySelector("[data-testid=layer]").textContent));
     const layer = Number((await bob.page.textContent("[data-testid=layer]")).replace(/\D+/g, ""));
     assert.ok(stoneLayers.includes(layer), `the reference is a stone's point (layer ${layer} of ${stoneLayers})`);
-    assert.match(await bob.page.textContent("[data-testid=selection]"), /2,2,5/, "a region drag is not a selection");
+    assert.equal(await bob.page.textContent("[data-testid=selection]"), selectedBefore, "a region drag is not a selection");
     await bob.page.screenshot({ path: `${ARTIFACTS}/space-3b-region-drag.png` });
     await bob.page.click("[data-testid=region-select]");
 

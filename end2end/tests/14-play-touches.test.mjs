@@ -38,7 +38,9 @@ test("byo-yomi counted down with sound, stones and the turn heard, the switch re
     await play(alice, id, 5, 5, 1);
     await bob.page.waitForFunction(() => ["stone", "your_turn"].every((s) => (window.__sb_sounds || []).includes(s)));
 
-    // Sound off: nothing more is played, and the choice survives a reload.
+    // Sound off (under "Animation and sound"): nothing more is played, and the choice
+    // survives a reload.
+    await bob.page.click("[data-testid=prefs] > summary");
     await bob.page.uncheck("[data-testid=sound]");
     const before = (await sounds(bob)).length;
     await bob.page.waitForTimeout(2500);
@@ -46,6 +48,7 @@ test("byo-yomi counted down with sound, stones and the turn heard, the switch re
     await bob.page.reload();
     await waitHydrated(bob.page);
     assert.equal(await bob.page.isChecked("[data-testid=sound]"), false, "remembered");
+    await bob.page.click("[data-testid=prefs] > summary");
     await bob.page.check("[data-testid=sound]");
   } finally {
     for (const p of [alice, bob]) await p.close();

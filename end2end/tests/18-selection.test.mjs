@@ -1,6 +1,6 @@
 // The selection's life (003 §7.7) and the button messages (003 §2.6), in a Classic 9×9 room
-// with two players: confirm without a selection asks for one; during the opponent's turn the
-// selection is kept and the turn named; an opposing move, an undo and the change to scoring
+// with two players: without a selection the player is asked for one; during the opponent's
+// turn the selection is kept and the turn named; an opposing move, an undo and the change to scoring
 // clear selection and preview; an occupied point and bad typed input clear it too (the
 // latter naming the allowed range); moves during scoring are refused with the state; the
 // group the opponent marked is ringed (000 §9).
@@ -21,16 +21,17 @@ test("selection and preview clear on the events of 003 §7.7; the buttons say wh
     await sit(bob, links[1]);
     await agreeAndReady(id, alice, bob);
 
-    // 2.6: nothing selected → asked to select an empty intersection.
-    await alice.page.click("[data-testid=confirm-move]");
-    assert.match(await alice.page.innerText("[data-testid=notice]"), /Select an empty|빈 교차점/);
+    // 2.6: nothing selected → asked to select an empty intersection; no Place stone yet.
+    assert.match(await selected(alice), /empty point|빈 교차점/);
+    assert.equal(await alice.page.locator("[data-testid=confirm-move]").count(), 0);
 
-    // 2.6: White selects during Black's turn: told whose turn it is, the selection kept.
+    // 2.6: White selects during Black's turn: told whose turn it is, the selection kept, no
+    // Place stone offered.
     await tap(bob.page, 5, 5, 1);
     await bob.page.waitForSelector("[data-testid=preview]");
-    await bob.page.click("[data-testid=confirm-move]");
-    assert.match(await bob.page.innerText("[data-testid=notice]"), /opponent's turn|상대/);
     assert.match(await selected(bob), /E5/);
+    assert.match(await selected(bob), /opponent's turn|상대 차례/);
+    assert.equal(await bob.page.locator("[data-testid=confirm-move]").count(), 0);
     // 7.7: Black's move clears White's selection and preview.
     await play(alice, id, 3, 3, 1);
     await previewGone(bob);
@@ -73,7 +74,7 @@ test("selection and preview clear on the events of 003 §7.7; the buttons say wh
     await previewGone(bob);
     // Alice's pass already cleared Bob's preview; wait for the page to hold the scoring too.
     await inStep(bob.page, id);
-    assert.equal(await bob.page.isDisabled("[data-testid=confirm-move]"), true, "no moves while counting");
+    assert.equal(await bob.page.locator("[data-testid=confirm-move]").count(), 0, "no moves while counting");
     assert.match(await bob.page.innerText("[data-testid=status]"), /Scoring|계가/i);
 
     // 000 §9: the group the opponent just marked is ringed for the other player only.

@@ -128,3 +128,64 @@ export async function pass(p, id) {
   await p.page.click("[data-testid=confirm-yes]");
   await until(id, (v) => v.move_number === before + 1 && (v.awaiting_ack === null || v.phase !== "playing"), "pass");
 }
+
+/// A seeded generator (mulberry32): the same middle game for the same seed.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function command(p, id, cmd) {
+  const r = await p.context.request.post(`${BASE}/api/v1/rooms/${id}/commands`, { data: cmd });
+  return { status: r.status(), body: await r.text() };
+}
+
+/// A Space room of an n×n×n box in play between `black` and `white` (made over the API from
+/// the new-room form's own Space settings).
+export async function spaceRoom(black, white, n, name) {
+  const made = await createRoom(black, { name: `${name} template`, preset: "space", size: 5, colours: "host_black" });
+  const settings = (await roomView(made.id)).settings;
+  settings.board = { x: { start: 1, end: n }, y: { start: 1, end: n }, z: { start: 1, end: n } };
+  const r = await black.context.request.post(`${BASE}/api/v1/rooms`, { data: { name, settings } });
+  assert.equal(r.status(), 201, await r.text());
+  const { room_id: id, invite_codes: codes } = await r.json();
+  for (const [p, cmd] of [[black, { type: "join", code: codes[0] }], [white, { type: "join", code: codes[1] }],
+    [black, { type: "confirm" }], [white, { type: "confirm" }], [black, { type: "ready" }], [white, { type: "ready" }]]) {
+    const res = await command(p, id, cmd);
+    assert.equal(res.status, 200, `${JSON.stringify(cmd)}: ${res.body}`);
+  }
+  return id;
+}
+
+/// Plays `moves` moves of a middle game: stones gathered around a few centres, as groups
+/// form in a real game; a point the rules refuse is tried elsewhere. Every move is
+/// acknowledged by the other side's device, as a browser does.
+export async function middleGame(black, white, id, n, moves, seed) {
+  const rand = rng(seed);
+  const centres = Array.from({ length: 6 }, () => [0, 1, 2].map(() => 2 + Math.floor(rand() * (n - 2))));
+  const taken = new Set();
+  let played = 0;
+  for (let tries = 0; played < moves && tries < moves * 6; tries++) {
+    const c = centres[Math.floor(rand() * centres.length)];
+    const spread = () => Math.round((rand() + rand() + rand() - 1.5) * n * 0.22);
+    const [x, y, z] = c.map((v) => Math.min(n, Math.max(1, v + spread())));
+    const key = `${x},${y},${z}`;
+    if (taken.has(key)) continue;
+    const [mover, other] = played % 2 === 0 ? [black, white] : [white, black];
+    const r = await command(mover, id, { type: "move", at: { x, y, z } });
+    if (r.status !== 200) continue; // illegal here (suicide, repetition): elsewhere
+    taken.add(key);
+    played += 1;
+    const ack = await command(other, id, { type: "acknowledge", move_number: played });
+    assert.equal(ack.status, 200, ack.body);
+  }
+  assert.equal(played, moves, "the middle game was played");
+  return until(id, (v) => v.move_number === moves, "all moves in");
+}
+

@@ -16,11 +16,17 @@
 //!   after a pinch rotates (in region-selection mode it does nothing).
 //! - A cancelled pointer (`pointercancel`, `pointerleave`) leaves without a tap.
 //! - The wheel zooms ([`Orbit::wheel_factor`]).
+//! - A press held still for [`HOLD_MS`] (the renderer's timer sends [`Input::Held`]) is a
+//!   long press: it yields [`Intent::Hold`] at once, and its release then does nothing; a
+//!   finger added meanwhile changes nothing. A timer of an earlier press (a quick tap, then
+//!   a press again) is told apart by its press number and ignored.
 
 use super::orbit::Orbit;
 
 /// A press that moves more than this (CSS px) from where it started is a drag.
 pub const TAP_SLOP: f32 = 6.0;
+/// How long a press must stay within the slop to be a long press (the renderer's timer).
+pub const HOLD_MS: i32 = 550;
 /// How far (in drag px) an arrow key turns the view.
 pub const KEY_STEP: f32 = 12.0;
 
@@ -38,6 +44,9 @@ pub enum Input {
     Cancel { id: i32 },
     /// A wheel turned by `dy` px (positive: towards the user, zooms out).
     Wheel { dy: f32 },
+    /// [`HOLD_MS`] have passed since pointer `id` was pressed, as press number `press`
+    /// ([`Gesture::presses`] right after that press): a timer of an earlier press is stale.
+    Held { id: i32, press: u32 },
 }
 
 /// What the renderer should do.
@@ -45,6 +54,8 @@ pub enum Input {
 pub enum Intent {
     /// Select the point under (x, y).
     Tap { x: f32, y: f32 },
+    /// A long press at (x, y): isolate the chain under it.
+    Hold { x: f32, y: f32 },
     /// Turn the view as for a drag of (dx, dy) px ([`Orbit::drag`]).
     Orbit { dx: f32, dy: f32 },
     /// Multiply the camera distance by `factor` (< 1 zooms in).
@@ -68,6 +79,8 @@ pub enum Phase {
     Pinch { region: bool },
     /// One pointer left of a pinch: it rotates unless `region`; never taps.
     AfterPinch { region: bool },
+    /// A long press that has given its intent: nothing more until every pointer is lifted.
+    Held,
 }
 
 /// The state machine; one per view.
@@ -78,6 +91,8 @@ pub struct Gesture {
     phase: Phase,
     /// Pressed pointers in the order they came, with their last position.
     pointers: Vec<(i32, [f32; 2])>,
+    /// Presses so far (any pointer): tells a long-press timer's own press from a later one.
+    presses: u32,
 }
 
 impl Default for Gesture {
@@ -92,7 +107,12 @@ fn distance(a: [f32; 2], b: [f32; 2]) -> f32 {
 
 impl Gesture {
     pub fn new(region_select: bool) -> Gesture {
-        Gesture { region_select, phase: Phase::Idle, pointers: Vec::new() }
+        Gesture { region_select, phase: Phase::Idle, pointers: Vec::new(), presses: 0 }
+    }
+
+    /// The number of presses so far; the renderer's long-press timer carries it.
+    pub fn presses(&self) -> u32 {
+        self.presses
     }
 
     pub fn phase(&self) -> Phase {
@@ -126,6 +146,22 @@ impl Gesture {
                 None
             }
             Input::Wheel { dy } => Some(Intent::Zoom { factor: Orbit::wheel_factor(dy) }),
+            Input::Held { id, press } => self.held(id, press),
+        }
+    }
+
+    fn held(&mut self, id: i32, press: u32) -> Option<Intent> {
+        if press != self.presses {
+            return None;
+        }
+        let i = self.index(id)?;
+        match self.phase {
+            Phase::Press { region: false, .. } if self.pointers.len() == 1 => {
+                self.phase = Phase::Held;
+                let [x, y] = self.pointers[i].1;
+                Some(Intent::Hold { x, y })
+            }
+            _ => None,
         }
     }
 
@@ -135,7 +171,7 @@ impl Gesture {
 
     fn region(&self) -> bool {
         match self.phase {
-            Phase::Idle => self.region_select,
+            Phase::Idle | Phase::Held => self.region_select,
             Phase::Press { region, .. }
             | Phase::Drag { region, .. }
             | Phase::Pinch { region }
@@ -149,8 +185,12 @@ impl Gesture {
             self.pointers.remove(i);
         }
         self.pointers.push((id, at));
+        self.presses = self.presses.wrapping_add(1);
         self.phase = if self.pointers.len() == 1 {
             Phase::Press { start: at, region: self.region_select }
+        } else if self.phase == Phase::Held {
+            // A finger added to a long press: nothing until every pointer is lifted.
+            Phase::Held
         } else {
             Phase::Pinch { region: self.region() }
         };
@@ -184,7 +224,7 @@ impl Gesture {
                 let (before, after) = (distance(last, other), distance(at, other));
                 (before > 1.0 && after > 1.0 && before != after).then(|| Intent::Zoom { factor: before / after })
             }
-            Phase::Pinch { .. } | Phase::Idle => None,
+            Phase::Pinch { .. } | Phase::Idle | Phase::Held => None,
         }
     }
 
@@ -209,6 +249,7 @@ impl Gesture {
         let region = self.region();
         self.phase = match self.pointers.len() {
             0 => Phase::Idle,
+            _ if self.phase == Phase::Held => Phase::Held,
             1 => Phase::AfterPinch { region },
             _ => Phase::Pinch { region },
         };
@@ -248,6 +289,57 @@ mod tests {
     /// Feeds the inputs in order; every intent that came out.
     fn run(g: &mut Gesture, inputs: &[Input]) -> Vec<Intent> {
         inputs.iter().filter_map(|i| g.handle(*i)).collect()
+    }
+
+    #[test]
+    fn a_press_held_still_is_a_long_press_and_its_release_does_not_tap() {
+        let mut g = Gesture::new(false);
+        let held = |press| Input::Held { id: 1, press };
+        let out = run(&mut g, &[down(1, 50.0, 50.0), mv(1, 52.0, 51.0), held(1), up(1, 52.0, 51.0)]);
+        assert!(out.contains(&Intent::Hold { x: 52.0, y: 51.0 }), "{out:?}");
+        assert_eq!(taps(&out), 0);
+        assert_eq!(g.phase(), Phase::Idle);
+        // The timer of a press that became a drag, of a pinch, or of a lifted pointer is ignored.
+        let out = run(&mut g, &[down(1, 50.0, 50.0), mv(1, 80.0, 50.0), held(2), up(1, 80.0, 50.0)]);
+        assert!(!out.iter().any(|i| matches!(i, Intent::Hold { .. })));
+        let out = run(&mut g, &[down(1, 0.0, 0.0), down(2, 10.0, 0.0), held(3)]);
+        assert!(!out.iter().any(|i| matches!(i, Intent::Hold { .. })));
+        let mut g = Gesture::new(false);
+        let out = run(&mut g, &[down(1, 0.0, 0.0), up(1, 0.0, 0.0), held(1)]);
+        assert_eq!((taps(&out), out.len()), (1, 1));
+        // In region-selection mode a long press is no gesture of its own.
+        let mut g = Gesture::new(true);
+        assert!(run(&mut g, &[down(1, 0.0, 0.0), held(1)]).is_empty());
+    }
+
+    #[test]
+    fn a_timer_from_an_earlier_press_does_not_make_a_new_press_long() {
+        // A quick tap, pressed again at once with the same pointer: the first press's timer
+        // fires during the second.
+        let mut g = Gesture::new(false);
+        let out =
+            run(&mut g, &[down(1, 0.0, 0.0), up(1, 0.0, 0.0), down(1, 0.0, 0.0), Input::Held { id: 1, press: 1 }]);
+        assert_eq!((taps(&out), out.len()), (1, 1), "{out:?}");
+        assert_eq!(g.handle(Input::Held { id: 1, press: g.presses() }), Some(Intent::Hold { x: 0.0, y: 0.0 }));
+    }
+
+    #[test]
+    fn a_finger_added_to_a_long_press_neither_zooms_nor_taps() {
+        let mut g = Gesture::new(false);
+        let out = run(
+            &mut g,
+            &[
+                down(1, 0.0, 0.0),
+                Input::Held { id: 1, press: 1 },
+                down(2, 50.0, 0.0),
+                mv(2, 90.0, 0.0),
+                up(2, 90.0, 0.0),
+            ],
+        );
+        assert_eq!(out, vec![Intent::Hold { x: 0.0, y: 0.0 }]);
+        assert_eq!(g.phase(), Phase::Held);
+        assert_eq!(g.handle(up(1, 0.0, 0.0)), None);
+        assert_eq!(g.phase(), Phase::Idle);
     }
 
     fn taps(out: &[Intent]) -> usize {

@@ -1,6 +1,6 @@
 //! The box in world space: where its points are, its grid lines as segments (and the points
 //! each passes through), the three reference axes, the enclosing radius, and the point a
-//! tap's ray hits (`pick`).
+//! tap takes among the points as drawn on screen (`pick_on_screen`).
 //!
 //! World axes follow the board's (003 §7.1): X runs left→right (+x), Y top→bottom (−y in
 //! world, since world y points up), Z back→front (+z, towards the default viewer). Points
@@ -124,37 +124,75 @@ pub fn bounding_radius(dims: [u16; 3]) -> f32 {
     (h(dims[0]).powi(2) + h(dims[1]).powi(2) + h(dims[2]).powi(2)).sqrt().max(0.5)
 }
 
-/// The board point a tap hits: the one nearest the camera among the points whose distance
-/// to the ray (`origin` + t·`dir`, t > 0) is within `radius` (point spacings). Offsets are
-/// 0-based (i, j, k). Pure maths, so it is tested natively.
-pub fn pick(dims: [u16; 3], origin: [f32; 3], dir: [f32; 3], radius: f32) -> Option<[u16; 3]> {
-    let n = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
-    if n <= 0.0 {
-        return None;
-    }
-    let d = [dir[0] / n, dir[1] / n, dir[2] / n];
-    let mut best: Option<(f32, [u16; 3])> = None;
-    for k in 0..dims[2] {
-        for j in 0..dims[1] {
-            for i in 0..dims[0] {
-                let p = world_pos(dims, i, j, k);
-                let v = [p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]];
-                let t = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
-                if t <= 0.0 {
-                    continue;
-                }
-                let off2 = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) - t * t;
-                if off2 <= radius * radius && best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, [i, j, k]));
-                }
-            }
-        }
-    }
-    best.map(|(_, at)| at)
+/// A board point as a view shows it: where on screen (CSS px), how far from the camera, and
+/// the radius within which a tap takes it (a stone's drawn disc with a margin; for an empty
+/// point, the pick radius at its distance).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OnScreen {
+    pub at: [u16; 3],
+    pub screen: [f32; 2],
+    pub depth: f32,
+    pub radius: f32,
+    /// A stone's drawn radius (CSS px); `None` for an empty point.
+    pub stone: Option<f32>,
+}
+
+/// The point a tap at `tap` takes: what is seen there. The nearest stone whose drawn disc
+/// holds the tap (stones are drawn in front of the empty points around them and may be drawn
+/// larger than their spacing); else, within the margin around the discs, the stone whose
+/// centre is closest; else the nearest empty point within its radius.
+pub fn pick_on_screen(points: &[OnScreen], tap: [f32; 2]) -> Option<[u16; 3]> {
+    let off = |p: &OnScreen| ((p.screen[0] - tap[0]).powi(2) + (p.screen[1] - tap[1]).powi(2)).sqrt();
+    let ahead = || points.iter().filter(|p| p.depth > 0.0);
+    let on_disc =
+        ahead().filter(|p| p.stone.is_some_and(|drawn| off(p) <= drawn)).min_by(|a, b| a.depth.total_cmp(&b.depth));
+    let in_margin =
+        || ahead().filter(|p| p.stone.is_some() && off(p) <= p.radius).min_by(|a, b| off(a).total_cmp(&off(b)));
+    let empty =
+        || ahead().filter(|p| p.stone.is_none() && off(p) <= p.radius).min_by(|a, b| a.depth.total_cmp(&b.depth));
+    on_disc.or_else(in_margin).or_else(empty).map(|p| p.at)
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_tap_takes_the_stone_seen_there_before_an_empty_point_in_front_of_it() {
+        let at = |i: u16, x: f32, depth: f32, radius: f32, stone: bool| OnScreen {
+            at: [i, 0, 0],
+            screen: [x, 100.0],
+            depth,
+            radius,
+            stone: stone.then_some(radius - 4.0),
+        };
+        let points = [at(1, 100.0, 5.0, 6.0, false), at(2, 102.0, 9.0, 12.0, true), at(3, 104.0, 8.0, 12.0, true)];
+        // Two stones' discs hold the tap: the nearer; the empty point in front does not take it.
+        assert_eq!(pick_on_screen(&points, [101.0, 100.0]), Some([3, 0, 0]));
+        // Beyond every stone's disc, the empty point within its radius.
+        let points = [at(1, 100.0, 5.0, 6.0, false), at(2, 130.0, 9.0, 12.0, true)];
+        assert_eq!(pick_on_screen(&points, [104.0, 100.0]), Some([1, 0, 0]));
+        assert_eq!(pick_on_screen(&points, [110.0, 100.0]), None);
+        // Behind the camera nothing is taken.
+        assert_eq!(pick_on_screen(&[at(1, 100.0, -1.0, 50.0, true)], [100.0, 100.0]), None);
+    }
+
+    #[test]
+    fn a_tap_on_a_disc_beats_a_nearer_stone_whose_margin_only_reaches_it() {
+        let stone = |i: u16, x: f32, depth: f32| OnScreen {
+            at: [i, 0, 0],
+            screen: [x, 100.0],
+            depth,
+            radius: 12.0,
+            stone: Some(8.0),
+        };
+        // The tap is on the far stone's disc and in the margin of the near one beside it.
+        let points = [stone(1, 100.0, 5.0), stone(2, 111.0, 9.0)];
+        assert_eq!(pick_on_screen(&points, [109.0, 100.0]), Some([2, 0, 0]));
+        // Between two discs, in both margins: the closer centre.
+        let points = [stone(1, 100.0, 5.0), stone(2, 120.0, 9.0)];
+        assert_eq!(pick_on_screen(&points, [111.0, 100.0]), Some([2, 0, 0]));
+        assert_eq!(pick_on_screen(&points, [109.0, 100.0]), Some([1, 0, 0]));
+    }
+
     #[test]
     fn the_view_fits_arrows_and_stones_for_every_box_size() {
         // 003 §7.5–7.6: what is drawn stays inside the fitted sphere, small boxes included.
@@ -209,19 +247,6 @@ mod tests {
                 _ => panic!("not an axis: {s:?}"),
             }
         }
-    }
-
-    #[test]
-    fn a_tap_picks_the_nearest_point_on_the_ray() {
-        let dims = [5, 5, 5];
-        // Looking straight down −z at the column through (i, j) = (1, 3): the front point wins.
-        let p = world_pos(dims, 1, 3, 0);
-        assert_eq!(pick(dims, [p[0], p[1], 20.0], [0.0, 0.0, -1.0], 0.3), Some([1, 3, 4]));
-        // Slightly off the line but within the radius still hits; far off misses.
-        assert_eq!(pick(dims, [p[0] + 0.2, p[1], 20.0], [0.0, 0.0, -1.0], 0.3), Some([1, 3, 4]));
-        assert_eq!(pick(dims, [p[0] + 0.5, p[1], 20.0], [0.0, 0.0, -1.0], 0.3), None);
-        // Behind the camera nothing is hit.
-        assert_eq!(pick(dims, [p[0], p[1], -20.0], [0.0, 0.0, -1.0], 0.3), None);
     }
 
     #[test]

@@ -1,13 +1,15 @@
-//! The 3D board. `lattice` (the box in world space, ray picking), `orbit` (the camera),
-//! `region` (the region view's box and a drag's reference point) and `gesture` (taps, drags,
-//! pinches and the region-selection drag as a state machine) are plain Rust, compiled and
-//! tested natively; `renderer` draws with three-d on a WebGL2 canvas and feeds the canvas'
-//! events to `gesture`, and exists only in the browser build.
+//! The 3D board. `lattice` (the box in world space, picking among the points as drawn),
+//! `orbit` (the camera and its preset views), `paint` (what is drawn: stones, marks and lines
+//! as plain data), `region` (the region view's box and a drag's reference point) and
+//! `gesture` (taps, drags, pinches, long presses and the region-selection drag as a state
+//! machine) are plain Rust, compiled and tested natively; `renderer` draws with three-d on a
+//! WebGL2 canvas and feeds the canvas' events to `gesture`, and exists only in the browser
+//! build.
 
 pub mod gesture;
 pub mod lattice;
 pub mod orbit;
-pub mod preview;
+pub mod paint;
 pub mod region;
 #[cfg(feature = "hydrate")]
 mod renderer;
@@ -37,6 +39,19 @@ pub struct BoardScene {
     pub cited: Vec<[i64; 3]>,
     /// Coordinate names along the axes and at the reference point (003 §7.1–7.2).
     pub ticks: Ticks,
+    /// Points the last move emptied by capture, marked until the next move.
+    pub captured: Vec<[i64; 3]>,
+    /// An isolated chain: everything else fades and its liberties are ringed.
+    pub focus: Option<Focus>,
+    /// Texts placed on screen at points: the last moves' numbers, the inspected point's name.
+    pub tags: Vec<([i64; 3], String)>,
+}
+
+/// A chain shown apart from the rest of the board, and its liberties (empty neighbours).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Focus {
+    pub chain: Vec<[i64; 3]>,
+    pub liberties: Vec<[i64; 3]>,
 }
 
 /// Names written along the three axes from the reference point (003 §7.1–7.2), in the
@@ -84,7 +99,17 @@ impl BoardScene {
             ghosts: Vec::new(),
             cited: Vec::new(),
             ticks: Ticks::default(),
+            captured: Vec::new(),
+            focus: None,
+            tags: Vec::new(),
         }
+    }
+    /// Whether actual point `p` lies in the box.
+    pub fn contains(&self, p: [i64; 3]) -> bool {
+        let b = self.board;
+        (b.x.start..=b.x.end).contains(&p[0])
+            && (b.y.start..=b.y.end).contains(&p[1])
+            && (b.z.start..=b.z.end).contains(&p[2])
     }
     pub fn dims(&self) -> [u16; 3] {
         let n = |a: engine::Axis| (a.end - a.start + 1).clamp(1, u16::MAX as i64) as u16;
@@ -99,18 +124,26 @@ impl BoardScene {
     }
 }
 
+pub use orbit::ViewPreset;
+
 /// Links a view's orientation to buttons outside it (003 §7.6: the direction-match buttons
 /// copy the direction only; each view keeps its own zoom). `now` is kept up to date by the
-/// renderer as the view turns; setting `set_to` turns the view to that yaw and pitch.
+/// renderer as the view turns; setting `set_to` turns the view to that yaw and pitch;
+/// `preset` turns it to a preset view (numbered, so the same button works twice).
 #[derive(Debug, Clone, Copy)]
 pub struct ViewTurn {
     pub now: StoredValue<Option<[f32; 2]>>,
     pub set_to: RwSignal<Option<[f32; 2]>>,
+    pub preset: RwSignal<Option<(ViewPreset, u32)>>,
 }
 
 impl ViewTurn {
     pub fn new() -> ViewTurn {
-        ViewTurn { now: StoredValue::new(None), set_to: RwSignal::new(None) }
+        ViewTurn { now: StoredValue::new(None), set_to: RwSignal::new(None), preset: RwSignal::new(None) }
+    }
+    /// Turns the view to `p` and shows the whole box.
+    pub fn show(self, p: ViewPreset) {
+        self.preset.update(|v| *v = Some((p, v.map_or(0, |(_, n)| n + 1))));
     }
     /// Turns `other` to this view's direction.
     pub fn copy_to(self, other: ViewTurn) {
@@ -137,6 +170,9 @@ pub fn BoardCanvas(
     #[prop(default = 19)] size: u16,
     #[prop(optional, into)] scene: Option<Signal<BoardScene>>,
     #[prop(optional)] on_pick: Option<Callback<[i64; 3]>>,
+    /// A long press on a stone: its point.
+    #[prop(optional)]
+    on_hold: Option<Callback<[i64; 3]>>,
     /// In region-selection mode: the reference point of the dragged rectangle.
     #[prop(optional)]
     on_region: Option<Callback<[i64; 3]>>,
@@ -162,11 +198,19 @@ pub fn BoardCanvas(
             if let Some(el) = canvas.get() {
                 let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
                 leptos::task::spawn_local(async move {
-                    // The page first, then the renderer's chunk (issue 15 §6).
+                    // The page first, then the renderer's chunk.
                     crate::pages::hydrated().await;
                     let Some(current) = scene.try_get_untracked() else { return };
-                    let start =
-                        renderer::Start { canvas: el, scene: current, on_pick, on_region, on_turn, spin, antialias };
+                    let start = renderer::Start {
+                        canvas: el,
+                        scene: current,
+                        on_pick,
+                        on_hold,
+                        on_region,
+                        on_turn,
+                        spin,
+                        antialias,
+                    };
                     match renderer::start(start).await {
                         Ok(h) => {
                             // Moves may have come while the renderer's chunk was loading.
@@ -204,6 +248,14 @@ pub fn BoardCanvas(
                 }
             });
         });
+        Effect::new(move |_| {
+            let Some((p, _)) = turn.and_then(|t| t.preset.get()) else { return };
+            handle.with_value(|h| {
+                if let Some(h) = h {
+                    h.show(p);
+                }
+            });
+        });
         on_cleanup(move || {
             if let Some(h) = handle.try_update_value(|h| h.take()).flatten() {
                 h.stop();
@@ -211,10 +263,11 @@ pub fn BoardCanvas(
         });
     }
     #[cfg(not(feature = "hydrate"))]
-    let _ = (on_pick, on_region, spin, turn, antialias);
+    let _ = (on_pick, on_hold, on_region, spin, turn, antialias);
     let [nx, ny, nz] = dims;
     // Re-drawn only when the names change, not with every stone.
     let ticks = Memo::new(move |_| scene.with(|s| s.ticks.clone()));
+    let tags = Memo::new(move |_| scene.with(|s| paint::tags(s).into_iter().map(|t| t.text).collect::<Vec<_>>()));
     view! {
         <div class="canvas-wrap">
             <canvas
@@ -250,6 +303,10 @@ pub fn BoardCanvas(
                     .collect_view();
                 view! { {origin}{along} }
             })}
+            // Move numbers and a named point, placed on their points by the renderer.
+            {move || tags.with(|t| t.iter().enumerate().map(|(n, text)| view! {
+                <span class="board-tag" data-n=n.to_string() data-testid="board-tag" aria-hidden="true">{text.clone()}</span>
+            }).collect_view())}
             <div class="drag-rect" aria-hidden="true"></div>
         </div>
     }

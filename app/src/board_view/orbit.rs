@@ -4,6 +4,48 @@
 
 use std::f32::consts::FRAC_PI_2;
 
+/// The views a button turns to: along the box's axes, the isometric corner view, and the
+/// view a board opens with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum ViewPreset {
+    /// From the front (+Z): X across, Y down, as a layer plan is drawn.
+    Front,
+    /// From above: X across, Z down the screen.
+    Top,
+    /// From the right (+X): Z across, Y down.
+    Side,
+    /// The isometric view: the three axes at equal angles.
+    Isometric,
+    /// The opening view and zoom.
+    Reset,
+}
+
+impl ViewPreset {
+    /// (yaw, pitch) of the preset.
+    pub fn orientation(self) -> (f32, f32) {
+        match self {
+            ViewPreset::Front => (0.0, 0.0),
+            ViewPreset::Top => (0.0, PITCH_LIMIT),
+            ViewPreset::Side => (FRAC_PI_2, 0.0),
+            // atan(1/√2): each axis at the same angle to the screen.
+            ViewPreset::Isometric => (-std::f32::consts::FRAC_PI_4, 0.615_48),
+            ViewPreset::Reset => (DEFAULT_YAW, DEFAULT_PITCH),
+        }
+    }
+}
+
+/// From the front left, above: the reference corner's three axes in sight (003 §7.2), X
+/// along the top and Y down the left edge; Z comes towards the eye (from any angle one axis
+/// crosses the box's middle on screen: from the front right it was Y, its names over the
+/// stones), and its letter is kept off the middle (`renderer::overlay`).
+const DEFAULT_YAW: f32 = -0.55;
+const DEFAULT_PITCH: f32 = 0.45;
+/// The opening distance in view radii. 2.92 fits the whole sphere around the box in the
+/// 40° field; a box seen at an angle fills less than its sphere, and at 3.0 a 19³ box took
+/// 70% of a phone's canvas across. At 2.65 it takes about 80%, the arrows' letters still in.
+const HOME: f32 = 2.65;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Orbit {
     /// Rotation about the world up axis, radians.
@@ -13,6 +55,8 @@ pub struct Orbit {
     pub distance: f32,
     pub min_distance: f32,
     pub max_distance: f32,
+    /// The distance that shows the whole box (the opening zoom).
+    pub home_distance: f32,
 }
 
 /// Radians turned per CSS pixel dragged.
@@ -24,11 +68,12 @@ impl Orbit {
     /// (top-left-back, 003 §7.1) and its three axes are in sight.
     pub fn for_radius(radius: f32) -> Self {
         Orbit {
-            yaw: -0.55,
-            pitch: 0.45,
-            distance: radius * 3.0,
+            yaw: DEFAULT_YAW,
+            pitch: DEFAULT_PITCH,
+            distance: radius * HOME,
             min_distance: radius * 0.25,
             max_distance: radius * 8.0,
+            home_distance: radius * HOME,
         }
     }
 
@@ -54,6 +99,14 @@ impl Orbit {
             self.yaw = yaw.rem_euclid(std::f32::consts::TAU);
             self.pitch = pitch.clamp(-PITCH_LIMIT, PITCH_LIMIT);
         }
+    }
+
+    /// Turn to a preset view; every preset shows the whole box again (the zoom is reset).
+    pub fn show(&mut self, preset: ViewPreset) {
+        let (yaw, pitch) = preset.orientation();
+        self.yaw = yaw;
+        self.pitch = pitch.clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        self.distance = self.home_distance;
     }
 
     /// Multiply the distance by `factor` (< 1 zooms in), within the limits.
@@ -117,6 +170,24 @@ mod tests {
         assert_eq!(a.distance, Orbit::for_radius(10.0).distance * 0.5);
         a.turn_to(f32::NAN, 0.0);
         assert_eq!(a.yaw, b.yaw);
+    }
+
+    #[test]
+    fn presets_turn_to_their_direction_and_show_the_whole_box() {
+        let mut o = Orbit::for_radius(10.0);
+        o.zoom(0.3);
+        o.show(ViewPreset::Front);
+        assert_eq!((o.yaw, o.pitch), (0.0, 0.0));
+        assert_eq!(o.distance, Orbit::for_radius(10.0).distance);
+        // From the front the eye is on +Z, from the side on +X, from above on +Y.
+        let e = o.eye();
+        assert!(e[2] > 25.0 && e[0].abs() < 1e-3);
+        o.show(ViewPreset::Side);
+        assert!(o.eye()[0] > 25.0);
+        o.show(ViewPreset::Top);
+        assert!(o.eye()[1] > 25.0);
+        o.show(ViewPreset::Reset);
+        assert_eq!(o, Orbit::for_radius(10.0));
     }
 
     #[test]

@@ -50,7 +50,9 @@ pub const LATER: &[&str] = &[
     "setup",
     "sgf",
     "signup",
+    "table",
     "verdict",
+    "views",
 ];
 
 /// Which of a language's two files holds a text.

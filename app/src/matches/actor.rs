@@ -581,6 +581,8 @@ impl Actor {
         };
         let mut view = view.clone();
         view.personalise(&self.state, viewer, now);
+        view.present = [super::events::Colour::Black, super::events::Colour::White]
+            .map(|c| self.state.account_of(c).is_some_and(|uid| self.connections.contains_key(&uid)));
         view
     }
 

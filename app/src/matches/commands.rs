@@ -51,6 +51,11 @@ impl RoomPhase {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
+    /// Whether a player may resign now: any time after the settings are agreed until the end
+    /// (the server's rule; the room offers Resign exactly then).
+    pub fn accepts_resignation(self) -> bool {
+        !matches!(self, RoomPhase::Open | RoomPhase::Finished | RoomPhase::Cancelled)
+    }
 }
 
 /// Who is asking — sending a command, watching a room or reading its record: a signed-in

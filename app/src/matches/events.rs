@@ -36,7 +36,7 @@ impl Seat {
 pub use engine::Color as Colour;
 
 /// Actual board coordinates (003 §7.1), as sent and shown: always an object `{"x","y","z"}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Xyz {

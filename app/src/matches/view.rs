@@ -207,6 +207,10 @@ pub struct RoomView {
     /// Who passed, when the last move was a pass (000 §9: "pass too to finish").
     #[serde(default)]
     pub last_pass_by: Option<Colour>,
+    /// Whether Black's and White's player has this room open now (a live connection to it),
+    /// as the room's server counts them when the view is made.
+    #[serde(default)]
+    pub present: [bool; 2],
 }
 
 #[cfg(feature = "ssr")]
@@ -341,6 +345,7 @@ impl RoomView {
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),
+            present: [false; 2],
         }
     }
 }

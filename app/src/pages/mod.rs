@@ -167,7 +167,9 @@ pub fn LangSwitch() -> impl IntoView {
 }
 
 /// `/bench/board?n=25`: a full n×n×n box (every point a stone, colours in a fixed pattern)
-/// turning every frame, for measuring frame time (a benchmark, not a test).
+/// turning every frame, for measuring frame time (a benchmark, not a test). `stones=K` puts
+/// K stones instead, scattered over the box as in a middle game (a fixed arithmetic walk over
+/// the points, the same every time), with the last one marked as the last move.
 #[component]
 pub fn BoardBenchPage() -> impl IntoView {
     use crate::{
@@ -185,10 +187,25 @@ pub fn BoardBenchPage() -> impl IntoView {
             }
         }
     }
+    if let Some(k) = query.with_untracked(|q| q.get("stones").and_then(|v| v.parse::<i64>().ok())) {
+        let cells = n * n * n;
+        let k = k.clamp(0, cells);
+        // Steps of a number coprime to n³ visit every point once, spread over the box.
+        let step = (1..cells).rev().find(|s| gcd(*s, cells) == 1 && *s * 8 < cells * 5).unwrap_or(1);
+        scene.stones = (0..k)
+            .map(|i| {
+                let c = (i * step) % cells;
+                let colour = if i % 2 == 0 { Colour::Black } else { Colour::White };
+                ([c % n + 1, c / n % n + 1, c / (n * n) + 1], colour)
+            })
+            .collect();
+        scene.last = scene.stones.last().map(|(p, _)| *p);
+    }
     // `fill=0` leaves the box empty and `grid=0` hides the lines: the parts' costs apart.
     let flag = |k: &str| query.with_untracked(|q| q.get(k).map(|v| v != "0")).unwrap_or(true);
     if !flag("fill") {
         scene.stones.clear();
+        scene.last = None;
     }
     scene.grid = flag("grid");
     scene.layer = (n + 1) / 2;
@@ -198,6 +215,14 @@ pub fn BoardBenchPage() -> impl IntoView {
             <h1>{format!("{n}×{n}×{n} · {stones} stones")}</h1>
             <BoardCanvas scene=Signal::stored(scene) spin=true antialias=flag("aa")/>
         </main>
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

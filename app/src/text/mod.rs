@@ -10,8 +10,8 @@ mod settings;
 pub use errors::{app_error, match_error};
 pub use result::{listed_result, result};
 pub use settings::{
-    computer_name, computer_name_short, ko_rule, listing_rules, problem as settings_problem, settings_summary,
-    time_control,
+    computer_name, computer_name_short, ko_rule, listing_rules, play_summary, problem as settings_problem,
+    settings_summary, time_control,
 };
 
 use crate::i18n::Lang;

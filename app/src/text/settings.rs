@@ -41,6 +41,33 @@ pub fn ko_rule(lang: Lang, ko: KoRule) -> String {
     )
 }
 
+/// The rules being played, shortly, for the room during play: komi, scoring, ko and time.
+pub fn play_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
+    let (half, to) = s.effective_komi();
+    let komi = if half == 0 {
+        t(lang, "summary.no_komi")
+    } else {
+        t_with(lang, "summary.komi", &[("komi", &format_half_points(i64::from(half))), ("to", &colour(lang, to))])
+    };
+    let scoring = match (s.preset, s.scoring) {
+        (Preset::Space, _) => "summary.short_scoring_space",
+        (Preset::Classic, ScoringMethod::Area) => "summary.short_scoring_area",
+        (Preset::Classic, _) => "summary.short_scoring_territory",
+    };
+    let ko = match s.ko {
+        KoRule::Immediate => "summary.short_ko_immediate",
+        KoRule::PositionalSuperko => "summary.short_ko_superko",
+        KoRule::Korean => "summary.short_ko_korean",
+    };
+    let time = match s.time {
+        TimeControl::SpaceHours { black, white } => {
+            t_with(lang, "summary.short_time_space", &[("black", &black.to_string()), ("white", &white.to_string())])
+        }
+        _ => time_control(lang, &s.time),
+    };
+    vec![komi, t(lang, scoring), t(lang, ko), time]
+}
+
 /// A listed room's rules in one line: komi, handicap and the repetition rule.
 pub fn listing_rules(lang: Lang, l: &crate::matches::listing::Listing) -> String {
     let mut parts = vec![if l.komi_half_points == 0 {

@@ -196,7 +196,7 @@ impl MatchState {
     }
 
     pub(super) fn resign(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
-        if matches!(self.phase(), RoomPhase::Open | RoomPhase::Finished | RoomPhase::Cancelled) {
+        if !self.phase().accepts_resignation() {
             return Err(self.wrong_phase(PhaseNeeded::StartedUnfinished));
         }
         let result = engine::GameResult::resignation(colour);

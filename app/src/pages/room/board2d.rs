@@ -64,7 +64,7 @@ pub fn FlatBoard() -> impl IntoView {
             on:pointerdown=follow on:pointermove=follow
             on:pointerup=move |_| loupe.set(None) on:pointercancel=move |_| loupe.set(None)
             on:pointerleave=move |_| loupe.set(None)>
-            <LayerSvg window=window z=z classic=true testid="board"/>
+            <LayerSvg window=window z=z classic=true testid="board" on_tap=Callback::new(move |at| ctx.tap(at))/>
             {move || loupe.get().map(|l| view! {
                 <svg class="loupe" data-testid="loupe" aria-hidden="true"
                     viewBox=format!("{} {} {} {}", l.x - LOUPE_R, l.y - LOUPE_R, 2.0 * LOUPE_R, 2.0 * LOUPE_R)
@@ -104,13 +104,31 @@ fn stone_fill(c: Colour) -> &'static str {
 fn stone_edge(c: Colour) -> &'static str {
     match c {
         Colour::Black => "#000",
-        Colour::White => "#6b6659",
+        // 3:1 against the wood (#6b6659 was 2.9:1): a white stone's edge is what sets it off.
+        Colour::White => "#4d473b",
     }
 }
 
-/// One layer inside `window`, drawn as a board.
+/// The edge of the small marks of neighbouring layers: the opposite tone, so that a black
+/// mark reads on a black stone's shadow and a white one on the wood.
+fn stone_edge_strong(c: Colour) -> &'static str {
+    match c {
+        Colour::Black => "#f4f2ea",
+        Colour::White => "#16161a",
+    }
+}
+
+/// One layer inside `window`, drawn as a board; a tap on a point goes to `on_tap`. It shows
+/// the position the room's boards show (live, or stepped back); on a box, the stones on the
+/// layers just behind and in front are marked on their points (▲ behind, ▼ in front).
 #[component]
-pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &'static str) -> impl IntoView {
+pub fn LayerSvg(
+    window: Signal<Window>,
+    z: Signal<i64>,
+    classic: bool,
+    testid: &'static str,
+    on_tap: Callback<Xyz>,
+) -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let dims = move || {
         let w = window.get();
@@ -210,13 +228,17 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         })
     };
     let stones = move || {
+        let shown = ctx.shown.get();
+        let live = shown.back.is_none();
         ctx.view.with(|v| {
             let w = window.get();
-            let last = v.last_move;
-            let marks = v.scoring.as_ref().map(|s| s.marks.clone()).unwrap_or_default();
-            let dead: Vec<Xyz> = v.scoring.as_ref().map(|s| s.score.dead_stones.clone()).unwrap_or_default();
-            let atari: Vec<Xyz> = v.hints.as_ref().map(|h| h.atari.concat()).unwrap_or_default();
-            v.stones
+            let last = shown.last;
+            let marks = v.scoring.as_ref().filter(|_| live).map(|s| s.marks.clone()).unwrap_or_default();
+            let dead: Vec<Xyz> =
+                v.scoring.as_ref().filter(|_| live).map(|s| s.score.dead_stones.clone()).unwrap_or_default();
+            let atari: Vec<Xyz> = v.hints.as_ref().filter(|_| live).map(|h| h.atari.concat()).unwrap_or_default();
+            shown
+                .stones
                 .iter()
                 .filter(|(p, _)| p.z == z.get() && w.contains(p.x, p.y))
                 .map(|(p, c)| {
@@ -247,6 +269,41 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                 })
                 .collect::<Vec<_>>()
         })
+    };
+    // Stones on the neighbouring layers of a box: a small triangle on the point, ▲ for the
+    // layer behind (Z − 1), ▼ for the one in front (Z + 1), in the stone's colour.
+    let adjacent = move || {
+        if classic {
+            return Vec::new();
+        }
+        let shown = ctx.shown.get();
+        let w = window.get();
+        let zz = z.get();
+        let here: std::collections::HashSet<(i64, i64)> =
+            shown.stones.iter().filter(|(p, _)| p.z == zz).map(|(p, _)| (p.x, p.y)).collect();
+        shown
+            .stones
+            .iter()
+            .filter(|(p, _)| (p.z == zz - 1 || p.z == zz + 1) && w.contains(p.x, p.y) && !here.contains(&(p.x, p.y)))
+            .map(|(p, c)| {
+                let (cx, cy) = (px(p.x), py(p.y));
+                let behind = p.z < zz;
+                // Behind: up and to the left of the point; in front: down and to the right.
+                let d = if behind {
+                    format!("M{} {}l-8 12h16z", cx - 9.0, cy - 18.0)
+                } else {
+                    format!("M{} {}l-8 -12h16z", cx + 9.0, cy + 18.0)
+                };
+                let cls = match c {
+                    Colour::Black => "adjacent black",
+                    Colour::White => "adjacent white",
+                };
+                view! {
+                    <path class=cls d=d fill=stone_fill(*c) stroke=stone_edge_strong(*c)
+                        data-testid=format!("adjacent-{}-{}-{}", p.x, p.y, p.z)/>
+                }
+            })
+            .collect::<Vec<_>>()
     };
     // Life-space candidates in scoring (003 §3.2, §3.9): proposals, drawn as small rings.
     let life = move || {
@@ -292,6 +349,9 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
     };
     let preview = move || {
         let sel = ctx.selection.get()?;
+        if ctx.back.get() > 0 {
+            return None;
+        }
         let w = window.get();
         if sel.z != z.get() || !w.contains(sel.x, sel.y) {
             return None;
@@ -299,7 +359,13 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
         let colour = ctx.view.with(|v| v.your_colour.unwrap_or(v.to_move));
         let cls = if colour == Colour::Black { "stone black preview" } else { "stone white preview" };
         Some(view! {
-            <circle class=cls cx=px(sel.x) cy=py(sel.y) r="18" fill=stone_fill(colour) opacity="0.45" data-testid="preview"/>
+            // A preview is a translucent stone in a dashed dark ring: the ring is what stands
+            // out from the wood for a white preview (3:1; the stone alone was 1.5:1), and no
+            // placed stone has one.
+            <g data-testid="preview">
+                <circle class=cls cx=px(sel.x) cy=py(sel.y) r="17" fill=stone_fill(colour) fill-opacity="0.7"/>
+                <circle class="preview-ring" cx=px(sel.x) cy=py(sel.y) r="18" fill="none" stroke=INK stroke-width="3.5" stroke-dasharray="7 4"/>
+            </g>
         })
     };
     let illegal = move || {
@@ -358,7 +424,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
                     <circle class="hit" cx=px(x) cy=py(y) r="19" fill="transparent"
                         data-testid=format!("pt-{x}-{y}-{zz}")
                         aria-label=name
-                        on:click=move |_| ctx.tap(at)/>
+                        on:click=move |_| on_tap.run(at)/>
                 });
             }
         }
@@ -373,6 +439,7 @@ pub fn LayerSvg(window: Signal<Window>, z: Signal<i64>, classic: bool, testid: &
             {stars}
             {labels}
             {ownership}
+            {adjacent}
             {stones}
             {illegal}
             {life}

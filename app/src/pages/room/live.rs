@@ -248,10 +248,18 @@ mod hydrate {
         ) {
             conn.borrow_mut().acked = 0;
         }
-        if e.seq > conn.borrow().live_after {
+        let is_live = e.seq > conn.borrow().live_after;
+        if is_live {
             react(ctx, &e.event);
+            // Someone looking back keeps looking at the same position.
+            if ctx.back.get_untracked() > 0 && super::super::history::changes_position(&e.event) {
+                ctx.back.update(|b| *b += 1);
+            }
         }
         let applied = apply(ctx, conn, &e, live);
+        if is_live && applied {
+            announce_ataris(ctx, &e.event);
+        }
         ctx.events.update(|v| v.push(e));
         if !applied {
             ctx.refresh();
@@ -288,6 +296,25 @@ mod hydrate {
         conn.borrow_mut().applied = if live.is_some() { None } else { Some(e.seq) };
         ctx.view.update(|v| v.apply_live(&e.event, live));
         true
+    }
+
+    /// After a move (the view holds it): the chains it left in atari, in the room's labels.
+    fn announce_ataris(ctx: RoomCtx, e: &Event) {
+        let Event::MovePlayed { at, .. } = e else { return };
+        let ataris = ctx.view.with_untracked(|v| {
+            super::super::chains::ataris_around(v, *at)
+                .into_iter()
+                .map(|(p, c, n)| {
+                    crate::tr!("table.atari", who = super::super::colour_text(c), at = super::super::label(v, p), n = n)
+                })
+                .collect::<Vec<_>>()
+        });
+        if !ataris.is_empty() {
+            ctx.announcement.update(|a| {
+                a.push_str(". ");
+                a.push_str(&ataris.join(". "));
+            });
+        }
     }
 
     /// 003 §7.7: selection and preview clear on an opposing move, an undo, a restoration and

@@ -3,8 +3,16 @@
 //! refreshed after every event of the room's live stream, and sends commands through the
 //! `match_command` server function. It never decides legality itself.
 
+mod actions;
+mod bar;
 mod board2d;
+mod chains;
 pub mod conduct;
+mod history;
+mod layer_text;
+mod looking_back;
+mod seating;
+pub use seating::ReadyButton;
 mod live;
 mod panel;
 mod referee;
@@ -16,6 +24,7 @@ mod tests;
 
 /// Who may read the stored record, and the players' approvals (003 §8.1).
 mod records;
+pub use chains::chain_of;
 mod replay;
 pub use replay::ReplayPage;
 
@@ -75,6 +84,29 @@ pub struct RoomCtx {
     /// A view fetch is in flight / another was asked for meanwhile: a burst of events (a
     /// reconnection's gap) costs two fetches, not one per event.
     pub fetching: StoredValue<(bool, bool)>,
+    /// How many positions back from the live one the boards show (0: live).
+    pub back: RwSignal<usize>,
+    /// The position the boards show: live, or one stepped back to.
+    pub shown: Memo<Shown>,
+}
+
+/// The stones the boards show, the move that made the position and what it captured, and,
+/// when stepped back, how far and at which move.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Shown {
+    pub stones: Vec<(Xyz, Colour)>,
+    pub last: Option<Xyz>,
+    pub captured: Vec<Xyz>,
+    pub back: Option<Back>,
+}
+
+/// How far back the boards are: `steps` positions before live, at move `move_number`, the
+/// position after event `seq`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Back {
+    pub steps: usize,
+    pub move_number: u32,
+    pub seq: i64,
 }
 
 impl RoomCtx {
@@ -83,11 +115,40 @@ impl RoomCtx {
     pub fn new(view: RoomView, me: Option<UserView>) -> RoomCtx {
         let b = view.settings.board;
         let layer = view.last_move.map(|m| m.z).unwrap_or((b.z.start + b.z.end) / 2);
+        let view = RwSignal::new(view);
+        let events = RwSignal::new(Vec::<StoredEvent>::new());
+        let back = RwSignal::new(0usize);
+        let shown = Memo::new(move |_| {
+            let n = back.get();
+            view.with(|v| {
+                events.with(|es| match history::position(&v.stones, es, n) {
+                    Some(p) => Shown {
+                        stones: p.stones,
+                        last: p.last,
+                        captured: p.captured,
+                        back: Some(Back { steps: n, move_number: p.move_number, seq: p.seq }),
+                    },
+                    None => Shown {
+                        stones: v.stones.clone(),
+                        last: v.last_move,
+                        // The marks of the last move's captures, while it is the last move.
+                        captured: if history::last_move(es) == v.last_move {
+                            history::last_captures(es)
+                        } else {
+                            Vec::new()
+                        },
+                        back: None,
+                    },
+                })
+            })
+        });
         RoomCtx {
-            id: view.room_id,
-            now: RwSignal::new(view.server_time_ms as f64),
-            view: RwSignal::new(view),
-            events: RwSignal::new(Vec::new()),
+            id: view.with_untracked(|v| v.room_id),
+            now: RwSignal::new(view.with_untracked(|v| v.server_time_ms) as f64),
+            view,
+            events,
+            back,
+            shown,
             me: RwSignal::new(me),
             selection: RwSignal::new(None),
             layer: RwSignal::new(layer),
@@ -201,6 +262,9 @@ impl RoomCtx {
         self.inspected.set(Some(at));
         let (phase, occupied) = self.view.with_untracked(|v| (v.phase, v.stones.iter().any(|(p, _)| *p == at)));
         self.layer.set(at.z);
+        if self.looking_back() {
+            return;
+        }
         if phase == RoomPhase::Scoring && self.my_colour().is_some() {
             let marked = self.view.with_untracked(|v| {
                 v.scoring.as_ref().is_some_and(|s| s.marks.iter().any(|m| same_target(v, m.at, at)))
@@ -239,8 +303,21 @@ impl RoomCtx {
         }
     }
 
+    /// The boards show an earlier position: a tap there names a point of the past, nothing
+    /// to play or mark (the player is told how to go back to live).
+    fn looking_back(self) -> bool {
+        let back = self.back.get_untracked() > 0;
+        if back {
+            self.notice.set(Some(Notice::Info(tr!("table.past_position"))));
+        }
+        back
+    }
+
     /// The yellow confirm button (003 §2.4, §2.6).
     pub fn confirm(self) {
+        if self.looking_back() {
+            return;
+        }
         let Some(at) = self.selection.get_untracked() else {
             self.notice.set(Some(Notice::Info(tr!("room.select_first"))));
             return;
@@ -269,23 +346,17 @@ fn same_target(v: &RoomView, mark: Xyz, at: Xyz) -> bool {
     mark == at || chain_of(v, mark).contains(&at)
 }
 
-/// The same-colour six-connected chain through `p` in a view's stones.
-pub fn chain_of(v: &RoomView, p: Xyz) -> Vec<Xyz> {
-    let colour_at = |q: Xyz| v.stones.iter().find(|(s, _)| *s == q).map(|(_, c)| *c);
-    let Some(c) = colour_at(p) else { return Vec::new() };
-    let mut seen = vec![p];
-    let mut i = 0;
-    while i < seen.len() {
-        let q = seen[i];
-        for d in [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)] {
-            let n = Xyz { x: q.x + d.0, y: q.y + d.1, z: q.z + d.2 };
-            if !seen.contains(&n) && colour_at(n) == Some(c) {
-                seen.push(n);
-            }
-        }
-        i += 1;
+/// Whether the page is wider than a phone (the room folds some parts away on a phone). True
+/// on the server, whose page the browser then folds.
+pub fn wide_screen() -> bool {
+    #[cfg(feature = "hydrate")]
+    {
+        web_sys::window().and_then(|w| w.match_media("(max-width: 700px)").ok().flatten()).is_none_or(|m| !m.matches())
     }
-    seen
+    #[cfg(not(feature = "hydrate"))]
+    {
+        true
+    }
 }
 
 pub fn local_now() -> f64 {
@@ -471,7 +542,11 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
     ctx.sound.set(sound::remembered());
     provide_context(ctx);
     live::start(ctx);
+    your_move_in_title(ctx);
     let flat = ctx.is_flat();
+    // On a phone: the bar (turn, clocks), the board, then the action of the moment, in the
+    // page's order (so the keyboard's and a screen reader's too); the rest follows, folded.
+    // On a wide screen the board takes the left, the bar and the action head the right.
     view! {
         <header class="topbar">
             <a class="brand" href="/">"Space Baduk"</a>
@@ -481,26 +556,30 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
         // data-version: the last event the page holds, so a test can wait until it is in step.
         <main class="room" class:flat=flat class:with-desk=desk data-version=move || ctx.view.with(|v| v.version)
+            data-phase=move || ctx.view.with(|v| v.phase.as_str())
             class:counting=move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).is_some()>
             // 000 §9: the last seconds of a byo-yomi period in large numbers.
             {move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).map(|n| view! {
                 <div class="countdown" data-testid="countdown" aria-hidden="true">{n}</div>
             })}
-            {view! { <Seating code=code/> }.into_any_sync()}
+            {view! { <seating::Seating code=code/> }.into_any_sync()}
+            {view! { <bar::GameBar/> }.into_any_sync()}
             {if flat {
-                view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any_sync()
+                view! { <section class="board-area"><board2d::FlatBoard/><looking_back::HistoryControls/></section> }.into_any_sync()
             } else {
-                view! { <section class="board-area space"><space::SpaceViews/></section> }.into_any_sync()
+                view! { <section class="board-area space"><space::SpaceViews/><looking_back::HistoryControls/></section> }.into_any_sync()
             }}
+            {view! { <actions::ActionZone/> }.into_any_sync()}
             <aside class="side">
-                // While scoring, and after the game, the statement and its Agree button come
-                // first (in the page's order, so the keyboard's order too): below the play
-                // controls they were a screen or more down, 2,000 px on a phone.
-                {view! { <scoring::ScoringPanel/> }.into_any_sync()}
-                {view! { <panel::GamePanel/> }.into_any_sync()}
-                {view! { <referee::PlayerReferee/> }.into_any_sync()}
+                // The box as text, a layer at a time: another board, right after the action.
+                {(!flat).then(|| view! { <layer_text::LayerText/> }.into_any_sync())}
                 {view! { <referee::Rulings/> }.into_any_sync()}
+                {view! { <referee::PlayerReferee/> }.into_any_sync()}
                 {view! { <conduct::Sanctions/> }.into_any_sync()}
+                {view! { <panel::MoveList/> }.into_any_sync()}
+                {view! { <panel::Footer/> }.into_any_sync()}
+                {view! { <records::RecordViewers/> }.into_any_sync()}
+                {view! { <panel::Preferences/> }.into_any_sync()}
                 {view! { <conduct::ReportForm/> }.into_any_sync()}
             </aside>
             // The referee's desk spans the page below the board: its tables need the width.
@@ -509,92 +588,40 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
     }
 }
 
-/// Before the start: taking a seat by invitation and confirming the settings (003 §1.3).
-#[component]
-fn Seating(code: Option<String>) -> impl IntoView {
-    let ctx = expect_context::<RoomCtx>();
-    let code = StoredValue::new(code);
-    let open = move || ctx.view.with(|v| v.phase == RoomPhase::Open);
-    view! {
-        <Show when=move || ctx.view.with(|v| v.phase == RoomPhase::Cancelled)>
-            <p class="notice" data-testid="room-cancelled" role="status">{move || tr!("lobby.cancelled")}</p>
-        </Show>
-        <Show when=open>
-            <section class="seating" data-testid="seating">
-                <h2>{move || tr!("room.seating")}</h2>
-                <p>{move || ctx.view.with(|v| format!("{} · {}",
-                    v.seats[0].clone().unwrap_or_else(|| "—".into()), v.seats[1].clone().unwrap_or_else(|| "—".into())))}</p>
-                <ul class="settings-summary">
-                    {move || ctx.view.with(|v| {
-                        let lines = crate::text::settings_summary(crate::i18n::use_lang().get(), &v.settings);
-                        lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()
-                    })}
-                </ul>
-                {move || {
-                    let seated = ctx.view.with(|v| {
-                        ctx.me.with(|m| m.as_ref().is_some_and(|m| v.seats.iter().flatten().any(|s| *s == m.username)))
-                    });
-                    let signed_in = ctx.me.with(|m| m.is_some());
-                    match (signed_in, seated, code.get_value()) {
-                        (false, _, _) => view! { <p><a href="/">{tr!("room.sign_in_to_join")}</a></p> }.into_any_sync(),
-                        (true, false, Some(c)) => view! {
-                            <button class="primary" data-testid="join" on:click=move |_| ctx.send(Command::Join { code: c.clone() })>
-                                {tr!("room.join")}
-                            </button>
-                        }.into_any_sync(),
-                        // Issue 14 §2: an open room's free seat, for anyone signed in.
-                        (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open
-                            && v.seats.iter().any(Option::is_none)) => view! {
-                            <button class="primary" data-testid="take-seat" on:click=move |_| ctx.send(Command::TakeSeat)>
-                                {tr!("lobby.join")}
-                            </button>
-                        }.into_any_sync(),
-                        (true, false, None) => view! { <p>{tr!("room.need_invitation")}</p> }.into_any_sync(),
-                        (true, true, _) => {
-                            let both = ctx.view.with(|v| v.seats.iter().all(Option::is_some));
-                            let done = ctx.view.with(|v| {
-                                ctx.me.with(|m| m.as_ref().is_some_and(|m| (0..2).any(|i| v.confirmed[i] && v.seats[i].as_deref() == Some(m.username.as_str()))))
-                            });
-                            view! {
-                                <button class="primary" data-testid="confirm-settings" disabled=!both || done
-                                    on:click=move |_| ctx.send(Command::Confirm)>
-                                    {tr!("room.confirm_settings")}
-                                </button>
-                                <span class="hint">{if !both { tr!("room.waiting_opponent") } else if done { tr!("room.waiting_confirm") } else { String::new() }}</span>
-                                " "
-                                <button data-testid="leave-seat" on:click=move |_| ctx.send(Command::LeaveSeat)>{tr!("lobby.leave_seat")}</button>
-                            }.into_any_sync()
-                        }
-                    }
-                }}
-                {move || ctx.view.with(|v| v.you_created).then(|| view! {
-                    <button data-testid="cancel-room" on:click=move |_| ctx.send(Command::CancelRoom)>{move || tr!("lobby.cancel_room")}</button>
-                })}
-            </section>
-        </Show>
-    }
+/// The tab's title and icon say when it is this player's move (a tab in the background is
+/// how most people wait for a reply): "● Your move · room" and the icon with a dot.
+fn your_move_in_title(ctx: RoomCtx) {
+    #[cfg(feature = "hydrate")]
+    Effect::new(move |_| {
+        let (mine, name) = ctx.view.with(|v| {
+            let mine = v.phase == RoomPhase::Playing
+                && v.your_colour == Some(v.to_move)
+                && !v.settings.mode.one_screen_both_colours();
+            (mine, v.name.clone())
+        });
+        let title = if mine { tr!("table.title_your_move", room = name) } else { format!("{name} · Space Baduk") };
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        doc.set_title(&title);
+        if let Ok(Some(icon)) = doc.query_selector("link[rel~=icon]") {
+            let href = if mine { YOUR_MOVE_ICON } else { PLAIN_ICON };
+            let _ = icon.set_attribute("href", href);
+        }
+    });
+    // Leaving the room for another page of the app: the tab no longer says it is your move.
+    #[cfg(feature = "hydrate")]
+    on_cleanup(|| {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        doc.set_title("Space Baduk");
+        if let Ok(Some(icon)) = doc.query_selector("link[rel~=icon]") {
+            let _ = icon.set_attribute("href", PLAIN_ICON);
+        }
+    });
+    #[cfg(not(feature = "hydrate"))]
+    let _ = ctx;
 }
 
-/// The Ready button (003 §1.6, §6.3).
-#[component]
-pub fn ReadyButton() -> impl IntoView {
-    let ctx = expect_context::<RoomCtx>();
-    let show = move || {
-        ctx.view.with(|v| {
-            v.phase == RoomPhase::WaitingReady
-                && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
-        })
-    };
-    view! {
-        <Show when=show>
-            <button class="primary" data-testid="ready" on:click=move |_| ctx.send(Command::Ready)>
-                {move || ctx.view.with(|v| match (&v.settings.mode, v.your_colour) {
-                    // One screen: Ready for each colour in turn; practice: one for both.
-                    (m, _) if m.is_practice() => tr!("mode.ready_both"),
-                    (m, Some(c)) if m.one_screen_both_colours() => tr!("mode.ready_for", who = colour_text(c)),
-                    _ => tr!("room.ready"),
-                })}
-            </button>
-        </Show>
-    }
-}
+/// The product's icon with a yellow dot in its corner: the tab's icon while it is your move.
+#[cfg(feature = "hydrate")]
+const YOUR_MOVE_ICON: &str = "/icons/your-move.svg";
+#[cfg(feature = "hydrate")]
+const PLAIN_ICON: &str = "/icons/icon-192.png";

@@ -1,13 +1,13 @@
-//! The game panel: players and clocks from server time, captures, the state banner, the
-//! confirm button and coordinate entry, pass / resign with confirmation, undo and scoring
-//! requests, Classic draw offers, the move list with illegal attempts told apart, and the
-//! number of watchers (issue 5 point 4). Spectators see it without controls.
+//! The parts of the room's panel: clocks from server time, the confirm button beside the
+//! coordinate entry, pass and resign with confirmation, undo and scoring requests, Classic
+//! draw offers (each shown only in the phase and turn where it can be used), the move list
+//! with illegal attempts told apart, and the number of watchers. Spectators see no controls.
 
 use crate::matches::commands::RoomPhase;
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
-use super::{colour_text, event_line, label, phase_text, Notice, ReadyButton, RoomCtx};
+use super::{colour_text, event_line, label, Notice, RoomCtx};
 use crate::{
     matches::{
         clocks::index,
@@ -64,56 +64,10 @@ pub(super) fn clock_text(ctx: RoomCtx, c: Colour) -> String {
     })
 }
 
-#[component]
-pub fn GamePanel() -> impl IntoView {
-    let ctx = expect_context::<RoomCtx>();
-    let player = move |c: Colour| {
-        let name = move || {
-            ctx.view.with(|v| {
-                // The computer's seat: which model and level plays (003 §11.4, §12.5).
-                if let Some(seat) = v.settings.mode.computer_playing(c).filter(|_| v.black.is_some()) {
-                    return crate::text::computer_name_short(crate::i18n::use_lang().get(), seat);
-                }
-                if c == Colour::Black { v.black.clone() } else { v.white.clone() }.unwrap_or_else(|| "—".into())
-            })
-        };
-        let running = move || ctx.view.with(|v| v.clocks.running == Some(c));
-        let to_move = move || ctx.view.with(|v| v.phase == RoomPhase::Playing && v.to_move == c);
-        let caps = move || ctx.view.with(|v| v.captures[index(c)]);
-        let cls = if c == Colour::Black { "player black" } else { "player white" };
-        view! {
-            <div class=cls class:to-move=to_move data-testid=format!("player-{}", if c == Colour::Black { "black" } else { "white" })>
-                <span class="dot" aria-hidden="true"></span>
-                <span class="who">{move || colour_text(c)}" · "{name}</span>
-                <span class="clock" class:running=running data-testid=format!("clock-{}", if c == Colour::Black { "black" } else { "white" })
-                      aria-label=move || tr!("room.clock_of", who = colour_text(c))>
-                    {move || clock_text(ctx, c)}
-                </span>
-                <span class="caps">{move || tr!("room.captures", n = caps())}</span>
-            </div>
-        }
-    };
-    view! {
-        <section class="panel" aria-label=move || tr!("room.panel")>
-            {player(Colour::Black)}
-            {player(Colour::White)}
-            <StatusBanner/>
-            <PassGuidance/>
-            <ReadyButton/>
-            <MoveControls/>
-            <Requests/>
-            <Notices/>
-            <MoveList/>
-            <Footer/>
-            <super::records::RecordViewers/>
-        </section>
-    }
-}
-
 /// 000 §9: after the opponent's pass, passing too ends play; with area scoring the neutral
 /// points are filled first (000 §6.3).
 #[component]
-fn PassGuidance() -> impl IntoView {
+pub(super) fn PassGuidance() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let text = move || {
         ctx.view.with(|v| {
@@ -128,61 +82,6 @@ fn PassGuidance() -> impl IntoView {
     };
     view! {
         {move || text().map(|t| view! { <p class="hint guidance" data-testid="pass-guidance" role="status">{t}</p> })}
-    }
-}
-
-/// Phase, turn and every stopped state: hold, reconnection wait, the opponent's fault.
-#[component]
-fn StatusBanner() -> impl IntoView {
-    let ctx = expect_context::<RoomCtx>();
-    let text = move || {
-        ctx.view.with(|v| {
-            let mut parts = vec![phase_text(v.phase)];
-            if v.phase == RoomPhase::Playing {
-                parts.push(tr!("room.to_move", who = colour_text(v.to_move), n = v.move_number + 1));
-            }
-            if let Some((c, _)) = v.awaiting_ack {
-                if v.phase == RoomPhase::Playing {
-                    parts.push(tr!("room.waiting_ack", who = colour_text(c)));
-                }
-            }
-            for (i, f) in v.faults.iter().enumerate() {
-                if let Some(f) = f {
-                    let who = colour_text(if i == 0 { Colour::Black } else { Colour::White });
-                    let left =
-                        ((f.wait_ends_at_ms as f64 - (ctx.now.get() - ctx.offset.get())) / 1000.0).max(0.0).ceil();
-                    parts.push(tr!("room.fault", who = who, s = left));
-                }
-            }
-            if let Some(h) = &v.hold {
-                parts.push(tr!("room.held", why = hold_text(h)));
-            }
-            if v.phase == RoomPhase::WaitingReady {
-                parts.push(tr!("room.press_ready"));
-            }
-            // The room says who acts on this screen (issue 13 point 1).
-            if v.settings.mode.one_screen_both_colours() && v.phase != RoomPhase::Finished {
-                parts.push(match (v.settings.mode.is_practice(), v.your_colour) {
-                    (true, _) => tr!("mode.screen_practice"),
-                    (false, Some(c)) => tr!("mode.screen_one_device", who = colour_text(c)),
-                    (false, None) => tr!("mode.screen_one_device_any"),
-                });
-            }
-            if v.settings.mode.tag() != crate::matches::mode::ModeTag::Match {
-                parts.push(crate::text::mode_tag(crate::i18n::use_lang().get(), v.settings.mode.tag()));
-            }
-            if let Some(r) = &v.result {
-                parts.push(crate::text::result(crate::i18n::use_lang().get(), &r.result));
-                if v.under_review {
-                    parts.push(tr!("referee.under_review"));
-                }
-            }
-            parts.join(" · ")
-        })
-    };
-    let alert = move || ctx.view.with(|v| v.hold.is_some() || v.faults.iter().any(Option::is_some));
-    view! {
-        <p class="status" class:alert=alert data-testid="status" role="status">{text}</p>
     }
 }
 
@@ -225,15 +124,20 @@ pub(super) fn entry_ranges(v: &crate::matches::view::RoomView) -> [String; 3] {
     [numbers(b.x), numbers(b.y), numbers(b.z)]
 }
 
-/// Selection by coordinates, the confirm button and the move commands (003 §2.4–2.7).
+/// Selection by coordinates beside the confirm button, and the move commands (003
+/// §2.4–2.7), for a player in play. Place stone shows while a point is selected on this
+/// player's turn (003 §2.6: a selection on the opponent's turn is for looking, and says so);
+/// Pass on this player's turn; undo, counting and draw requests while play goes on; Resign
+/// wherever the rules take it (`RoomPhase::accepts_resignation`). Nothing is left disabled.
 #[component]
-fn MoveControls() -> impl IntoView {
+pub(super) fn MoveControls() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && v.phase == RoomPhase::Playing);
     let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == RoomPhase::Playing);
+    let looking_back = move || ctx.back.get() > 0;
     let (x, y, z) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
     // The typed fields follow the selection however it was made (a tap, a typed point), so
-    // they never show the previous point's values (issue 14 §7).
+    // they never show the previous point's values.
     Effect::new(move |_| {
         if let Some(at) = ctx.selection.get() {
             let [ax, ay, az] = ctx.view.with_untracked(|v| axis_labels(v, at));
@@ -305,73 +209,96 @@ fn MoveControls() -> impl IntoView {
     };
     let ask = move |what: &'static str| confirming.set(Some(what));
     let ranges = ctx.view.with_untracked(entry_ranges);
+    let resignable =
+        move || ctx.view.with(|v| v.your_colour.is_some() && v.phase.accepts_resignation() && v.result.is_none());
     view! {
-        <Show when=move || ctx.my_colour().is_some()>
-            <form class="coord-entry" on:submit=move |e| { e.prevent_default(); select_typed(); }>
-                // A flat board names its columns and rows as Go players do (000 §9).
-                <label>{if flat { tr!("room.column", range = ranges[0].clone()) } else { format!("X ({})", ranges[0]) }}
-                    <input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
-                <label>{if flat { tr!("room.row", range = ranges[1].clone()) } else { format!("Y ({})", ranges[1]) }}
-                    <input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
-                {(!flat).then(|| view! {
-                    <label>{format!("Z ({})", ranges[2])}<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
-                })}
-                <button type="submit" data-testid="coord-select">{move || tr!("room.select")}</button>
-            </form>
-            <p class="selection" data-testid="selection">
-                {move || match ctx.selection.get() {
-                    Some(at) => tr!("room.selected", at = ctx.view.with(|v| label(v, at))),
-                    None => tr!("room.nothing_selected"),
-                }}
-            </p>
-            <div class="buttons">
-                <button class="confirm-move" data-testid="confirm-move"
-                    disabled=move || ctx.busy.get() || !playing_player()
-                    on:click=move |_| ctx.confirm()>
-                    {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
-                </button>
-            </div>
-            <div class="buttons move-buttons">
-                <button data-testid="pass" disabled=move || !my_turn() on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
-                <button data-testid="request-undo" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
-                {move || {
-                    let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[index(c)].is_some()));
-                    if mine {
-                        view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any_sync()
-                    } else {
-                        view! { <button data-testid="request-scoring" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::RequestScoring)>{tr!("room.request_scoring")}</button> }.into_any_sync()
-                    }
-                }}
-                {move || (ctx.view.with(|v| v.settings.draw_offer)).then(|| view! {
-                    <button data-testid="offer-draw" disabled=move || !playing_player() on:click=move |_| ctx.send(Command::OfferDraw)>{tr!("room.offer_draw")}</button>
-                })}
-                <button class="danger" data-testid="resign"
-                    disabled=move || ctx.view.with(|v| matches!(v.phase, RoomPhase::Open | RoomPhase::Finished))
-                    on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
-            </div>
-            // Pass and resign ask again before they are sent (003 §2.7).
-            {move || confirming.get().map(|what| view! {
-                <div class="confirm-box" role="alertdialog" data-testid="confirm-box">
-                    <p>{if what == "pass" { tr!("room.really_pass") } else { tr!("room.really_resign") }}</p>
-                    <button class="primary" data-testid="confirm-yes" on:click=move |_| {
-                        confirming.set(None);
-                        ctx.send(if what == "pass" { Command::Pass } else { Command::Resign });
-                    }>{tr!("room.yes")}</button>
-                    <button data-testid="confirm-no" on:click=move |_| confirming.set(None)>{tr!("room.no")}</button>
+        <Show when=move || playing_player() && !looking_back()>
+            <div class="move-controls" data-testid="move-controls">
+                <p class="selection" data-testid="selection">
+                    {move || match ctx.selection.get() {
+                        Some(at) => tr!("room.selected", at = ctx.view.with(|v| label(v, at))),
+                        None if my_turn() => tr!("table.select_point"),
+                        None => tr!("room.nothing_selected"),
+                    }}
+                    {move || (!my_turn()).then(|| view! { " · "<span class="hint">{tr!("table.looking_only")}</span> })}
+                </p>
+                <div class="place-row">
+                    <Show when=move || my_turn() && ctx.selection.get().is_some()>
+                        <button class="confirm-move" data-testid="confirm-move" disabled=move || ctx.busy.get()
+                            on:click=move |_| ctx.confirm()>
+                            {move || if ctx.busy.get() { tr!("room.sending") } else { tr!("room.confirm_move") }}
+                        </button>
+                    </Show>
+                    <form class="coord-entry" on:submit=move |e| { e.prevent_default(); select_typed(); }>
+                        // A flat board names its columns and rows as Go players do (000 §9).
+                        <label>{if flat { tr!("room.column", range = ranges[0].clone()) } else { format!("X ({})", ranges[0]) }}
+                            <input data-testid="coord-x" size="3" prop:value=x on:input=move |e| x.set(event_target_value(&e))/></label>
+                        <label>{if flat { tr!("room.row", range = ranges[1].clone()) } else { format!("Y ({})", ranges[1]) }}
+                            <input data-testid="coord-y" size="3" prop:value=y on:input=move |e| y.set(event_target_value(&e))/></label>
+                        {(!flat).then(|| view! {
+                            <label>{format!("Z ({})", ranges[2])}<input data-testid="coord-z" size="3" prop:value=z on:input=move |e| z.set(event_target_value(&e))/></label>
+                        })}
+                        <button type="submit" data-testid="coord-select">{move || tr!("room.select")}</button>
+                    </form>
                 </div>
-            })}
-            // The preferences after the moves' buttons: on a phone, pass, undo and resign
-            // then sit right below the confirm button, above the fold.
-            <div class="buttons prefs">
+                <div class="buttons move-buttons">
+                    <Show when=my_turn>
+                        <button data-testid="pass" on:click=move |_| ask("pass")>{move || tr!("room.pass")}</button>
+                    </Show>
+                    <button data-testid="request-undo" on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
+                    {move || {
+                        let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[index(c)].is_some()));
+                        if mine {
+                            view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any_sync()
+                        } else {
+                            view! { <button data-testid="request-scoring" on:click=move |_| ctx.send(Command::RequestScoring)>{tr!("room.request_scoring")}</button> }.into_any_sync()
+                        }
+                    }}
+                    {move || ctx.view.with(|v| v.settings.draw_offer && v.draw_offer_by.is_none()).then(|| view! {
+                        <button data-testid="offer-draw" on:click=move |_| ctx.send(Command::OfferDraw)>{tr!("room.offer_draw")}</button>
+                    })}
+                    // In the row of move buttons during play (000 §9: pass, undo, draw,
+                    // resign at the bottom of a phone's first screen); on its own elsewhere.
+                    <button class="danger resign" data-testid="resign" on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
+                </div>
+            </div>
+        </Show>
+        <Show when=move || resignable() && !(playing_player() && !looking_back())>
+            <div class="buttons resign-row">
+                <button class="danger" data-testid="resign" on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
+            </div>
+        </Show>
+        // Pass and resign ask again before they are sent (003 §2.7).
+        {move || confirming.get().map(|what| view! {
+            <div class="confirm-box" role="alertdialog" data-testid="confirm-box">
+                <p>{if what == "pass" { tr!("room.really_pass") } else { tr!("room.really_resign") }}</p>
+                <button class="primary" data-testid="confirm-yes" on:click=move |_| {
+                    confirming.set(None);
+                    ctx.send(if what == "pass" { Command::Pass } else { Command::Resign });
+                }>{tr!("room.yes")}</button>
+                <button data-testid="confirm-no" on:click=move |_| confirming.set(None)>{tr!("room.no")}</button>
+            </div>
+        })}
+        {move || (can_one_tap && playing_player()).then(|| view! {
+            <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
+                on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{tr!("room.one_tap")}</label>
+        })}
+    }
+}
+
+/// This browser's choices for the room: capture animation and sounds.
+#[component]
+pub(super) fn Preferences() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    view! {
+        <details class="prefs" data-testid="prefs">
+            <summary>{move || tr!("table.preferences")}</summary>
+            <div class="buttons">
                 <label class="one-tap"><input type="checkbox" data-testid="animate" prop:checked=ctx.animate
                     on:change=move |e| ctx.animate.set(event_target_checked(&e))/>{move || tr!("ui.animations")}</label>
                 <super::sound::SoundSwitch/>
-                {can_one_tap.then(|| view! {
-                    <label class="one-tap"><input type="checkbox" prop:checked=ctx.one_tap
-                        on:change=move |e| ctx.one_tap.set(event_target_checked(&e))/>{move || tr!("room.one_tap")}</label>
-                })}
             </div>
-        </Show>
+        </details>
     }
 }
 
@@ -386,7 +313,7 @@ impl<T> OkOrDefault<T> for Option<T> {
 
 /// Pending requests: undo (003 §5.2), counting (003 §2.7), draw offers (000 §8.2).
 #[component]
-fn Requests() -> impl IntoView {
+pub(super) fn Requests() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let undo = move || {
         ctx.view.with(|v| {
@@ -438,7 +365,7 @@ fn Requests() -> impl IntoView {
 }
 
 #[component]
-fn Notices() -> impl IntoView {
+pub(super) fn Notices() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     view! {
         {move || ctx.notice.get().map(|n| match n {
@@ -448,13 +375,19 @@ fn Notices() -> impl IntoView {
     }
 }
 
-/// Moves, passes, undos and illegal attempts (flagged, not numbered; 003 §2.5, §8.2).
+/// Moves, passes, undos and illegal attempts (flagged, not numbered; 003 §2.5, §8.2), folded
+/// under its heading. A viewer who may not read the stored record (003 §8.1) is told why the
+/// list starts where it does: with the moves since they arrived.
 #[component]
-fn MoveList() -> impl IntoView {
+pub(super) fn MoveList() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
+    let partial = move || ctx.view.with(|v| !v.may_read_record && v.move_number > 0);
     view! {
-        <details class="moves" open>
+        <details class="moves" data-testid="moves" prop:open=super::wide_screen>
             <summary>{move || tr!("room.moves")}</summary>
+            <Show when=partial>
+                <p class="hint" data-testid="moves-since-arrival">{move || tr!("table.moves_since_arrival")}</p>
+            </Show>
             <ul data-testid="move-list">
                 {move || {
                     let lines: Vec<(String, bool)> = ctx.events.with(|es| ctx.view.with(|v| {
@@ -468,20 +401,29 @@ fn MoveList() -> impl IntoView {
 }
 
 #[component]
-fn Footer() -> impl IntoView {
+pub(super) fn Footer() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
-    let id = ctx.id;
+    // After the end the links head the action zone instead (`actions::EndRecord`).
+    let links_here = move || ctx.view.with(|v| v.may_read_record && v.phase != RoomPhase::Finished);
     view! {
         <p class="footer-line">
             <span data-testid="watchers">{move || tr!("room.watchers", n = ctx.view.with(|v| v.watchers))}</span>
             " · "<a href="/rules" target="_blank" data-testid="rules-link">{move || tr!("rules.link")}</a>
-            // 003 §8.1: for everyone who may download, and nobody else.
-            {move || ctx.view.with(|v| v.may_read_record).then(|| view! {
-                " · "<a href=format!("/rooms/{id}/replay") data-testid="replay-link">{tr!("replay.open")}</a>
-                " · "<a href=format!("/api/v1/rooms/{id}/record") download="" data-testid="record-json">{tr!("room.record_json")}</a>
-                {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="" data-testid="record-sgf">"SGF"</a> })}
-            })}
+            {move || links_here().then(|| view! { " · "<RecordLinks/> })}
         </p>
+    }
+}
+
+/// The stored record's replay and downloads (003 §8.1): for everyone who may download
+/// (`RoomView::may_read_record`), and nobody else — the caller asks.
+#[component]
+pub(super) fn RecordLinks() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let id = ctx.id;
+    view! {
+        <a href=format!("/rooms/{id}/replay") data-testid="replay-link">{move || tr!("replay.open")}</a>
+        " · "<a href=format!("/api/v1/rooms/{id}/record") download="" data-testid="record-json">{move || tr!("room.record_json")}</a>
+        {ctx.is_flat().then(|| view! { " · "<a href=format!("/api/v1/rooms/{id}/record.sgf") download="" data-testid="record-sgf">"SGF"</a> })}
     }
 }
 

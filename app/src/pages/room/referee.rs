@@ -6,12 +6,12 @@
 
 use leptos::prelude::*;
 
-use super::{colour_text, label, panel::hold_text, tr_dyn, RoomCtx};
+use super::{colour_text, label, tr_dyn, RoomCtx};
 use crate::{
     matches::{
         clocks::index,
         commands::{Command, RoomPhase},
-        events::{Colour, Event, HoldReason, Xyz},
+        events::{Colour, Xyz},
         referee::{ChainOpinion, ChainVerdict, RegionVerdict},
         view::RoomView,
     },
@@ -56,18 +56,6 @@ fn verdict_key(v: &ChainVerdict) -> &'static str {
     }
 }
 
-fn hold_next_key(h: &HoldReason) -> &'static str {
-    match h {
-        HoldReason::ServerRestart => "hold_next.restart",
-        HoldReason::Disconnection { .. } => "hold_next.disconnection",
-        HoldReason::ScoringDispute { .. } => "hold_next.dispute",
-        HoldReason::Administrator { .. } => "hold_next.admin",
-        HoldReason::PlayerCall { .. } => "hold_next.player_call",
-        HoldReason::RulingObjection { .. } => "hold_next.ruling_objection",
-        HoldReason::DamagedRecord { .. } => "hold_next.damaged",
-    }
-}
-
 /// Every ruling of the room, its objection, the time-loss review and the corrections:
 /// visible to everyone who watches (003 §3.6, §8.5).
 #[component]
@@ -83,34 +71,15 @@ pub fn Rulings() -> impl IntoView {
         <Show when=any>
             <section class="rulings" data-testid="rulings" aria-label=move || tr!("referee.rulings")>
                 <h2>{move || tr!("referee.rulings")}</h2>
-                <ol>
-                    {move || ctx.view.with(|v| v.referee.rulings.iter().rev().map(|r| view! {
-                        <li data-testid="ruling" data-number=r.number.to_string()>
-                            <p><strong>{tr!("referee.ruling_n", n = r.number, statement = r.statement)}</strong>" · "{fmt_time(r.at_ms)}</p>
-                            <ul>
-                                {r.chains.iter().map(|c| {
-                                    let cited = match &c.verdict {
-                                        ChainVerdict::Alive { spaces } => spaces.iter().map(|p| label(v, *p)).collect::<Vec<_>>().join(", "),
-                                        _ => String::new(),
-                                    };
-                                    view! {
-                                        <li data-testid=format!("ruled-{}-{}-{}", c.at.x, c.at.y, c.at.z)>
-                                            {label(v, c.at)}" — "{tr_dyn(verdict_key(&c.verdict))}
-                                            {(!cited.is_empty()).then(|| view! { " · "{tr!("referee.cited", list = cited.clone())} })}
-                                        </li>
-                                    }
-                                }).collect_view()}
-                                {r.regions.iter().map(|g| view! {
-                                    <li>{label(v, g.at)}" — "{tr_dyn(if g.verdict == RegionVerdict::Seki { "scoring.seki" } else { "verdict.neutral" })}</li>
-                                }).collect_view()}
-                            </ul>
-                            <p class="reasons" data-testid="ruling-reasons">{tr!("referee.reasons")}": "<q>{r.reasons.clone()}</q></p>
-                            {r.confirmed.clone().map(|c| view! { <p data-testid="ruling-confirmed">{tr!("referee.confirmed")}": "<q>{c}</q></p> })}
-                        </li>
-                    }).collect_view())}
-                </ol>
-                {move || ctx.view.with(|v| v.referee.ruling_objection.clone().map(|o| view! {
-                    <p class="objection" data-testid="ruling-objection">{tr!("referee.objected", who = colour_text(o.colour))}": "<q>{o.reasons}</q></p>
+                // The latest ruling, its verdicts, reasons and cited spaces, with the objection
+                // right under it: one block; earlier rulings folded below.
+                {move || ctx.view.with(|v| v.referee.rulings.last().map(|r| ruling_view(v, r)))}
+                <Objection/>
+                {move || ctx.view.with(|v| (v.referee.rulings.len() > 1).then(|| view! {
+                    <details class="earlier-rulings">
+                        <summary>{tr!("table.earlier_rulings", n = v.referee.rulings.len() - 1)}</summary>
+                        {v.referee.rulings.iter().rev().skip(1).map(|r| ruling_view(v, r)).collect_view()}
+                    </details>
                 }))}
                 {move || ctx.view.with(|v| v.referee.time_loss.clone().map(|t| {
                     let state = match t.cancelled {
@@ -126,6 +95,65 @@ pub fn Rulings() -> impl IntoView {
                 }))}
                 <Corrections/>
             </section>
+        </Show>
+    }
+}
+
+/// One ruling: each chain's verdict with the safe spaces it cites (drawn on the boards as
+/// well), each region's, the reasons and the confirmation.
+fn ruling_view(v: &RoomView, r: &crate::matches::referee::RulingRecord) -> impl IntoView {
+    view! {
+        <div class="ruling" data-testid="ruling" data-number=r.number.to_string()>
+            <p><strong>{tr!("referee.ruling_n", n = r.number, statement = r.statement)}</strong>" · "{fmt_time(r.at_ms)}</p>
+            <ul>
+                {r.chains.iter().map(|c| {
+                    let cited = match &c.verdict {
+                        ChainVerdict::Alive { spaces } => spaces.iter().map(|p| label(v, *p)).collect::<Vec<_>>().join(", "),
+                        _ => String::new(),
+                    };
+                    view! {
+                        <li data-testid=format!("ruled-{}-{}-{}", c.at.x, c.at.y, c.at.z)>
+                            {label(v, c.at)}" — "<strong>{tr_dyn(verdict_key(&c.verdict))}</strong>
+                            {(!cited.is_empty()).then(|| view! { " · "{tr!("referee.cited", list = cited.clone())} })}
+                        </li>
+                    }
+                }).collect_view()}
+                {r.regions.iter().map(|g| view! {
+                    <li>{label(v, g.at)}" — "{tr_dyn(if g.verdict == RegionVerdict::Seki { "scoring.seki" } else { "verdict.neutral" })}</li>
+                }).collect_view()}
+            </ul>
+            <p class="reasons" data-testid="ruling-reasons">{tr!("referee.reasons")}": "<q>{r.reasons.clone()}</q></p>
+            {r.confirmed.clone().map(|c| view! { <p data-testid="ruling-confirmed">{tr!("referee.confirmed")}": "<q>{c}</q></p> })}
+        </div>
+    }
+}
+
+/// Right under the rulings: the objection to the latest, once stated, or the form to state it
+/// (a player who has not objected to it yet, 003 §3.6).
+#[component]
+fn Objection() -> impl IntoView {
+    let ctx = expect_context::<RoomCtx>();
+    let objection = RwSignal::new(String::new());
+    let can_object = move || {
+        ctx.view.with(|v| {
+            let latest = v.referee.rulings.last().map(|r| r.number);
+            matches!(v.phase, RoomPhase::Scoring | RoomPhase::Held | RoomPhase::AwaitingReview)
+                && latest.is_some()
+                && v.your_colour.is_some_and(|c| v.referee.objected[index(c)] != latest)
+        })
+    };
+    view! {
+        {move || ctx.view.with(|v| v.referee.ruling_objection.clone().map(|o| view! {
+            <p class="objection" data-testid="ruling-objection">{tr!("referee.objected", who = colour_text(o.colour))}": "<q>{o.reasons}</q></p>
+        }))}
+        <Show when=can_object>
+            <form class="object" data-testid="object-ruling-form" on:submit=move |e| {
+                e.prevent_default();
+                send_reasoned(ctx, objection, |reasons| Some(Command::ObjectToRuling { reasons }));
+            }>
+                <Reasons value=objection/>
+                <button type="submit" data-testid="object-ruling">{move || tr!("referee.object_ruling")}</button>
+            </form>
         </Show>
     }
 }
@@ -175,34 +203,13 @@ fn Corrections() -> impl IntoView {
     }
 }
 
-/// When held: why, since when and what happens next; review states; and the players'
-/// controls for the referee.
+/// The players' controls for the referee: opinions in scoring, the call during play, the
+/// objections and referrals after the end (a hold and a review are told in the action zone;
+/// the objection to a ruling sits under the ruling).
 #[component]
 pub fn PlayerReferee() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
-    let held = move || ctx.view.with(|v| v.hold.clone());
-    // The server's time of the hold; the stream's event before that view field existed.
-    let since = move || {
-        ctx.view.with(|v| v.hold_since_ms).map(fmt_time).or_else(|| {
-            ctx.events
-                .with(|es| es.iter().rev().find(|e| matches!(e.event, Event::Held { .. })).map(|e| fmt_time(e.at_ms)))
-        })
-    };
     view! {
-        {move || held().map(|h| view! {
-            <div class="hold-info" data-testid="hold-info" role="status">
-                <p>{tr!("room.held", why = hold_text(&h))}</p>
-                {since().map(|t| view! { <p data-testid="hold-since">{tr!("referee.held_since", time = t)}</p> })}
-                <p data-testid="hold-next">{tr_dyn(hold_next_key(&h))}</p>
-            </div>
-        })}
-        {move || ctx.view.with(|v| (v.phase == RoomPhase::AwaitingReview).then(|| view! {
-            <p class="request" data-testid="awaiting-review">
-                {tr!("referee.statement_waits", n = v.referee.awaiting_review.map(|w| w.statement).unwrap_or_default())}</p>
-        }))}
-        {move || ctx.view.with(|v| v.under_review.then(|| view! {
-            <p class="request" data-testid="under-review">{tr!("referee.under_review")}</p>
-        }))}
         <Show when=move || ctx.my_colour().is_some()>
             <ScoringControls/>
             <PlayControls/>
@@ -241,7 +248,6 @@ fn ScoringControls() -> impl IntoView {
     let chain = RwSignal::new(String::new());
     let opinion = RwSignal::new("alive".to_string());
     let reasons = RwSignal::new(String::new());
-    let objection = RwSignal::new(String::new());
     // The chain last tapped is the one an opinion is about.
     Effect::new(move |_| {
         if let Some(at) = ctx.inspected.get() {
@@ -254,12 +260,6 @@ fn ScoringControls() -> impl IntoView {
             }
         }
     });
-    let can_object = move || {
-        ctx.view.with(|v| {
-            let latest = v.referee.rulings.last().map(|r| r.number);
-            latest.is_some() && v.your_colour.is_some_and(|c| v.referee.objected[index(c)] != latest)
-        })
-    };
     view! {
         <Show when=scoring>
             <form class="opinion" data-testid="opinion-form" on:submit=move |e| {
@@ -294,15 +294,6 @@ fn ScoringControls() -> impl IntoView {
                 <Reasons value=reasons/>
                 <button type="submit" data-testid="state-opinion">{move || tr!("referee.state_opinion")}</button>
             </form>
-            <Show when=can_object>
-                <form class="object" data-testid="object-ruling-form" on:submit=move |e| {
-                    e.prevent_default();
-                    send_reasoned(ctx, objection, |reasons| Some(Command::ObjectToRuling { reasons }));
-                }>
-                    <Reasons value=objection/>
-                    <button type="submit" data-testid="object-ruling">{move || tr!("referee.object_ruling")}</button>
-                </form>
-            </Show>
         </Show>
     }
 }
@@ -315,13 +306,17 @@ fn PlayControls() -> impl IntoView {
     let reason = RwSignal::new(String::new());
     view! {
         <Show when=in_play>
-            <form class="call" data-testid="call-admin-form" on:submit=move |e| {
-                e.prevent_default();
-                send_reasoned(ctx, reason, |reason| Some(Command::CallAdministrator { reason }));
-            }>
-                <Reasons value=reason/>
-                <button type="submit" data-testid="call-admin">{move || tr!("referee.call_admin")}</button>
-            </form>
+            // Folded: rarely needed, and on a phone its reasons box took a screen's third.
+            <details class="call-fold">
+                <summary>{move || tr!("referee.call_admin")}</summary>
+                <form class="call" data-testid="call-admin-form" on:submit=move |e| {
+                    e.prevent_default();
+                    send_reasoned(ctx, reason, |reason| Some(Command::CallAdministrator { reason }));
+                }>
+                    <Reasons value=reason/>
+                    <button type="submit" data-testid="call-admin">{move || tr!("referee.call_admin")}</button>
+                </form>
+            </details>
         </Show>
     }
 }

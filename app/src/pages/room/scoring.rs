@@ -37,9 +37,10 @@ pub fn ScoringPanel() -> impl IntoView {
         <Show when=scoring>
             <section class="scoring" data-testid="scoring" aria-label=move || tr!("scoring.title")>
                 <h2>{move || tr!("scoring.title")}</h2>
-                <MarkTools/>
-                <Statement/>
+                // Agree first: it is what the phase waits for (on a phone it was a screen down).
                 <Consents/>
+                <Statement/>
+                <MarkTools/>
                 <Suggestions/>
                 <ChainDetails/>
             </section>
@@ -63,7 +64,8 @@ fn MarkTools() -> impl IntoView {
         }
     };
     view! {
-        <Show when=move || ctx.my_colour().is_some()>
+        // Marking only while scoring goes on (not while the room is held).
+        <Show when=move || ctx.my_colour().is_some() && ctx.view.with(|v| v.phase == RoomPhase::Scoring)>
             <p class="hint">{move || tr!("scoring.how_to_mark")}</p>
             <div class="buttons" role="group">
                 {kind_button(MarkKind::Dead, "scoring.dead", "mark-dead")}
@@ -131,18 +133,15 @@ fn Consents() -> impl IntoView {
     let state = move || {
         ctx.view.with(|v| {
             let s = v.scoring.as_ref()?;
-            let mine = v.your_colour.map(|c| s.consents[index(c)] == Some(s.statement));
+            let mine = v
+                .your_colour
+                .filter(|_| v.phase == RoomPhase::Scoring)
+                .map(|c| s.consents[index(c)] == Some(s.statement));
             Some((s.statement, s.consents, mine))
         })
     };
     view! {
         {move || state().map(|(n, consents, mine)| view! {
-            <p data-testid="consents">
-                {[Colour::Black, Colour::White].into_iter().map(|c| {
-                    let agreed = consents[index(c)] == Some(n);
-                    format!("{}: {}", colour_text(c), if agreed { tr!("scoring.agreed") } else { tr!("scoring.not_yet") })
-                }).collect::<Vec<_>>().join(" · ")}
-            </p>
             {mine.map(|agreed| view! {
                 <div class="buttons">
                     {if agreed {
@@ -154,6 +153,14 @@ fn Consents() -> impl IntoView {
                         <button data-testid="resume-play" on:click=move |_| ctx.send(Command::ResumePlay)>{tr!("scoring.resume_play")}</button>
                     })}
                 </div>
+            })}
+            <p data-testid="consents">
+                {[Colour::Black, Colour::White].into_iter().map(|c| {
+                    let agreed = consents[index(c)] == Some(n);
+                    format!("{}: {}", colour_text(c), if agreed { tr!("scoring.agreed") } else { tr!("scoring.not_yet") })
+                }).collect::<Vec<_>>().join(" · ")}
+            </p>
+            {mine.map(|_| view! {
                 <form class="dispute" on:submit=move |e| { e.prevent_default(); ctx.send(Command::Dispute { reason: dispute.get_untracked() }); }>
                     <label>{tr!("scoring.dispute_reason")}
                         <input data-testid="dispute-reason" prop:value=dispute on:input=move |e| dispute.set(event_target_value(&e))/></label>

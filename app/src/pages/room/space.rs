@@ -1,11 +1,16 @@
 //! The views of a box (003 §7.2–7.6, §9.4): the whole board in 3D and the region view
-//! beside it (stacked on narrow screens) — a second 3D view showing only the points and
-//! stones inside the region's box, with its own rotation and zoom. The direction-match
-//! buttons copy one view's direction to the other, never the zoom. Both views share the
-//! active Z layer; the region follows the selected point or group (local-ten or whole-group
-//! mode) until the player sets bounds by hand or shows the whole board. The active layer's
-//! plan is offered in the region pane as well (a reading aid; 003 §7.7 leaves plan views
-//! out of the rules).
+//! beside it — a second 3D view showing only the points and stones inside the region's box,
+//! with its own rotation and zoom, or the active layer's plan. The direction-match buttons
+//! copy one view's direction to the other, never the zoom. Both views share the active Z
+//! layer; the region follows a point chosen outside it (on the whole board, by coordinates,
+//! by a region drag) or the last move, and keeps still while the player taps inside it — a
+//! plan that re-centred under the finger moved the next point away. The active layer's plan
+//! is a reading aid (003 §7.7 leaves plan views out of the rules).
+//!
+//! On a phone the views are one at a time, chosen by tabs (the whole board first); on wider
+//! screens side by side (stacked below 1200 px, 003 §7.6). Reading aids on the whole board:
+//! preset views, a stones-only view, the last moves numbered, and a chain isolated (a long
+//! press, or the button for the point last tapped) with its liberties ringed and counted.
 
 use leptos::prelude::*;
 
@@ -13,7 +18,7 @@ use super::{board2d::LayerSvg, chain_of, label, RoomCtx};
 use crate::{
     board_view::{
         region::{follow_layer, group_span, local_span, local_window, Span, Window},
-        BoardCanvas, BoardScene, ViewTurn,
+        BoardCanvas, BoardScene, Focus, ViewPreset, ViewTurn,
     },
     matches::events::Xyz,
     tr,
@@ -41,18 +46,48 @@ impl RegionBox {
     }
 }
 
+/// Which view a phone shows (wider screens show the whole board and the region together;
+/// there the choice is only between the region's 3D view and its plan).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum Pane {
+    Whole,
+    Plan,
+    Region,
+}
+
+impl Pane {
+    fn name(self) -> &'static str {
+        self.into()
+    }
+}
+
+/// How many of the last moves are numbered on request.
+const NUMBERED: usize = 5;
+
 #[component]
 pub fn SpaceViews() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
     let mode = RwSignal::new(RegionMode::LocalTen);
     let region_select = RwSignal::new(false);
+    let pane = RwSignal::new(Pane::Whole);
+    // The region pane's own choice between its 3D view and the plan (wide screens).
     let show_plan = RwSignal::new(false);
+    let stones_only = RwSignal::new(false);
+    let numbered = RwSignal::new(false);
+    // A point of the isolated chain (long press, or the button).
+    let isolated = RwSignal::new(None::<Xyz>);
     let (whole_turn, region_turn) = (ViewTurn::new(), ViewTurn::new());
-    // The reference chosen by a region drag, until the next selection.
-    let region_ref = RwSignal::new(None::<Xyz>);
+    // The region's centre when set: a point chosen outside the region, or a drag's reference.
+    let anchor = RwSignal::new(None::<Xyz>);
+    // A tap inside the region pane is on its way: its selection must not move the window.
+    let tapped_inside = StoredValue::new(false);
     Effect::new(move |_| {
-        if ctx.selection.get().is_some() {
-            region_ref.set(None);
+        if let Some(at) = ctx.selection.get() {
+            if !tapped_inside.get_value() {
+                anchor.set(Some(at));
+            }
+            tapped_inside.set_value(false);
         }
     });
     let manual = RwSignal::new(None::<RegionBox>);
@@ -64,23 +99,25 @@ pub fn SpaceViews() -> impl IntoView {
             z: Span { lo: b.z.start, hi: b.z.end },
         }
     };
-    // The reference: the selection, else the last move, else the board's centre.
+    // The reference: the anchor, else the last move, else the board's centre.
     let reference = move || {
         let b = board();
-        ctx.selection.get().or_else(|| region_ref.get()).or_else(|| ctx.view.with(|v| v.last_move)).unwrap_or(Xyz {
+        anchor.get().or_else(|| ctx.view.with(|v| v.last_move)).unwrap_or(Xyz {
             x: (b.x.start + b.x.end) / 2,
             y: (b.y.start + b.y.end) / 2,
             z: ctx.layer.get(),
         })
     };
-    let region = Signal::derive(move || {
+    let region = Memo::new(move |_| {
         let layer = ctx.layer.get();
         let r = reference();
         let all = full();
-        let occupied: Vec<(i64, i64)> =
-            ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == layer).map(|(p, _)| (p.x, p.y)).collect());
-        let empty = |x: i64, y: i64| !occupied.contains(&(x, y));
-        let local = || RegionBox { plane: local_window(all.plane, r.x, r.y, empty), z: local_span(all.z, r.z) };
+        let local = || {
+            let occupied: Vec<(i64, i64)> =
+                ctx.view.with(|v| v.stones.iter().filter(|(p, _)| p.z == layer).map(|(p, _)| (p.x, p.y)).collect());
+            let empty = |x: i64, y: i64| !occupied.contains(&(x, y));
+            RegionBox { plane: local_window(all.plane, r.x, r.y, empty), z: local_span(all.z, r.z) }
+        };
         let chosen = match mode.get() {
             RegionMode::WholeBoard => all,
             RegionMode::Manual => manual.get().unwrap_or(all),
@@ -142,6 +179,11 @@ pub fn SpaceViews() -> impl IntoView {
         if m == RegionMode::Manual {
             manual.set(Some(region.get_untracked()));
         }
+        // 003 §7.6: local ten returns to the window around the selected point (or the last
+        // move); whole group fits the group of the selected point (or of the last move).
+        if matches!(m, RegionMode::LocalTen | RegionMode::WholeGroup) {
+            anchor.set(ctx.selection.get_untracked());
+        }
         mode.set(m);
     };
     let mode_button = move |m: RegionMode, key: &'static str, testid: &'static str| {
@@ -150,23 +192,67 @@ pub fn SpaceViews() -> impl IntoView {
                 data-testid=testid on:click=move |_| set_mode(m)>{move || tr!(key)}</button>
         }
     };
+    // The isolated chain and its liberties, while its stones are on the board.
+    let focus = Memo::new(move |_| {
+        let at = isolated.get()?;
+        // The chains are the live position's.
+        if ctx.shown.with(|s| s.back.is_some()) {
+            return None;
+        }
+        ctx.view.with(|v| {
+            let chain = chain_of(v, at);
+            if chain.is_empty() {
+                return None;
+            }
+            Some(Focus {
+                liberties: super::chains::liberties(v, &chain).iter().map(|p| [p.x, p.y, p.z]).collect(),
+                chain: chain.iter().map(|p| [p.x, p.y, p.z]).collect(),
+            })
+        })
+    });
     let scene = Signal::derive(move || {
+        let shown = ctx.shown.get();
+        let live = shown.back.is_none();
+        let tags = if numbered.get() {
+            // The moves up to the position shown.
+            let upto = shown.back.map_or(i64::MAX, |b| b.seq);
+            let recent = ctx.events.with(|es| {
+                let held = es.partition_point(|e| e.seq <= upto);
+                super::history::recent_moves(&es[..held], NUMBERED)
+            });
+            recent.into_iter().map(|(p, n)| ([p.x, p.y, p.z], n.to_string())).collect()
+        } else {
+            // The stone last tapped, by name: its layer (and row) read at a glance.
+            ctx.inspected
+                .get()
+                .filter(|p| shown.stones.iter().any(|(q, _)| q == p))
+                .map(|p| vec![([p.x, p.y, p.z], ctx.view.with(|v| label(v, p)))])
+                .unwrap_or_default()
+        };
         ctx.view.with(|v| BoardScene {
             board: v.settings.board,
-            stones: v.stones.iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
-            last: v.last_move.map(|p| [p.x, p.y, p.z]),
-            preview: ctx.selection.get().map(|p| ([p.x, p.y, p.z], v.your_colour.unwrap_or(v.to_move))),
+            stones: shown.stones.iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
+            last: shown.last.map(|p| [p.x, p.y, p.z]),
+            preview: ctx
+                .selection
+                .get()
+                .filter(|_| live)
+                .map(|p| ([p.x, p.y, p.z], v.your_colour.unwrap_or(v.to_move))),
             layer: ctx.layer.get(),
             dead: v
                 .scoring
                 .as_ref()
+                .filter(|_| live)
                 .map(|s| s.score.dead_stones.iter().map(|p| [p.x, p.y, p.z]).collect())
                 .unwrap_or_default(),
             region_select: region_select.get(),
-            grid: true,
+            grid: !stones_only.get(),
             ghosts: ctx.ghosts.get().iter().map(|(p, c)| ([p.x, p.y, p.z], *c)).collect(),
             cited: super::referee::cited_points(v).into_iter().map(|p| [p.x, p.y, p.z]).collect(),
             ticks: ticks_of(v, v.settings.board),
+            captured: shown.captured.iter().map(|p| [p.x, p.y, p.z]).collect(),
+            focus: focus.get().filter(|_| live),
+            tags,
         })
     });
     // 003 §7.5: the region view shows only the points and stones inside its box; its
@@ -192,33 +278,108 @@ pub fn SpaceViews() -> impl IntoView {
             grid: true,
             ghosts: whole.ghosts.into_iter().filter(|(p, _)| inside(p)).collect(),
             cited: whole.cited.into_iter().filter(inside).collect(),
+            captured: whole.captured.into_iter().filter(inside).collect(),
+            focus: whole.focus,
+            tags: whole.tags.into_iter().filter(|(p, _)| inside(p)).collect(),
         }
     });
     let region_label = Signal::derive(move || {
         let r = region.get();
         tr!("region.canvas_label", nx = r.plane.x.len(), ny = r.plane.y.len(), nz = r.z.len())
     });
-    let on_pick = Callback::new(move |p: [i64; 3]| ctx.tap(Xyz { x: p[0], y: p[1], z: p[2] }));
+    let xyz = |p: [i64; 3]| Xyz { x: p[0], y: p[1], z: p[2] };
+    let on_pick = Callback::new(move |p: [i64; 3]| ctx.tap(xyz(p)));
+    // A tap inside the region (its 3D view or its plan) keeps the window where it is.
+    let on_region_tap = Callback::new(move |at: Xyz| {
+        if anchor.get_untracked().is_none() {
+            anchor.set(Some(reference()));
+        }
+        tapped_inside.set_value(true);
+        ctx.tap(at);
+        if ctx.selection.get_untracked() != Some(at) {
+            tapped_inside.set_value(false);
+        }
+    });
+    let on_region_pick = Callback::new(move |p: [i64; 3]| on_region_tap.run(xyz(p)));
+    let on_hold = Callback::new(move |p: [i64; 3]| isolated.set(Some(xyz(p))));
     // 003 §7.3: a dragged rectangle's reference point becomes the region's centre (local
     // ten lines) and its layer the active one; it is not a selection.
     let on_region = Callback::new(move |p: [i64; 3]| {
-        region_ref.set(Some(Xyz { x: p[0], y: p[1], z: p[2] }));
+        anchor.set(Some(xyz(p)));
         ctx.layer.set(p[2]);
         mode.set(RegionMode::LocalTen);
     });
+    let tab = move |p: Pane, key: &'static str| {
+        view! {
+            <button role="tab" aria-selected=move || (pane.get() == p).to_string() class:active=move || pane.get() == p
+                data-testid=format!("pane-{}", p.name())
+                on:click=move |_| {
+                    pane.set(p);
+                    match p {
+                        Pane::Plan => show_plan.set(true),
+                        Pane::Region => show_plan.set(false),
+                        Pane::Whole => {}
+                    }
+                }>{move || tr!(key)}</button>
+        }
+    };
+    let preset = move |p: ViewPreset| {
+        let name: &'static str = p.into();
+        let key = format!("views.{name}");
+        view! {
+            <button data-testid=format!("view-{name}") on:click=move |_| whole_turn.show(p)>
+                {move || super::tr_dyn(&key)}</button>
+        }
+    };
+    let toggle = move |on: RwSignal<bool>, key: &'static str, testid: &'static str| {
+        view! {
+            <button aria-pressed=move || on.get().to_string() class:active=move || on.get() data-testid=testid
+                on:click=move |_| on.update(|v| *v = !*v)>{move || tr!(key)}</button>
+        }
+    };
+    let inspected_stone =
+        move || ctx.inspected.get().filter(|p| ctx.view.with(|v| v.stones.iter().any(|(q, _)| q == p)));
+    let focus_text = move || {
+        let f = focus.get()?;
+        let at = isolated.get()?;
+        Some(ctx.view.with(|v| {
+            let stones =
+                if f.chain.len() == 1 { tr!("views.stones_one") } else { tr!("views.stones_many", n = f.chain.len()) };
+            tr!("views.chain_info", at = label(v, at), stones = stones, liberties = f.liberties.len())
+        }))
+    };
     view! {
-        <div class="views">
+        <div class="views" data-pane=move || pane.get().name()>
+            <div class="pane-tabs" role="tablist" aria-label=move || tr!("views.panes")>
+                {tab(Pane::Whole, "region.whole_board")}
+                {tab(Pane::Plan, "region.show_plan")}
+                {tab(Pane::Region, "region.show_3d")}
+            </div>
             <div class="whole">
                 <h2>{move || tr!("region.whole_board")}</h2>
-                <div class="buttons">
+                <BoardCanvas scene=scene on_pick=on_pick on_hold=on_hold on_region=on_region turn=whole_turn/>
+                {move || focus_text().map(|t| view! {
+                    <p class="focus-info" data-testid="chain-focus" role="status">{t}" "
+                        <button data-testid="show-all" on:click=move |_| isolated.set(None)>{tr!("views.show_all")}</button>
+                    </p>
+                })}
+                <div class="view-tools" role="toolbar" aria-label=move || tr!("views.tools")>
+                    {preset(ViewPreset::Reset)}
+                    {preset(ViewPreset::Front)}
+                    {preset(ViewPreset::Top)}
+                    {preset(ViewPreset::Side)}
+                    {preset(ViewPreset::Isometric)}
+                    {toggle(stones_only, "views.stones_only", "stones-only")}
+                    {toggle(numbered, "views.numbers", "numbers")}
+                    <button data-testid="isolate" disabled=move || inspected_stone().is_none()
+                        on:click=move |_| isolated.set(inspected_stone())>{move || tr!("views.isolate")}</button>
                     <button data-testid="region-select" aria-pressed=move || region_select.get().to_string()
                         class:active=move || region_select.get()
                         on:click=move |_| region_select.update(|r| *r = !*r)>{move || tr!("region.drag_mode")}</button>
                     <button data-testid="match-from-region" on:click=move |_| region_turn.copy_to(whole_turn)>
                         {move || tr!("region.match_from_region")}</button>
                 </div>
-                <BoardCanvas scene=scene on_pick=on_pick on_region=on_region turn=whole_turn/>
-                <p class="hint">{move || tr!("region.rotate_hint")}" "
+                <p class="hint">{move || tr!("views.hint")}" "
                     <span class="axis x">"X"</span>" "<span class="axis y">"Y"</span>" "<span class="axis z">"Z"</span></p>
             </div>
             <div class="region">
@@ -241,16 +402,21 @@ pub fn SpaceViews() -> impl IntoView {
                 </Show>
                 <div class="buttons tabs" role="group">
                     <button data-testid="region-3d" aria-pressed=move || (!show_plan.get()).to_string()
-                        class:active=move || !show_plan.get() on:click=move |_| show_plan.set(false)>{move || tr!("region.show_3d")}</button>
+                        class:active=move || !show_plan.get()
+                        on:click=move |_| { show_plan.set(false); pane.update(|p| if *p == Pane::Plan { *p = Pane::Region }); }>
+                        {move || tr!("region.show_3d")}</button>
                     <button data-testid="region-plan" aria-pressed=move || show_plan.get().to_string()
-                        class:active=move || show_plan.get() on:click=move |_| show_plan.set(true)>{move || tr!("region.show_plan")}</button>
+                        class:active=move || show_plan.get()
+                        on:click=move |_| { show_plan.set(true); pane.update(|p| if *p == Pane::Region { *p = Pane::Plan }); }>
+                        {move || tr!("region.show_plan")}</button>
                 </div>
                 // Both stay mounted (the WebGL context is kept); only one is shown.
                 <div class="region-3d" class:hidden=move || show_plan.get()>
-                    <BoardCanvas scene=region_scene on_pick=on_pick turn=region_turn testid="region-canvas" label=region_label/>
+                    <BoardCanvas scene=region_scene on_pick=on_region_pick on_hold=on_hold turn=region_turn testid="region-canvas" label=region_label/>
                 </div>
                 <div class="region-plan" class:hidden=move || !show_plan.get()>
-                    <LayerSvg window=window z=z classic=false testid="region"/>
+                    <LayerSvg window=window z=z classic=false testid="region" on_tap=on_region_tap/>
+                    <p class="hint legend" aria-hidden="true">{move || tr!("views.adjacent_legend")}</p>
                 </div>
                 <p class="hint" data-testid="region-info">{counts}</p>
             </div>
