@@ -64,7 +64,8 @@ impl Scene {
             let (ux, uy) = (dx / n, dy / n);
             let hull = corners.iter().map(|c| (c.0 - centre.0) * ux + (c.1 - centre.1) * uy).fold(0.0, f32::max);
             let reach = (n + LETTER_GAP).max(hull + LETTER_GAP).max(MIN_FROM_MIDDLE);
-            let inside = |v: f32, size: f32| if size > 2.0 * LETTER_GAP { v.clamp(LETTER_GAP, size - LETTER_GAP) } else { v };
+            let inside =
+                |v: f32, size: f32| if size > 2.0 * LETTER_GAP { v.clamp(LETTER_GAP, size - LETTER_GAP) } else { v };
             put(&el, (inside(centre.0 + ux * reach, width), inside(centre.1 + uy * reach, height_css)));
         }
         // Tick names a little outside the box (away from its centre along the other two

@@ -135,6 +135,8 @@ pub(super) fn MoveControls() -> impl IntoView {
     let playing_player = move || ctx.view.with(|v| v.your_colour.is_some() && v.phase == RoomPhase::Playing);
     let my_turn = move || ctx.view.with(|v| v.your_colour == Some(v.to_move) && v.phase == RoomPhase::Playing);
     let looking_back = move || ctx.back.get() > 0;
+    // The move controls (with Resign among them) show for a player in play on the live position.
+    let move_controls = move || playing_player() && !looking_back();
     let (x, y, z) = (RwSignal::new(String::new()), RwSignal::new(String::new()), RwSignal::new(String::new()));
     // The typed fields follow the selection however it was made (a tap, a typed point), so
     // they never show the previous point's values.
@@ -212,7 +214,7 @@ pub(super) fn MoveControls() -> impl IntoView {
     let resignable =
         move || ctx.view.with(|v| v.your_colour.is_some() && v.phase.accepts_resignation() && v.result.is_none());
     view! {
-        <Show when=move || playing_player() && !looking_back()>
+        <Show when=move_controls>
             <div class="move-controls" data-testid="move-controls">
                 <p class="selection" data-testid="selection">
                     {move || match ctx.selection.get() {
@@ -263,7 +265,7 @@ pub(super) fn MoveControls() -> impl IntoView {
                 </div>
             </div>
         </Show>
-        <Show when=move || resignable() && !(playing_player() && !looking_back())>
+        <Show when=move || resignable() && !move_controls()>
             <div class="buttons resign-row">
                 <button class="danger" data-testid="resign" on:click=move |_| ask("resign")>{move || tr!("room.resign")}</button>
             </div>
