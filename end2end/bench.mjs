@@ -185,6 +185,13 @@ try {
     roomLoads.push(Date.now() - t0);
   }
   console.log(`19³ room with 320 stones: loaded to the first frame of its 3D view, median ${median(roomLoads)} ms (${roomLoads.join(", ")})`);
+  // Loading the room again is a reconnection: play resumes when each player is Ready again.
+  for (const p of [sb, sw]) {
+    if (p === sw) { await sw.page.goto(`${server.base}/rooms/${sid}`); await waitHydrated(sw.page); }
+    const ready = p.page.locator("[data-testid=ready]");
+    if (await ready.count()) await ready.click();
+  }
+  await sb.page.waitForSelector("[data-testid=selection]", { timeout: 30_000 });
   // Where each empty point of the 19³ box is drawn on the whole view.
   await sb.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").setAttribute("data-probe", "points"));
   await sb.page.evaluate(() => document.querySelector("[data-testid=board-canvas]").dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowLeft" })));
