@@ -172,7 +172,8 @@ pub struct Discs {
     sets: [Buffers; 4],
 }
 
-fn colour(c: [u8; 4]) -> Vec4 {
+/// An RGBA colour in bytes as the shaders take it.
+pub(super) fn colour(c: [u8; 4]) -> Vec4 {
     Vec4::new(f32::from(c[0]) / 255.0, f32::from(c[1]) / 255.0, f32::from(c[2]) / 255.0, f32::from(c[3]) / 255.0)
 }
 

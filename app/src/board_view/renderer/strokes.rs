@@ -14,7 +14,7 @@ use three_d::{
     WriteMask,
 };
 
-use super::discs::states;
+use super::discs::{colour, states};
 use crate::board_view::paint::{Pass, Stroke, BACKGROUND};
 
 const VERTEX: &str = "
@@ -107,15 +107,9 @@ impl Strokes {
             if list.is_empty() {
                 continue;
             }
-            let c = |v: u8| f32::from(v) / 255.0;
             b.from.fill(&list.iter().map(|s| Vec3::from(s.from)).collect::<Vec<_>>());
             b.to.fill(&list.iter().map(|s| Vec3::from(s.to)).collect::<Vec<_>>());
-            b.colour.fill(
-                &list
-                    .iter()
-                    .map(|s| Vec4::new(c(s.colour[0]), c(s.colour[1]), c(s.colour[2]), c(s.colour[3])))
-                    .collect::<Vec<_>>(),
-            );
+            b.colour.fill(&list.iter().map(|s| colour(s.colour)).collect::<Vec<_>>());
             b.params.fill(&list.iter().map(|s| Vec2::new(s.width_px, s.fade)).collect::<Vec<_>>());
         }
     }
