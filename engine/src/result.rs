@@ -190,3 +190,66 @@ mod tests {
         assert_eq!(serde_json::from_value::<GameResult>(s).unwrap().margin_half(), Some(3));
     }
 }
+
+#[cfg(test)]
+/// `GameResult` read through `tag_first!` (the reader the browser uses): every variant, and
+/// the tag anywhere in the object.
+mod read_back_tests {
+    use strum::IntoEnumIterator;
+
+    use crate::board::Color;
+    use crate::result::{GameResult, GameResultCode};
+    use crate::rules::ScoringMethod;
+
+    fn samples() -> [GameResult; 9] {
+        GameResult::one_of_each(ScoringMethod::Area)
+    }
+
+    #[test]
+    fn every_variant_reads_back_from_its_text_and_from_a_reordered_object() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in samples() {
+            let text = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::from_str::<GameResult>(&text).unwrap(), r, "{text}");
+            // A `Value` map sorts its keys: `reason` is no longer first.
+            let v = serde_json::to_value(r).unwrap();
+            assert_eq!(serde_json::from_value::<GameResult>(v.clone()).unwrap(), r, "{v}");
+            seen.insert(v["reason"].as_str().unwrap().to_string());
+        }
+        let names = <GameResultCode as strum::VariantNames>::VARIANTS;
+        assert_eq!(names.len(), GameResultCode::iter().count());
+        let all: std::collections::BTreeSet<String> = names.iter().map(|s| s.to_string()).collect();
+        assert_eq!(seen, all, "a sample for every variant, each named as serde writes it");
+    }
+
+    #[test]
+    fn the_tag_may_come_anywhere_in_the_text() {
+        let r: GameResult =
+            serde_json::from_str(r#"{"winner":"black","method":"area","margin_half":3,"reason":"score"}"#).unwrap();
+        assert_eq!(r, GameResult::Score { winner: Color::Black, margin_half: 3, method: ScoringMethod::Area });
+    }
+
+    #[test]
+    fn bad_objects_are_refused_naming_what_is_wrong() {
+        let err = |t: &str| serde_json::from_str::<GameResult>(t).unwrap_err().to_string();
+        assert!(err(r#"{"reason":"checkmate"}"#).contains("unknown variant `checkmate`"));
+        assert!(err(r#"{"reason":"resign"}"#).contains("missing field `winner`"));
+        assert!(err(r#"{"reason":"resign","winner":"black","winner":"white"}"#).contains("duplicate field `winner`"));
+        assert!(err(r#"{"winner":"black"}"#).contains("missing field `reason`"));
+        assert!(err(r#"{"reason":"resign","winner":"black","reason":"time"}"#).contains("duplicate field `reason`"));
+        assert!(err(r#"{}"#).contains("missing field `reason`"));
+        assert!(err(r#"{"reason":"resign","winner":"red"}"#).contains("unknown variant `red`"));
+        // Read again with the tag moved first: the message has no position in that text.
+        let e = err(r#"{"winner":"red","reason":"resign"}"#);
+        assert_eq!(e, "unknown variant `red`, expected `black` or `white`");
+        assert!(err(r#"[1]"#).contains("invalid type"));
+    }
+
+    #[test]
+    fn unknown_fields_are_ignored_and_a_missing_option_is_none() {
+        let r: GameResult = serde_json::from_str(r#"{"reason":"resign","winner":"white","note":{"a":[1,2]}}"#).unwrap();
+        assert_eq!(r, GameResult::Resign { winner: Color::White });
+        let r: GameResult = serde_json::from_str(r#"{"reason":"administrator"}"#).unwrap();
+        assert_eq!(r, GameResult::Decision { winner: None });
+    }
+}

@@ -1,7 +1,7 @@
-//! The header's badges on every page (issue 11 point 1): the notifications bell with the
-//! unread count for signed-in users, and for administrators the length of the referee's
-//! queue. Filled in the browser after load and every 30 s (the server renders none, so a
-//! page never waits for them); a page that changes them asks for a reload.
+//! The header's badges on every page: the notifications bell with the unread count for
+//! signed-in users, and for administrators the length of the referee's queue. Filled in
+//! the browser after load and every 30 s (the server renders none, so a page never waits
+//! for them); a page that changes them asks for a reload.
 
 use leptos::{prelude::*, task::spawn_local};
 
@@ -76,36 +76,7 @@ pub fn HeaderBadges() -> impl IntoView {
     }
 }
 
-/// Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-fn civil(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
-}
-
-/// The first millisecond (UTC) of a `YYYY-MM-DD` date, as a date input gives it; `None` for
-/// anything else. Howard Hinnant's days-from-civil, the inverse of `civil`.
-pub fn day_start_ms(date: &str) -> Option<i64> {
-    let mut parts = date.trim().splitn(3, '-');
-    let y: i64 = parts.next()?.parse().ok()?;
-    let m: i64 = parts.next()?.parse().ok()?;
-    let d: i64 = parts.next()?.parse().ok()?;
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400_000)
-}
+pub use crate::text::calendar::{date_time, day_start_ms};
 
 /// A server time as `YYYY-MM-DD HH:MM` and the time zone's name from the catalogue (UTC:
 /// the same on the server and in the browser).
@@ -120,13 +91,6 @@ pub fn fmt_time_ms(ms: i64) -> String {
     let t = ms.rem_euclid(86_400_000);
     let time = format!("{:02}:{:02}:{:02}.{:03}", t / 3_600_000, t / 60_000 % 60, t / 1000 % 60, t % 1000);
     tr!("time.utc", date = date, time = time)
-}
-
-pub(crate) fn date_time(ms: i64) -> (String, String) {
-    let s = ms.div_euclid(1000);
-    let (y, m, d) = civil(s.div_euclid(86_400));
-    let t = s.rem_euclid(86_400);
-    (format!("{y:04}-{m:02}-{d:02}"), format!("{:02}:{:02}", t / 3600, t / 60 % 60))
 }
 
 /// The time now in ms (the browser's clock there, the server's here).
@@ -150,29 +114,5 @@ pub fn age_text(since_ms: i64, now: i64) -> String {
         tr!("time.hours", n = m / 60)
     } else {
         tr!("time.days", n = m / 1440)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn server_times_read_as_utc_dates() {
-        let pair = |d: &str, t: &str| (d.to_string(), t.to_string());
-        assert_eq!(super::date_time(0), pair("1970-01-01", "00:00"));
-        assert_eq!(super::date_time(1_709_210_096_000), pair("2024-02-29", "12:34"));
-    }
-
-    #[test]
-    fn a_date_starts_at_its_first_utc_millisecond_and_reads_back() {
-        assert_eq!(super::day_start_ms("1970-01-01"), Some(0));
-        assert_eq!(super::day_start_ms("2024-02-29"), Some(1_709_164_800_000));
-        for ms in [0, 951_782_400_000, 1_709_210_096_000, 4_102_444_800_000] {
-            let (date, _) = super::date_time(ms);
-            let start = super::day_start_ms(&date).unwrap();
-            assert!(start <= ms && ms < start + 86_400_000, "{date}: {start} for {ms}");
-        }
-        for bad in ["", "2024-13-01", "2024-02", "yesterday", "2024-02-00"] {
-            assert_eq!(super::day_start_ms(bad), None, "{bad:?}");
-        }
     }
 }

@@ -42,7 +42,7 @@ pub fn HomePage() -> impl IntoView {
     }
 }
 
-/// Open challenges (join with one click) and the games anyone may watch (issue 14 §2).
+/// Open challenges (join with one click) and the games anyone may watch.
 #[component]
 fn Lobby() -> impl IntoView {
     let changed = RwSignal::new(0u32);
@@ -143,7 +143,7 @@ fn waiting_name(r: &RoomSummary) -> String {
 
 /// "2026-12-02 20:45" (UTC, the same on the server and in the browser).
 fn since(ms: i64) -> String {
-    let (date, time) = crate::pages::header::date_time(ms);
+    let (date, time) = crate::text::calendar::date_time(ms);
     format!("{date} {time}")
 }
 
@@ -161,7 +161,7 @@ pub(crate) fn players_line(l: &Listing) -> String {
 
 /// The signed-in player's games: waiting for them, under way, finished. Opened as the
 /// installed app (standalone display, or the manifest's start URL), the page goes straight
-/// into the first that waits for them, else the most recent under way (issue 5 point 8).
+/// into the first that waits for them, else the most recent under way.
 #[component]
 fn MyGames() -> impl IntoView {
     let games = crate::pages::resource(|| (), |_| my_games());
@@ -213,7 +213,7 @@ fn Account() -> impl IntoView {
     let sign_in = ServerAction::<SignIn>::new();
     let sign_out = ServerAction::<SignOut>::new();
     // Plain forms, not `ActionForm`: it reads the fields with serde_qs, which the first
-    // download can do without (issue 15 §6). Without scripts they post to the same URLs.
+    // download can do without. Without scripts they post to the same URLs.
     let (username, password) = (NodeRef::<leptos::html::Input>::new(), NodeRef::<leptos::html::Input>::new());
     // Re-read the user after every sign-in or sign-out.
     let user = crate::pages::resource(move || (sign_in.version().get(), sign_out.version().get()), |_| current_user());

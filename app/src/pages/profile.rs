@@ -1,6 +1,6 @@
-//! `/players/{name}` (issue 14 §4): a player's games played, won, lost and drawn per preset
-//! and kind, the games under way and the recent ones; their sanctions only to themself and
-//! administrators (the server leaves them out for anyone else).
+//! `/players/{name}`: a player's games played, won, lost and drawn per preset and kind, the
+//! games under way and the recent ones; their sanctions only to themself and administrators
+//! (the server leaves them out for anyone else).
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
@@ -53,7 +53,7 @@ fn game_list(list: Vec<RoomSummary>, testid: &'static str) -> impl IntoView {
             {list.into_iter().map(|r| {
                 let lang = crate::i18n::use_lang().get_untracked();
                 let detail = r.listing.as_ref().and_then(|l| l.result.as_ref().map(|res| crate::text::listed_result(lang, res, l.under_review)));
-                let (date, _) = crate::pages::header::date_time(r.created_at_ms);
+                let (date, _) = crate::text::calendar::date_time(r.created_at_ms);
                 view! {
                     <li><a href=format!("/rooms/{}", r.id)><strong>{r.name}</strong></a>" · "{r.board}" · "{date}
                         {detail.map(|d| view! { " · "<span>{d}</span> })}</li>

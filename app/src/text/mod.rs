@@ -2,6 +2,7 @@
 //! settings, durations. The stored log and the wire carry codes and numbers only; the UI and
 //! the record download render them here, in the reader's language.
 
+pub mod calendar;
 mod errors;
 pub mod learning;
 mod result;
@@ -19,12 +20,12 @@ use crate::i18n::Lang;
 /// A catalogue entry in `lang`.
 pub use crate::i18n::text as t;
 
-/// A catalogue entry with `%{name}` parameters, filled by rust-i18n's own substitution.
 /// A server time's date, `YYYY-MM-DD` (UTC, the same on the server and in the browser).
 pub fn date(ms: i64) -> String {
-    crate::pages::header::date_time(ms).0
+    calendar::date_time(ms).0
 }
 
+/// A catalogue entry with `%{name}` parameters, filled by rust-i18n's own substitution.
 pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
     let (names, values): (Vec<&str>, Vec<String>) = params.iter().map(|(n, v)| (*n, v.to_string())).unzip();
     rust_i18n::replace_patterns(&t(lang, key), &names, &values)

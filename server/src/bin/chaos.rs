@@ -1,13 +1,13 @@
-//! The chaos benchmark (issue 15 §4): `testclient::chaos` at full length. It starts its own
-//! PostgreSQL server (Debian's, as the `postgres` user, in a temporary folder), three
-//! `space-baduk` instances on it — the third in a network namespace of its own — and plays
-//! N games × M spectators through all three while, in turn, the busiest instance is killed
-//! with SIGKILL (and started again once its rooms are taken over), PostgreSQL is restarted,
-//! and the namespaced instance is cut off from everything for longer than a lease. Then it
-//! checks every acknowledged move against the database and every log for gaps and for writes
-//! by two owners, and reports moves/s, the move round trip (p50/p99), each fault's recovery
-//! time, and the losses (which must be 0). A benchmark: it exits non-zero only when a check
-//! fails, never for a time.
+//! The chaos benchmark: `testclient::chaos` at full length. It starts its own PostgreSQL
+//! server (Debian's, as the `postgres` user, in a temporary folder), three `space-baduk`
+//! instances on it — the third in a network namespace of its own — and plays N games × M
+//! spectators through all three while, in turn, the busiest instance is killed with SIGKILL
+//! (and started again once its rooms are taken over), PostgreSQL is restarted, and the
+//! namespaced instance is cut off from everything for longer than a lease. Then it checks
+//! every acknowledged move against the database and every log for gaps and for writes by two
+//! owners, and reports moves/s, the move round trip (p50/p99), each fault's recovery time,
+//! and the losses (which must be 0). A benchmark: it exits non-zero only when a check fails,
+//! never for a time.
 //!
 //! Needs root (network namespaces; PostgreSQL runs as `postgres`).
 //!

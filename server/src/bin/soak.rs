@@ -1,9 +1,9 @@
-//! Soak run of the maximum board (issue 15 §5; 003's front matter lists the 25×25×25 box and
-//! long matches as never verified): two scripted participants play one complete 25³ game
-//! through the participant API — every move acknowledged, undos by consent along the way,
-//! two passes, scoring by consent to the numbered statement — while spectators watch its
-//! stream. Before that it stores finished rooms (1,000 by default) so that the restart below
-//! boots beside them.
+//! Soak run of the maximum board (003's front matter lists the 25×25×25 box and long matches
+//! as never verified): two scripted participants play one complete 25³ game through the
+//! participant API — every move acknowledged, undos by consent along the way, two passes,
+//! scoring by consent to the numbered statement — while spectators watch its stream. Before
+//! that it stores finished rooms (1,000 by default) so that the restart below boots beside
+//! them.
 //!
 //! Reported: the move round trip over the first and the last thousand moves, the server's
 //! resident memory as the game grows, the room's replay time (the first view after a

@@ -1,6 +1,6 @@
 //! One geometry per box shape, shared by every room of that shape while any holds it: a 19³
 //! geometry (neighbours and Zobrist keys per point) is about 220 KB, the same for every room
-//! (issue 15 §1: memory per room).
+//! (memory per room bounds how many rooms a server can hold).
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, Weak};

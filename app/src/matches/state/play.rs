@@ -1,5 +1,10 @@
 //! Play: moves and passes (003 §2.4–2.7, §5.4–5.5), undo by consent (003 §5.1–5.3; 000 §2
 //! allowance), requests to count (003 §2.7) and Classic draw offers (000 §8.2).
+//!
+//! A move or pass is checked in this order: the caller's seat, the phase and any hold or
+//! suspension, the opponent's acknowledgement of the previous move, the turn, the clock (a late
+//! move loses on time), then the engine, which plays it (an illegal attempt is recorded as an
+//! event; the turn and the clock stay).
 
 use super::{colour_index, ended, opponent, Decision, MatchState};
 use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};

@@ -17,7 +17,7 @@ impl MatchState {
         let person =
             Event::SeatTaken { seat: Seat::First, user_id: creator.user_id, username: creator.username.clone() };
         let (first, second) = match &mode {
-            // An open challenge: its creator waits in the first seat (issue 14 §2).
+            // An open challenge: its creator waits in the first seat.
             RoomMode::Match if self.rules.access() == crate::matches::settings::RoomAccess::Open => {
                 return self.accept_all(vec![person], now);
             }
@@ -94,7 +94,7 @@ impl MatchState {
         Ok(vec![Event::SeatTaken { seat, user_id: caller.user_id, username: caller.username.clone() }])
     }
 
-    /// Anyone signed in takes the free seat of an open room (issue 14 §2).
+    /// Anyone signed in takes the free seat of an open room.
     pub(super) fn take_seat(&mut self, caller: &Requester) -> Result<Vec<Event>, MatchError> {
         if self.phase() != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));

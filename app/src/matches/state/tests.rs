@@ -802,10 +802,10 @@ fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
     check(&t);
 }
 
-/// Issue 15 §1: a browser that applies the moves, acknowledgements, passes and illegal
-/// attempts it is sent (each commit's fields with its last event) holds exactly the view the
-/// server would send it — a spectator's and each player's (with the hints of the player to
-/// move), on a flat board (with a capture) and in a box.
+/// A browser that applies the moves, acknowledgements, passes and illegal attempts it is
+/// sent (each commit's fields with its last event) holds exactly the view the server would
+/// send it — a spectator's and each player's (with the hints of the player to move), on a
+/// flat board (with a capture) and in a box.
 #[test]
 fn a_view_kept_by_applying_live_events_is_the_servers_view() {
     use crate::matches::{
