@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1;34m[lint]\033[0m %s\n' "$*"; }
 
+say "structure: no server-only crate in the browser build, no new import circle between a crate's top-level modules, no new long file"
+scripts/browser-deps.sh
+scripts/module-graph.py --check
+scripts/long-files.py
 say "cargo fmt --check"
 cargo fmt --all --check
 say "clippy: engine, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
