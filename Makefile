@@ -4,13 +4,13 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/.tools/node_modules/.bin:$(PATH)
 # Everything the release server needs to find its files when started from the repository.
 export SPACE_BADUK_SITE_ROOT ?= $(CURDIR)/target/site
-# `--split`: the lazy routes and the 3D renderer become WASM chunks of their own (issue 15
-# §6). Required, not an option: a lazy function in an unsplit bundle imports a module that
-# does not exist. Then the check that the chunks kept their data (scripts/check-split.py) and
-# the chunks' custom sections dropped (scripts/strip-chunks.py) and the splitter's loader
-# minified (scripts/minify-split.sh) and the bundle's brotli and gzip copies
-# (scripts/precompress.sh).
-LEPTOS_BUILD := cargo leptos build --release --split && scripts/check-split.py target/site/pkg && scripts/strip-chunks.py target/site/pkg && scripts/minify-split.sh target/site/pkg && scripts/precompress.sh target/site/pkg
+# `--split`: the lazy routes and the 3D renderer become WASM chunks of their own, so that the
+# first download stays small (docs/decisions/0004-a-small-browser-download.md). Required, not
+# an option: a lazy function in an unsplit bundle imports a module that does not exist. Then
+# the check that the chunks kept their data (scripts/bundle/check-split.py) and the chunks' custom
+# sections dropped (scripts/bundle/strip-chunks.py) and the splitter's loader minified
+# (scripts/bundle/minify-split.sh) and the bundle's brotli and gzip copies (scripts/bundle/precompress.sh).
+LEPTOS_BUILD := cargo leptos build --release --split && scripts/bundle/check-split.py target/site/pkg && scripts/bundle/strip-chunks.py target/site/pkg && scripts/bundle/minify-split.sh target/site/pkg && scripts/bundle/precompress.sh target/site/pkg
 
 .PHONY: run test setup build lint unit e2e lan-play dev bench bench-ui api-fuzz
 
@@ -37,7 +37,8 @@ lint:
 	scripts/lint.sh
 
 ## The participant program's WASM first: the server's participant test inlines it. Then the
-## server suite a second time, against a throwaway PostgreSQL server (issue 15 §2).
+## server suite a second time, against a throwaway PostgreSQL server (the second database the
+## data layer supports).
 unit:
 	scripts/build-participant.sh
 	cargo test --workspace --exclude frontend

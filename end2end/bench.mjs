@@ -3,6 +3,12 @@
 // board on software WebGL, a 19³ room's load, and tap-to-preview latency on the flat board,
 // the whole 3D view, the region's 3D view and the layer plan. Prints medians. `make
 // bench-ui` runs it.
+//
+// A page's download is what it asked for up to its hydration mark (`__sb_hydrated_at`, set by
+// `mark_hydrated`), by the page's own resource timings. Home's time to interactive is the
+// median of 9 fresh browsers, each reporting the moment through a CDP binding: playwright's
+// `waitForFunction` would run its own script in the page while it hydrates. Figures:
+// docs/performance.md.
 import { request } from "node:http";
 import { startServer } from "./server.mjs";
 
@@ -15,7 +21,7 @@ const { launch } = await import("./tests/browser.mjs");
 const { player, createRoom, sit, agreeAndReady, waitHydrated, spaceRoom, middleGame } = await import("./tests/game.mjs");
 
 // The bytes the server sends for `path` to a client accepting `encoding` (the bundle's
-// files go out as their precompressed copies: scripts/precompress.sh).
+// files go out as their precompressed copies: scripts/bundle/precompress.sh).
 function sentSize(path, encoding) {
   return new Promise((resolve, reject) => {
     const req = request(server.base + path, { headers: { "accept-encoding": encoding } }, (res) => {
@@ -30,10 +36,10 @@ function sentSize(path, encoding) {
 const gzipSize = (path) => sentSize(path, "gzip");
 
 try {
-  // What a fresh browser downloads to make a page interactive (issue 15 §6): the /pkg/ files
-  // and the texts (/i18n/: i18n::catalogue) the page asked for until it marked itself
-  // hydrated, by its own resource timings (what comes after, like the 3D renderer's chunk,
-  // is not part of becoming interactive); with `frames`, everything until the first frame.
+  // What a fresh browser downloads to make a page interactive: the /pkg/ files and the texts
+  // (/i18n/: i18n::catalogue) the page asked for until it marked itself hydrated, by its own
+  // resource timings (what comes after, like the 3D renderer's chunk, is not part of
+  // becoming interactive); with `frames`, everything until the first frame.
   async function firstLoad(path, { frames = false } = {}) {
     const b = await launch();
     const page = await b.context.newPage();
@@ -46,7 +52,7 @@ try {
       .map((e) => new URL(e.name).pathname)
       .filter((p) => p.startsWith("/pkg/") || p.startsWith("/i18n/")), frames));
     await b.close();
-    // Counted as gzip (issue 15 §6's measure) and as brotli (what Chromium gets).
+    // Counted as gzip (the measure the size aims are set in) and as brotli (what Chromium gets).
     let total = 0, wasm = 0, br = 0;
     for (const f of asked) {
       const { bytes } = await gzipSize(f);

@@ -1,9 +1,9 @@
-// The three-PC LAN set-up of the seed, on one machine (issue 15 §5): the server in one
-// network namespace, each player's browser in a namespace of its own, joined through this
-// machine's routing like three PCs on a switch. The players make a room, sit, play a Classic
-// 9×9 game to an agreed result through their pages; the test checks that the server saw both
-// players from their own addresses, and reports how long a confirmed move took to appear on
-// the opponent's screen. Needs root (`ip netns`), the release server and the site bundle.
+// The three-PC LAN set-up of the seed, on one machine: the server in one network namespace,
+// each player's browser in a namespace of its own, joined through this machine's routing
+// like three PCs on a switch. The players make a room, sit, play a Classic 9×9 game to an
+// agreed result through their pages; the test checks that the server saw both players from
+// their own addresses, and reports how long a confirmed move took to appear on the
+// opponent's screen. Needs root (`ip netns`), the release server and the site bundle.
 //
 //   node end2end/lan.mjs            (make lan-play)
 import assert from "node:assert/strict";

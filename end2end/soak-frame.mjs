@@ -1,7 +1,7 @@
-// The browser drawing the soak game's final position (issue 15 §5) — a benchmark, not a
-// test. `target/release/soak --keep DIR` leaves its finished 25×25×25 game in DIR; this
-// serves that folder with the release server and the site bundle, opens the room's page in
-// fresh headless Chromium (software GL) as a visitor, and reports the time until the final
+// The browser drawing the soak game's final position — a benchmark, not a test.
+// `target/release/soak --keep DIR` leaves its finished 25×25×25 game in DIR; this serves
+// that folder with the release server and the site bundle, opens the room's page in fresh
+// headless Chromium (software GL) as a visitor, and reports the time until the final
 // position's first frame and the frame time while a drag turns the board, as a player
 // turning it would. Prints medians of three browsers.
 //

@@ -1,6 +1,9 @@
 // Space Baduk service worker: keeps the app shell so a reload without the server shows the
 // app's own offline page instead of the browser's error. Game state is never cached — it
 // lives on the server, which is the authority.
+// Browsers have service workers only in secure contexts (HTTPS, or this machine): a page
+// served over plain HTTP on a LAN registers none (`ServiceWorkerRegistration` in
+// app/src/pages/mod.rs) and works without it, though it cannot be installed.
 const CACHE = "space-baduk-shell-v1";
 const SHELL = [
   "/offline.html",

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 MODE="${1:-run}"
 CARGO_LEPTOS_VERSION="0.3.10"   # 0.3.11 does not build with --locked on rustc 1.95
-ESBUILD_VERSION="0.24.0"       # minifies the bundle splitter's loader (scripts/minify-split.sh)
+ESBUILD_VERSION="0.24.0"       # minifies the bundle splitter's loader (scripts/bundle/minify-split.sh)
 BINARYEN_VERSION="132.0.0"      # Debian's wasm-opt 108 produces a wasm that fails at run time
 # wasm-bindgen-cli must be exactly the wasm-bindgen the lock file resolved.
 WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/, ""); print; exit}' Cargo.lock)"
@@ -71,7 +71,7 @@ if [ "$(.tools/node_modules/.bin/esbuild --version 2>/dev/null)" != "$ESBUILD_VE
   npm install --prefix .tools --no-audit --no-fund --silent "esbuild@$ESBUILD_VERSION"
 fi
 
-# brotli and zopfli for the bundle's compressed copies (scripts/precompress.sh).
+# brotli and zopfli for the bundle's compressed copies (scripts/bundle/precompress.sh).
 apt_install brotli zopfli
 
 if [ "$MODE" = "test" ]; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The server test suite against PostgreSQL (issue 15 §2): a throwaway PostgreSQL server in a
-# temporary directory (initdb + pg_ctl, as the `postgres` user when run as root: PostgreSQL
-# refuses to run as root), the suite with SPACE_BADUK_TEST_POSTGRES pointing at it (each
-# test makes its own database), then the server stopped and its directory deleted.
+# The server test suite against PostgreSQL, the database that several instances share (the
+# embedded SQLite is the other): a throwaway PostgreSQL server in a temporary directory
+# (initdb + pg_ctl, as the `postgres` user when run as root: PostgreSQL refuses to run as
+# root), the suite with SPACE_BADUK_TEST_POSTGRES pointing at it (each test makes its own
+# database), then the server stopped and its directory deleted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

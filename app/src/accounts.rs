@@ -1,6 +1,6 @@
-//! Accounts as the pages and their server functions see them (issue 12 point 6): a person's
-//! sign-ins, the administrators' list of accounts, what administrators did to accounts.
-//! Storage is `crate::data::{logins, account_admin}`; the log of these actions is `crate::audit`.
+//! Accounts as the pages and their server functions see them: a person's sign-ins, the
+//! administrators' list of accounts, what administrators did to accounts. Storage is
+//! `crate::data::{logins, account_admin}`; the log of these actions is `crate::audit`.
 
 use serde::{Deserialize, Serialize};
 

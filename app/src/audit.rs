@@ -1,8 +1,8 @@
-//! The administrators' log (issue 12 point 7; 003 §1.5: every ruling with reasons, all of
-//! it recorded): one append-only list of what administrators did, to accounts and in
-//! rooms, with actor, time, target, reasons and what changed. Room actions are logged in
-//! the same transaction as their events (`Event::audited`), account actions with their
-//! change. Storage: `crate::data::audit`.
+//! The administrators' log (003 §1.5: every ruling with reasons, all of it recorded): one
+//! append-only list of what administrators did, to accounts and in rooms, with actor,
+//! time, target, reasons and what changed. Room actions are logged in the same
+//! transaction as their events (`Event::audited`), account actions with their change.
+//! Storage: `crate::data::audit`.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,9 +1,9 @@
-// Issue 15 §6: the split bundle fetches its WASM chunks as the page needs them, and a failed
-// chunk stops the app (Leptos' lazy loading is not fallible). A tablet on a weak network
-// drops a request now and then, so a same-origin GET under /pkg/ or /i18n/ (the texts, which
-// the page needs before it hydrates) is retried on a network error or a 502/503/504 (a server
-// restarting) before the failure is given to the app: five more tries, waiting 0.25, 0.5, 1,
-// 2 and 4 s. Everything else is fetched as it was.
+// The split bundle fetches its WASM chunks as the page needs them, and a failed chunk stops
+// the app (Leptos' lazy loading is not fallible). A tablet on a weak network drops a request
+// now and then, so a same-origin GET under /pkg/ or /i18n/ (the texts, which the page needs
+// before it hydrates) is retried on a network error or a 502/503/504 (a server restarting)
+// before the failure is given to the app: five more tries, waiting 0.25, 0.5, 1, 2 and 4 s.
+// Everything else is fetched as it was.
 (() => {
   const fetchOnce = window.fetch.bind(window);
   const RETRY_STATUS = [502, 503, 504];

@@ -1,9 +1,13 @@
 #![recursion_limit = "512"]
 //! Space Baduk's Leptos application: routes, pages, server functions and the board view.
 //!
-//! Compiled twice: with `ssr` into the server (server functions run, `data` talks to SQLite)
-//! and with `hydrate` into the WASM bundle (server functions become HTTP calls, `board_view`
-//! draws with three-d). Neither side compiles the other's dependencies.
+//! Compiled twice: with `ssr` into the server (server functions run, `data` talks to SQLite
+//! or PostgreSQL) and with `hydrate` into the WASM bundle (server functions become HTTP calls,
+//! `board_view` draws with three-d). Neither side compiles the other's dependencies.
+//!
+//! The document's head is the server's alone (`shell`: plain tags, no leptos_meta in the
+//! bundle); the browser hydrates the body. `App` holds the routes: every page but home is a
+//! lazy route (`pages::lazy_routes`), and every page is wrapped in `sync_hydrate::SyncHydrate`.
 
 pub mod accounts;
 pub mod api;
@@ -34,7 +38,7 @@ pub use role::Role;
 
 // Translations (app/locales/*.yml), compiled into the server; see `i18n`. The browser's bundle
 // compiles in none (`src/i18n` has no catalogue files): it reads the files the server serves
-// (`i18n::catalogue`, issue 15 §6).
+// (`i18n::catalogue`), so that no page's download carries the texts of every language.
 #[cfg(not(feature = "hydrate"))]
 rust_i18n::i18n!("locales", fallback = "en");
 #[cfg(feature = "hydrate")]
@@ -47,7 +51,7 @@ pub const OUTPUT_NAME: &str = "space-baduk";
 /// cargo-leptos' splitter: `--split` is required, see the Makefile).
 pub const SPLIT_LOADER: &str = "/pkg/__wasm_split.______________________.js";
 
-/// Retries the WASM chunks' fetches (issue 15 §6): see the file.
+/// Retries the WASM chunks' fetches, which a weak network drops now and then: see the file.
 const FETCH_RETRY_JS: &str = include_str!("fetch_retry.js");
 
 /// The HTML document around the app, rendered on the server only.
@@ -60,7 +64,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover"/>
                 // The head is the server's alone (the browser hydrates the body), so its tags are
                 // plain HTML here rather than leptos_meta's components, whose code the browser
-                // bundle would carry (issue 15 §6).
+                // bundle would carry.
                 <title>"Space Baduk"</title>
                 <link rel="stylesheet" id="leptos" href=format!("/pkg/{OUTPUT_NAME}.css")/>
                 // Installable app (PWA) and tablet meta tags.
@@ -78,7 +82,7 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <script inner_html=FETCH_RETRY_JS></script>
                 <HydrationScripts options/>
                 // The main module's import, fetched beside it instead of after it: one round
-                // trip less before the page is interactive (issue 15 §6).
+                // trip less before the page is interactive.
                 <link rel="modulepreload" href=SPLIT_LOADER/>
                 <i18n::catalogue::CatalogueHead lang=i18n::initial_lang()/>
             </head>

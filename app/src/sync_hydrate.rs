@@ -1,5 +1,5 @@
 //! Views that hydrate synchronously even where the framework asks for async hydration
-//! (issue 15 §6: the browser's share).
+//! (so that no async hydration code is compiled into the browser's bundle).
 //!
 //! The lazy routes make Leptos hydrate the whole app with `hydrate_async`, which awaits a
 //! route's chunk before hydrating its page. Once the chunk is there, nothing inside a page

@@ -1,7 +1,7 @@
-// A whole Classic 9×9 game through the UI (issue 5 point 10): two players in their own
-// browsers and an anonymous spectator. Selection and confirm, an illegal attempt with its
-// coordinate and reason, an undo accepted, passes, a dead chain marked, both agreeing to
-// the same statement, the result — and the spectator seeing the moves live.
+// A whole Classic 9×9 game through the UI: two players in their own browsers and an
+// anonymous spectator. Selection and confirm, an illegal attempt with its coordinate and
+// reason, an undo accepted, passes, a dead chain marked, both agreeing to the same
+// statement, the result — and the spectator seeing the moves live.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch } from "./browser.mjs";
@@ -18,7 +18,7 @@ test("a classic 9×9 game from invitation to the agreed result", async () => {
     await agreeAndReady(id, alice, bob);
 
     // Opened as the installed app (the manifest's start URL), the home page goes straight
-    // into the player's game (issue 5 point 8).
+    // into the player's game.
     const app = await bob.context.newPage();
     await app.goto(`${BASE}/?source=pwa`);
     await app.waitForURL(`${BASE}/rooms/${id}`);

@@ -1,7 +1,7 @@
-// A whole Space game on a 5×5×5 box through the UI (issue 5 point 10): the 3D whole-board
-// view and the region view side by side, selection by tapping the region view, by the 3D
-// view and by X/Y/Z fields, layer changes, an illegal attempt, an undo, passes, a dead
-// chain marked, both agreeing; the spectator sees it live.
+// A whole Space game on a 5×5×5 box through the UI: the 3D whole-board view and the
+// region view side by side, selection by tapping the region view, by the 3D view and by
+// X/Y/Z fields, layer changes, an illegal attempt, an undo, passes, a dead chain marked,
+// both agreeing; the spectator sees it live.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";

@@ -1,7 +1,7 @@
-// Every sentence a player reads comes from the catalogue (issue 10 point 1): the agreement,
-// a game in play, scoring and the result, and the home page, in Korean and in English, on a
-// desktop and on a 390×844 phone. No visible text may be a catalogue key, an unfilled
-// parameter or empty where a sentence belongs. The screenshots are for people to read.
+// Every sentence a player reads comes from the catalogue: the agreement, a game in play,
+// scoring and the result, and the home page, in Korean and in English, on a desktop and on
+// a 390×844 phone. No visible text may be a catalogue key, an unfilled parameter or empty
+// where a sentence belongs. The screenshots are for people to read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch } from "./browser.mjs";

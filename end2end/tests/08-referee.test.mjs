@@ -1,8 +1,8 @@
-// The referee's console (issue 11), two players, an administrator and a spectator in
-// separate browsers: a Space dispute is claimed on the live queue and ruled with reasons
-// citing two safe spaces (003 §3.2, §3.6); both players see the reasons; one objects; the
-// ruling is confirmed; both consent; the referee confirms the statement (003 §2.7). Then a
-// loss on time is objected to and cancelled, which restores the game (003 §5.7).
+// The referee's console, two players, an administrator and a spectator in separate
+// browsers: a Space dispute is claimed on the live queue and ruled with reasons citing two
+// safe spaces (003 §3.2, §3.6); both players see the reasons; one objects; the ruling is
+// confirmed; both consent; the referee confirms the statement (003 §2.7). Then a loss on
+// time is objected to and cancelled, which restores the game (003 §5.7).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch } from "./browser.mjs";

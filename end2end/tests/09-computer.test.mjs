@@ -1,6 +1,6 @@
-// The basic computer and local learning through the UI (issue 13): a player creates a 9×9
-// game against the computer on the new-room form, plays it to the agreed result (the
-// computer answers every move, passes after the player and consents to the count), and an
+// The basic computer and local learning through the UI: a player creates a 9×9 game
+// against the computer on the new-room form, plays it to the agreed result (the computer
+// answers every move, passes after the player and consents to the count), and an
 // administrator trains a model and sees the held-out metrics drawn.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
-// Accounts as people use them (issue 12 point 6): a player sees where they are signed in,
-// ends a sign-in and changes their password; an administrator issues a one-time reset
-// link that the owner uses, disables the account (signing in is then refused with the
-// reason) and enables it again; every action is in the administrators' log.
+// Accounts as people use them: a player sees where they are signed in, ends a sign-in and
+// changes their password; an administrator issues a one-time reset link that the owner
+// uses, disables the account (signing in is then refused with the reason) and enables it
+// again; every action is in the administrators' log.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch } from "./browser.mjs";

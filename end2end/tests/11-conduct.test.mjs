@@ -1,8 +1,8 @@
-// Conduct as people meet it (issue 12 points 1–3; 003 §6.4–6.6), in separate browsers: a
-// spectator reports another spectator's real-time advice from the room; the administrator
-// finds the report on the dashboard, restricts that spectator's viewing at the room's desk,
-// and the restricted spectator's open room page refuses them. Then the administrator warns
-// a player, who appeals from their account page and reads the final decision there.
+// Conduct as people meet it (003 §6.4–6.6), in separate browsers: a spectator reports
+// another spectator's real-time advice from the room; the administrator finds the report on
+// the dashboard, restricts that spectator's viewing at the room's desk, and the restricted
+// spectator's open room page refuses them. Then the administrator warns a player, who
+// appeals from their account page and reads the final decision there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";

@@ -1,9 +1,9 @@
-// Governance as people meet it (issue 12 points 4–5; 003 §1.3–1.5, §9.7, §10.1): the
-// administrator announces the site's defaults and adds a precedent on /admin/rules (the
-// retention dry run beside them); anyone reads the new version of the common rules; a
-// player's new-room form starts from the announced defaults and the version in force, and
-// the agreement both players confirm shows the version, an agreed undo limit, the outside
-// assistance and the retention.
+// Governance as people meet it (003 §1.3–1.5, §9.7, §10.1): the administrator announces
+// the site's defaults and adds a precedent on /admin/rules (the retention dry run beside
+// them); anyone reads the new version of the common rules; a player's new-room form
+// starts from the announced defaults and the version in force, and the agreement both
+// players confirm shows the version, an agreed undo limit, the outside assistance and the
+// retention.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";

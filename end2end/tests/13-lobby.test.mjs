@@ -1,8 +1,8 @@
-// Finding a game (issue 14 §2): a player opens a challenge on the new-room form and waits in
-// its room; a second player takes it from the home page's list with one click; both confirm
-// and play; an anonymous spectator finds the game among the live games; each player's home
-// page sorts it by whether it waits for them. The lobby read in Korean and English on a
-// desktop and a phone.
+// Finding a game: a player opens a challenge on the new-room form and waits in its room; a
+// second player takes it from the home page's list with one click; both confirm and play; an
+// anonymous spectator finds the game among the live games; each player's home page sorts it
+// by whether it waits for them. The lobby read in Korean and English on a desktop and a
+// phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";

@@ -1,7 +1,7 @@
-// The finishing touches of play (issue 14 §6; 000 §9): sound for a stone and for the turn,
-// the byo-yomi countdown — the last ten seconds counted with a sound each, in large numbers,
-// the board's border changing colour, the periods as dots — and the sound switch remembered.
-// Sounds are observed through `window.__sb_sounds`, not heard.
+// The finishing touches of play (000 §9): sound for a stone and for the turn, the byo-yomi
+// countdown — the last ten seconds counted with a sound each, in large numbers, the board's
+// border changing colour, the periods as dots — and the sound switch remembered. Sounds are
+// observed through `window.__sb_sounds`, not heard.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";

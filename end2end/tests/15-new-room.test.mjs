@@ -1,8 +1,8 @@
-// The new-room form (issue 14 §1): every setting of each preset, checked as it is typed, the
-// problem shown beside its field, the summary both players agree to, and the room the server
-// makes from it. A Classic 19×19 room with three handicap stones, Fischer time and Korean ko
-// (the placement previewed and then played); a Space room on a 7×5×3 box with start
-// coordinates below zero and different hours per side.
+// The new-room form: every setting of each preset, checked as it is typed, the problem shown
+// beside its field, the summary both players agree to, and the room the server makes from
+// it. A Classic 19×19 room with three handicap stones, Fischer time and Korean ko (the
+// placement previewed and then played); a Space room on a 7×5×3 box with start coordinates
+// below zero and different hours per side.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";

@@ -1,7 +1,7 @@
-// Finished games and replay (issue 14 §3): a Classic game with an undo is resigned; the
-// loser finds it in the archive by its filters and steps through it with the keyboard to
-// move 10 — the undo shown as such, the stones, captures and clocks of each step — and the
-// result at the end. Someone who may not read the record is refused.
+// Finished games and replay: a Classic game with an undo is resigned; the loser finds it
+// in the archive by its filters and steps through it with the keyboard to move 10 — the
+// undo shown as such, the stones, captures and clocks of each step — and the result at the
+// end. Someone who may not read the record is refused.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE } from "./browser.mjs";

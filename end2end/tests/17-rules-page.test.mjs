@@ -1,6 +1,6 @@
-// The rules page (issue 14 §5; 000 §9 "규칙 보기"): read in Korean and English on a desktop
-// and a phone, its flat diagrams and the small 3D box drawn, the 000 §6.4 example's scores,
-// and reachable from a room.
+// The rules page (000 §9 "규칙 보기"): read in Korean and English on a desktop and a phone, its
+// flat diagrams and the small 3D box drawn, the 000 §6.4 example's scores, and reachable
+// from a room.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ARTIFACTS, BASE, launch, waitFrames } from "./browser.mjs";

@@ -1,7 +1,7 @@
-// The split bundle on a bad network (issue 15 §6): a page fetches its WASM chunks as it
-// needs them, and a chunk that cannot be fetched stops the app. A dropped request is tried
-// again (app/src/fetch_retry.js), and a chunk that never arrives leaves a page that says so
-// and offers a reload, in the reader's language, instead of a dead page.
+// The split bundle on a bad network: a page fetches its WASM chunks as it needs them, and a
+// chunk that cannot be fetched stops the app. A dropped request is tried again
+// (app/src/fetch_retry.js), and a chunk that never arrives leaves a page that says so and
+// offers a reload, in the reader's language, instead of a dead page.
 //
 // The network is cut with Chromium's own request blocking (DevTools `Network.setBlockedURLs`):
 // Playwright's `page.route` does not see the app's fetch() of a chunk whose preload it has

@@ -1,6 +1,6 @@
-//! Criterion benches of the basic computer (issue 13 §7): the features of all
-//! legal moves and a level-1 move on a 25×25×25 midgame position, a level-2
-//! move on 9×9 with a fixed playout count.
+//! Criterion benches of the basic computer: the features of all legal moves
+//! and a level-1 move on a 25×25×25 midgame position, a level-2 move on 9×9
+//! with a fixed playout count.
 //! Run: `cargo bench -p engine --bench computer`.
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -1,5 +1,5 @@
-//! Criterion benches (issue 3 "Speed"): play+capture (random playouts),
-//! legal-point set, scoring of a full 25³ board, record replay.
+//! Criterion benches: play+capture (random playouts), legal-point set,
+//! scoring of a full 25³ board, record replay.
 //! Run: `cargo bench -p engine --bench engine`.
 
 use criterion::{criterion_group, criterion_main, Criterion};

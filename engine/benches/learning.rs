@@ -1,6 +1,6 @@
-//! Criterion benches of the learning code (issue 13 §4, §5; 003 §12.1–12.3):
-//! rebuilding the samples of a 300-move 19×19 game, and training on 20,000
-//! pairs for 50 epochs.
+//! Criterion benches of the learning code (003 §12.1–12.3): rebuilding the
+//! samples of a 300-move 19×19 game, and training on 20,000 pairs for
+//! 50 epochs.
 //! Run: `cargo bench -p engine --bench learning`; the medians are in
 //! `target/criterion/<group>/<bench>/new/estimates.json` (`median.point_estimate`, ns).
 

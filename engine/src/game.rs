@@ -4,6 +4,11 @@
 //!
 //! This file is the API ([`Game`] and the values it hands out); refusals are
 //! in `errors`, the repetition journal in `history`.
+//!
+//! A server holds many long games at once, so a game keeps little per move:
+//! only the repetition maps its ko rule reads (none for Space's immediate ko;
+//! `history`), and its action log in 16-byte entries (`Logged`) instead of
+//! 96-byte actions (figures: docs/performance.md, "Server memory").
 
 mod errors;
 mod history;
@@ -102,7 +107,7 @@ pub struct Game {
 }
 
 /// One entry of the action log as kept: points, not coordinates, and the rare large entries
-/// boxed. A game holds one per move and attempt, and a server many long games (issue 15 §1):
+/// boxed. A game holds one per move and attempt, and a server many long games at once:
 /// 16 bytes here against 96 for an [`Action`]. [`Game::log`] gives the actions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Logged {

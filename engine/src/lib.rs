@@ -7,18 +7,23 @@
 //!
 //! * [`geometry`] — validated boxes ([`BoxSpec`] raw → [`Geometry`] checked),
 //!   dense [`Point`] indices, six-direction neighbours.
+//! * `zobrist` (private) — the fixed hash keys, computed per (point, colour).
 //! * [`labels`] — label sets, `x,y,z` parsing, classic notation, star points,
 //!   the 000 §4 handicap table.
 //! * [`board`] — the fast board (incremental chains, liberties, Zobrist hash).
 //! * [`rules`] — independent rule settings and the `Space` / `Classic` presets.
-//! * [`game`] — checked play, typed [`IllegalMove`] reasons, undo with the
-//!   003 §5.3 restriction, phases.
+//! * [`game`] — checked play, typed [`IllegalMove`] reasons (`errors`), undo with
+//!   the 003 §5.3 restriction, the repetition journal (`history`), phases.
 //! * [`analysis`] — chains, empty components, life-space / dead / seki candidates.
 //! * [`scoring`] — territory, area and Space formula score statements.
-//! * [`result`] — results and Korean / English summaries.
+//! * [`result`] — [`GameResult`], one variant per way a game ends; no sentences.
+//! * `tag_first` — the tag-first reader of internally tagged enums.
 //! * [`record`] — versioned JSON game records with deterministic replay.
+//! * [`sgf`] — SGF import and export for flat boards.
+//! * [`gtp`] — GTP version 2 and the 3D `space_*` extension (binary `space-baduk-gtp`).
 //! * [`playout`] — the standard random-playout workload used by benchmarks.
 //! * [`computer`] — the basic computer opponent (003 §11.4) and its learning (003 §12).
+//! * `fuzz_entry` (hidden) — entry points of the cargo-fuzz targets and no-panic tests.
 //!
 //! ```
 //! use engine::{Color, Game, Geometry, Move, Rules};

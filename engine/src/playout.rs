@@ -1,15 +1,15 @@
-//! The standard random-playout workload (issue 3, "Speed"), shared by the
-//! criterion benches and the GTP `--bench-playouts` mode.
+//! The standard random-playout workload, shared by the criterion benches
+//! and the GTP `--bench-playouts` mode.
 //!
 //! Uniformly random legal moves that do not fill a single-point own eye (an
 //! empty point whose existing neighbours are all own stones); pass when no
 //! such move exists; stop after two consecutive passes or 3×points moves;
 //! immediate-repetition rule (003 §2.3).
 //!
-//! [`policy_playout`] is the computer's variant (issue 13): the same
-//! candidate lists and repetition test, with a light policy on top (capture
-//! and atari escape around the last move, no self-atari of two or more
-//! stones) and a seeded ChaCha8 RNG.
+//! [`policy_playout`] is the computer's variant: the same candidate lists
+//! and repetition test, with a light policy on top (capture and atari
+//! escape around the last move, no self-atari of two or more stones) and a
+//! seeded ChaCha8 RNG.
 
 use crate::board::{Board, Color};
 use crate::geometry::{Axis, Geometry, Point};

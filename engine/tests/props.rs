@@ -1,7 +1,7 @@
-//! Property tests (issue 3, "Robustness"): stone conservation with captures;
-//! no chain without liberties after a legal move; replaying a record equals
-//! the incremental state; play then undo restores the state apart from the
-//! 003 §5.3 restriction; incremental hash equals recomputed hash.
+//! Property tests: stone conservation with captures; no chain without
+//! liberties after a legal move; replaying a record equals the incremental
+//! state; play then undo restores the state apart from the 003 §5.3
+//! restriction; incremental hash equals recomputed hash.
 
 use engine::{replay_json, Color, Game, Geometry, KoRule, Move, Point, Rules};
 use proptest::prelude::*;

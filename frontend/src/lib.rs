@@ -1,13 +1,18 @@
 #![recursion_limit = "512"]
 //! The browser entry point: hydrate the server-rendered page. Everything else lives in `app`.
+//!
+//! The bundle is always built split (`cargo leptos build --split`, then the checks and
+//! rewrites of the Makefile's `LEPTOS_BUILD`): every page but home is a lazy route and the 3D
+//! renderer a lazy function, each a WASM chunk fetched on first use (why:
+//! docs/decisions/0004-a-small-browser-download.md).
 
-/// Room for the bundle splitter (issue 15 §6). cargo-leptos' `--split` (wasm_split_cli_support
-/// 0.2.3) lays each module's share of a data segment out again, every share aligned, and when
-/// the new layout is longer than the segment it gives up and leaves the *whole* segment in the
-/// main module ("Overlong segment 0 by 445 after relocation, putting it in main module"): the
-/// first download then carried every chunk's strings and shaders, 470 instead of 230 KB. No
-/// code reads these bytes, so the splitter places them in no module and their length is free
-/// for its padding; non-zero so that they stay in `.rodata` (read-only) and `.data` (mutable)
+/// Room for the bundle splitter. cargo-leptos' `--split` (wasm_split_cli_support 0.2.3) lays
+/// each module's share of a data segment out again, every share aligned, and when the new
+/// layout is longer than the segment it gives up and leaves the *whole* segment in the main
+/// module ("Overlong segment 0 by 445 after relocation, putting it in main module"): the first
+/// download then carried every chunk's strings and shaders, 470 instead of 230 KB. No code
+/// reads these bytes, so the splitter places them in no module and their length is free for
+/// its padding; non-zero so that they stay in `.rodata` (read-only) and `.data` (mutable)
 /// instead of `.bss`, and `#[used]` so that the linker keeps them. They are not in the output.
 #[used]
 static SPLIT_SLACK_RODATA: [u8; 16 * 1024] = [0xA5; 16 * 1024];

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the split bundle's chunks carry their own data (issue 15 §6).
+"""Checks that the split bundle's chunks carry their own data.
 
 cargo-leptos' splitter (wasm_split_cli_support 0.2.3) gives up splitting a data segment
 whose per-module layout comes out longer than the segment ("Overlong segment … putting it in
@@ -8,7 +8,7 @@ shaders in the main module: the first download then doubles. `frontend/src/lib.r
 segments against it (SPLIT_SLACK_*). This fails the build when it happens anyway.
 Healthy here: chunks 247 KB of data, main 224 KB; fallen back: main 467 KB, chunks next to none.
 
-Usage: scripts/check-split.py target/site/pkg [main name, default space-baduk]
+Usage: scripts/bundle/check-split.py target/site/pkg [main name, default space-baduk]
 """
 import os
 import sys

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Minifies the bundle splitter's loader, `__wasm_split.*.js` (issue 15 §6): every page loads
-# it, and it holds one loader per WASM chunk (~200 KB, 7 KB gzip). cargo-leptos minifies its
-# own script with swc but leaves this one as wasm-split writes it; esbuild makes it a third
-# of that. Run by the Makefile after each split build, before the compressed copies.
+# Minifies the bundle splitter's loader, `__wasm_split.*.js`, to shrink the first download:
+# every page loads it, and it holds one loader per WASM chunk (~200 KB, 7 KB gzip).
+# cargo-leptos minifies its own script with swc but leaves this one as wasm-split writes it;
+# esbuild makes it a third of that. Run by the Makefile after each split build, before the
+# compressed copies.
 set -euo pipefail
 pkg="${1:-target/site/pkg}"
 shopt -s nullglob

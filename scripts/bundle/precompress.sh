@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compressed copies of the browser bundle (issue 15 §6): `<file>.br` (brotli 11) and
+# Compressed copies of the browser bundle, for a smaller download: `<file>.br` (brotli 11) and
 # `<file>.gz` next to each .wasm, .js and .css in the site's pkg directory, each kept only
 # when smaller than the file. The gzip copies are made by zopfli: gzip that any client
 # reads, ~4% smaller than gzip -9, at ~5 s for the main module (gzip -9 without zopfli). The

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Drops the custom sections of the split bundle's WASM files, chunks and main module (issue 15 §6).
+"""Drops the custom sections of the split bundle's WASM files, chunks and main module.
 
 wasm-opt, as cargo-leptos runs it on each chunk, keeps every chunk's `producers` and
 `target_features` sections: about 200 bytes of tool names per file, which nothing reads at
@@ -8,7 +8,7 @@ room page loads ~250 chunks, most of them a few hundred bytes, and each is compr
 own, so those sections were ~37 KB of its gzip download. `wasm-tools strip` does the same;
 this is 30 lines where that would be one more tool to build on every fresh machine.
 
-Usage: scripts/strip-chunks.py target/site/pkg
+Usage: scripts/bundle/strip-chunks.py target/site/pkg
 """
 import os
 import sys

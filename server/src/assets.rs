@@ -1,6 +1,6 @@
-//! The browser bundle's files under `/pkg` (issue 15 §6), sent as their compressed copies.
+//! The browser bundle's files under `/pkg`, sent as their compressed copies.
 //!
-//! `scripts/precompress.sh` writes `<file>.br` and `<file>.gz` beside each bundle file at
+//! `scripts/bundle/precompress.sh` writes `<file>.br` and `<file>.gz` beside each bundle file at
 //! build time; here a browser gets the copy it accepts (brotli first) without the server
 //! compressing anything. Files without a copy are compressed per response by the router's
 //! compression layer, as before. A copy older than its file (the bundle was rebuilt without

@@ -97,7 +97,7 @@ pub enum LogFormat {
 }
 
 impl Config {
-    /// This instance among those sharing the database (issue 15 §3), listening on `bound`.
+    /// This instance among those sharing the database, listening on `bound`.
     pub fn instance(&self, bound: std::net::SocketAddr) -> app::matches::service::Instance {
         // One process has the embedded file (the data folder's lock); several names there
         // are for tests only.

@@ -1,6 +1,14 @@
 #![recursion_limit = "512"]
 //! The Space Baduk server as a library, so integration tests can start the real thing on a
 //! temporary SQLite file and an ephemeral port.
+//!
+//! `Server::prepare` refuses a site root without the browser bundle, or with an unsplit one
+//! (no `SPLIT_MANIFEST`), unless `--no-browser-bundle` is given; it removes stale compressed
+//! copies, opens the database (migrations run), loads the unfinished rooms
+//! (`MatchService::boot`) and resumes program matches. `Server::run` serves, and runs beside
+//! the routes the sweep that releases idle rooms, the lease renewals, the doorbell's listener
+//! and record retention: at start, then looked at hourly on the server's clock (`Schedule`),
+//! run daily.
 
 pub mod api;
 mod assets;
@@ -53,12 +61,12 @@ pub fn bundle_files() -> [String; 3] {
     [format!("pkg/{name}.js"), format!("pkg/{wasm}"), format!("pkg/{name}.css")]
 }
 
-/// Where the lazy chunks are listed (issue 15 §6). A bundle built without `--split` has
-/// none, and its lazy routes import a module that does not exist: refused at start too.
+/// Where the lazy chunks are listed. A bundle built without `--split` has none, and its
+/// lazy routes import a module that does not exist: refused at start too.
 pub const SPLIT_MANIFEST: &str = "pkg/__wasm_split_manifest.json";
 
 /// Refuses a site root without the bundle this build's pages reference: they would never
-/// hydrate (issue 10 point 9).
+/// hydrate.
 pub fn check_bundle(site_root: &std::path::Path) -> Result<(), StartError> {
     let missing: Vec<String> = bundle_files()
         .into_iter()
@@ -120,7 +128,7 @@ impl Server {
             check_bundle(&config.site_root)?;
             let removed = assets::remove_stale_copies(&config.site_root.join("pkg"));
             if removed > 0 {
-                tracing::warn!(removed, "compressed copies older than their bundle files removed (run scripts/precompress.sh after a build)");
+                tracing::warn!(removed, "compressed copies older than their bundle files removed (run scripts/bundle/precompress.sh after a build)");
             }
         }
         let db = Db::open_configured(config.database_url.as_deref(), &config.data_dir).await?;
@@ -165,9 +173,9 @@ impl Server {
     /// Serves until the future `shutdown` completes.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
         // Aborted when serving ends, or when this future is dropped (the guard): retention,
-        // and the sweep that releases idle rooms' actors (issue 15 §1).
+        // and the sweep that releases idle rooms' actors (giving their memory back).
         let releasing = self.schedule.matches.start_releasing().abort_handle();
-        // Room leases renewed, and the other instances' doorbell heard (issue 15 §3).
+        // Room leases renewed, and the other instances' doorbell heard.
         let leasing = self.schedule.matches.start_leasing().abort_handle();
         let listening = self.schedule.matches.start_listening().await.map(|t| t.abort_handle());
         let schedule = tokio::spawn(self.schedule.run()).abort_handle();

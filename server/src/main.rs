@@ -1,4 +1,9 @@
 #![recursion_limit = "512"]
+//! The `space-baduk` binary: serving (the default), which holds the data folder's lock
+//! (`DataDirLock`) so that neither a restore nor a second server replaces the database under
+//! it, and the `backup` and `restore` tasks. Its allocator is jemalloc: under load, glibc's
+//! malloc took a fifth of the server's CPU.
+
 use std::process::ExitCode;
 
 use app::data::backup::{self, DataDirLock};
@@ -9,11 +14,12 @@ use server::{
 };
 use tracing_subscriber::EnvFilter;
 
-/// jemalloc rather than glibc's malloc (issue 15 §1): under 100 games and 10,000 receiving
-/// spectators glibc's malloc and free took a fifth of the server's CPU (`perf`); with
-/// jemalloc the `load` benchmark's moves/s rose and its p99 fell by about 30% each, for a few
-/// MiB more (README, "jemalloc as the server's allocator"). mimalloc was faster still but
-/// held ~700 KiB per room.
+/// jemalloc rather than glibc's malloc: under 100 games and 10,000 receiving spectators
+/// glibc's malloc and free took a fifth of the server's CPU (`perf`); with jemalloc the
+/// `load` benchmark's moves/s rose and its p99 fell by about 30% each, for a few MiB more
+/// (docs/performance.md, "Server load on SQLite" and "Server memory"). mimalloc was faster
+/// still but held ~700 KiB per room, past the memory aim: the lever if memory matters less
+/// than throughput.
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 

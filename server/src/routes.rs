@@ -1,4 +1,10 @@
 //! The HTTP surface: health check, Leptos pages and server functions, static files.
+//!
+//! Sessions are read from memory (`session_cache`) and written through to the database's
+//! store. `/healthz` answers 200 while the database does and counts the rooms in memory.
+//! `/internal/v1/rooms/{id}/commands` runs a command another instance forwarded to this one,
+//! the room's owner (only with this instance's peer key). Every request passes the CSRF guard
+//! (`csrf`).
 
 use std::sync::Arc;
 
@@ -89,7 +95,7 @@ pub async fn router(
             }),
         )
         .route("/i18n/{name}", get(crate::assets::catalogue_file))
-        // The bundle's compressed copies (scripts/precompress.sh); before the pages' fallback.
+        // The bundle's compressed copies (scripts/bundle/precompress.sh); before the pages' fallback.
         .nest_service("/pkg", crate::assets::pkg_service(&config.site_root))
         .merge(pages)
         .merge(api)
@@ -107,16 +113,16 @@ async fn healthz(db: Db, matches: MatchService) -> impl IntoResponse {
         "status": if ok { "ok" } else { "unavailable" },
         "version": env!("CARGO_PKG_VERSION"),
         "database": ok,
-        // Idle rooms give theirs back (issue 15 §1): the figure to watch for memory.
+        // Idle rooms give theirs back: the figure to watch for memory.
         "rooms_in_memory": matches.rooms_in_memory().await,
     }));
     (if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, body)
 }
 
 /// `POST /internal/v1/rooms/{id}/commands`: a command another instance forwarded to this one,
-/// the room's owner (issue 15 §3). Only an instance that read this one's peer key from the
-/// database can send one (anyone else: 403, before the body is read); it runs here and is
-/// never forwarded again. The answer is `{"Ok": reply}` (`null` for a presence) or `{"Err": error}`.
+/// the room's owner. Only an instance that read this one's peer key from the database can send
+/// one (anyone else: 403, before the body is read); it runs here and is never forwarded again.
+/// The answer is `{"Ok": reply}` (`null` for a presence) or `{"Err": error}`.
 async fn forwarded_command(
     matches: MatchService,
     crate::api::RoomId(id): crate::api::RoomId,

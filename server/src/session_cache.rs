@@ -1,5 +1,5 @@
-//! The sessions requests carry, kept in memory in front of the database's session store (issue
-//! 15 §1), so that a command costs no query to find its session. Written through
+//! The sessions requests carry, kept in memory in front of the database's session store,
+//! so that a command costs no query to find its session. Written through
 //! (`CachingSessionStore` creates, saves and deletes in both), so the store stays the truth
 //! across restarts; bounded, so that a flood of sign-ins cannot grow it without limit. One
 //! process's memory: with several instances each would need the others' deletions.

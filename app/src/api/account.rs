@@ -1,7 +1,7 @@
-//! Server functions for accounts (issue 12 point 6): the signed-in person's password and
-//! sign-ins; the administrators' list of accounts, role changes, disabling, reset links and
-//! the log of those actions; setting a password through a reset link. Each is a public
-//! endpoint that authorises itself on the server.
+//! Server functions for accounts: the signed-in person's password and sign-ins; the
+//! administrators' list of accounts, role changes, disabling, reset links and the log of
+//! those actions; setting a password through a reset link. Each is a public endpoint that
+//! authorises itself on the server.
 
 use leptos::prelude::*;
 

@@ -1,7 +1,7 @@
-//! The archive of finished games (issue 14 §3): the games whose stored record the viewer may
-//! read (003 §8.1) — their own, those both players approved them to read, and for an
-//! administrator every one — with result, date,
-//! board and rules, filtered by preset, board size, outcome, a player's name and dates.
+//! The archive of finished games: the games whose stored record the viewer may read
+//! (003 §8.1) — their own, those both players approved them to read, and for an
+//! administrator every one — with result, date, board and rules, filtered by preset, board
+//! size, outcome, a player's name and dates.
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
-//! Server functions for conduct (issue 12 points 1–3; 003 §6.4–6.7): reports by players and
-//! signed-in spectators, the administrators' report cases and sanctions, each person's
-//! sanction history. Appeals and the administrator's answers to them are room commands
+//! Server functions for conduct (003 §6.4–6.7): reports by players and signed-in
+//! spectators, the administrators' report cases and sanctions, each person's sanction
+//! history. Appeals and the administrator's answers to them are room commands
 //! (`match_command`: `appeal`, `admin_open_appeal`, `admin_decide_appeal`).
 
 use leptos::prelude::*;

@@ -1,6 +1,6 @@
-//! Server functions for governance (issue 12 points 4–5; 003 §1.3–1.5, §9.7, §10.1): the
-//! common rules and what a new room agrees under (open to all), precedent, the site's
-//! defaults and record retention (administrators only). Each authorises itself.
+//! Server functions for governance (003 §1.3–1.5, §9.7, §10.1): the common rules and
+//! what a new room agrees under (open to all), precedent, the site's defaults and record
+//! retention (administrators only). Each authorises itself.
 
 use leptos::prelude::*;
 

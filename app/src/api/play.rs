@@ -40,7 +40,7 @@ pub async fn create_match(name: String, settings: MatchSettings) -> Result<Creat
     service()?.create_room(&signed_in().await?, &name, settings).await
 }
 
-/// What the lobby on the home page can do to a room (issue 14 §2).
+/// What the lobby on the home page can do to a room: take its free seat, or cancel it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LobbyAction {
@@ -59,7 +59,7 @@ impl From<LobbyAction> for Command {
 
 /// The lobby's command, as the signed-in user, answered with nothing but success: the same
 /// command as `match_command`, without the events, so that the home page (the first
-/// download) carries neither the command's nor the events' decoding (issue 15 §6).
+/// download) carries neither the command's nor the events' decoding.
 #[server(endpoint = "lobby_command", input = server_fn::codec::Json)]
 pub async fn lobby_command(room_id: i64, action: LobbyAction) -> Result<(), AppError> {
     service()?.command(room_id, signed_in().await?, action.into()).await?;

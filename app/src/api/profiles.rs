@@ -1,6 +1,6 @@
-//! Players' profiles (issue 14 §4): games played, won, lost and drawn per preset, each kind of
-//! game apart (matches, one device, practice, against the computer), the recent games and
-//! those under way; the sanctions only for the player themself and administrators (003 §6.5).
+//! Players' profiles: games played, won, lost and drawn per preset, each kind of game apart
+//! (matches, one device, practice, against the computer), the recent games and those under
+//! way; the sanctions only for the player themself and administrators (003 §6.5).
 
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -48,10 +48,10 @@ pub async fn my_notices() -> Result<Notices, AppError> {
     Ok(Notices { items, unread })
 }
 
-/// What the header's badges show (issue 11 point 1): the unread count, and for
-/// administrators the queue's length; nobody signed in: `None`. Two numbers in one answer,
-/// so the header on every page neither fetches the lists nor carries the code that decodes
-/// them (issue 15 §6: that code now loads with the notifications and referee pages).
+/// What the header's badges show: the unread count, and for administrators the queue's
+/// length; nobody signed in: `None`. Two numbers in one answer, so the header on every
+/// page neither fetches the lists nor carries the code that decodes them (that code loads
+/// with the notifications and referee pages instead).
 #[server(endpoint = "header_badges")]
 pub async fn header_badges() -> Result<Option<BadgeCounts>, AppError> {
     let Some(me) = viewer().await? else {

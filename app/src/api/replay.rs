@@ -1,5 +1,5 @@
-//! The replay of a stored record (issue 14 §3), for those who may read it (003 §8.1): its
-//! steps, and the room as it stood after any one of them.
+//! The replay of a stored record, for those who may read it (003 §8.1): its steps, and
+//! the room as it stood after any one of them.
 
 use leptos::prelude::*;
 

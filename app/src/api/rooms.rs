@@ -1,3 +1,7 @@
+//! The room lists: the lobby (open challenges with a free seat, games anyone may watch) and a
+//! player's games (waiting for them first), read from the rooms' stored listings in one query
+//! each, no room loaded. A list is sent without account ids (`RoomSummary::redacted`).
+
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -21,7 +25,7 @@ pub struct RoomSummary {
     pub ended_at_ms: Option<i64>,
     /// Who created the room (in an open challenge: who is waiting).
     pub creator: String,
-    /// Seats, players, move number, time and rules (issue 14 §2); `None` for a room not
+    /// Seats, players, move number, time and rules, for the room lists; `None` for a room not
     /// loaded since lists existed.
     pub listing: Option<Listing>,
 }

@@ -5,6 +5,11 @@
 //! machine) are plain Rust, compiled and tested natively; `renderer` draws with three-d on a
 //! WebGL2 canvas and feeds the canvas' events to `gesture`, and exists only in the browser
 //! build.
+//!
+//! A board (`BoardCanvas`) starts its renderer through `renderer::start`, a lazy function (a
+//! WASM chunk of its own) called once the page has hydrated (`pages::hydrated`), and holds it
+//! as a `dyn renderer::Drawing`. Why the 3D view looks as it does:
+//! docs/decisions/0001-reading-the-3d-board.md.
 
 pub mod gesture;
 pub mod lattice;

@@ -1,7 +1,7 @@
-//! What changes an account after sign-up (issue 12 point 6): its owner's password change;
-//! an administrator's role change, disabling and re-enabling, and one-time reset links.
-//! Each administrator action is checked, applied and logged (`audit_log`) in one
-//! transaction, so the log holds exactly what was done.
+//! What changes an account after sign-up: its owner's password change; an administrator's
+//! role change, disabling and re-enabling, and one-time reset links. Each administrator
+//! action is checked, applied and logged (`audit_log`) in one transaction, so the log
+//! holds exactly what was done.
 
 use crate::data::{on, Cols, Conn, Neutral};
 use serde_json::json;

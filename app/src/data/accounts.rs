@@ -72,7 +72,7 @@ pub fn validate_password(pw: &str) -> Result<(), AppError> {
 /// Password hashing on a bounded pool: argon2id takes ~19 MiB and a core for tens of
 /// milliseconds per hash, so a burst of sign-ins or sign-ups runs `WORKERS` at a time with at
 /// most `QUEUE` waiting, and anything beyond is refused at once (503 `busy`) instead of
-/// exhausting memory (issue 15: the server held 1.1 GiB after 200 sign-ups).
+/// exhausting memory (without the bound the server held 1.1 GiB after 200 sign-ups).
 pub(crate) struct HashGate {
     workers: std::sync::Arc<tokio::sync::Semaphore>,
     waiting: std::sync::atomic::AtomicUsize,

@@ -1,9 +1,11 @@
-//! The two databases behind [`super::Db`] (issue 15 §2): SQLite (the embedded default) and
-//! PostgreSQL. One data layer, one backend per database: every query is written once with
-//! `$1, $2, …` placeholders (both drivers bind them by number) and runs on the concrete
-//! driver of the backend in use through [`on!`], which expands its body once per backend, so
-//! each copy is type-checked against its own driver (no `sqlx::Any`). Where the dialects
-//! differ, the body names the difference through `dialect::…` (see [`sqlite`], [`postgres`]).
+//! The two databases behind [`super::Db`]: SQLite (the embedded default) and PostgreSQL. One
+//! data layer, one backend per database: every query is written once with `$1, $2, …`
+//! placeholders (both drivers bind them by number) and runs on the concrete driver of the
+//! backend in use through [`on!`], which expands its body once per backend, so each copy is
+//! type-checked against its own driver (no `sqlx::Any`). Where the dialects differ, the body
+//! names the difference through `dialect::…` (see [`sqlite`], [`postgres`]).
+//!
+//! Rows are read by column name through `Cols::col`, the same on both drivers.
 
 use sqlx::{postgres::PgRow, sqlite::SqliteRow, Decode, Postgres, Sqlite, Type};
 

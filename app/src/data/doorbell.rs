@@ -1,9 +1,12 @@
-//! The doorbell between server instances on one PostgreSQL database (issue 15 §3): `NOTIFY`
-//! says that something was committed — a room's new events (room and last number), or a
-//! change that ends logins — and each instance's listener reads what it has not seen from
-//! the tables. A ring carries no data (NOTIFY loses messages while a listener reconnects, and
-//! a payload is at most 8,000 bytes): after a reconnection a listener hears `Resync` and reads
-//! everything it follows again. The embedded SQLite database has one instance: no bell.
+//! The doorbell between server instances on one PostgreSQL database: `NOTIFY` says that
+//! something was committed — a room's new events (room and last number), or a change that ends
+//! logins — and each instance's listener reads what it has not seen from the tables. A ring
+//! carries no data (NOTIFY loses messages while a listener reconnects, and a payload is at
+//! most 8,000 bytes): after a reconnection a listener hears `Resync` and reads everything it
+//! follows again. The embedded SQLite database has one instance: no bell.
+//!
+//! A third ring, `Queue`, says that the administrators' queue may have changed: their live
+//! streams read it again.
 
 use sqlx::postgres::PgListener;
 use tokio::sync::mpsc;

@@ -1,6 +1,11 @@
 //! The common rules' versions, the site's defaults, retention runs and the learning archive
 //! (`crate::governance`; migration 0009). Versions and defaults are append-only rows; an
 //! administrator's change is logged in the same transaction.
+//!
+//! A purge (`purge_room`) deletes a finished room's events, viewers and queue items in one
+//! transaction — first copying a countable game's log into the learning archive — after any
+//! append in flight (`leases::hold_appends`). The room's row stays, which reports and the
+//! administrators' log point at, marked `purged_at_ms`; an append to it is refused.
 
 use crate::data::{on, Cols, Neutral};
 

@@ -1,12 +1,25 @@
-//! Room leases (issue 15 §3): each live room is owned by exactly one server instance at a
-//! time. Taking a lease bumps its epoch; every append carries the epoch its actor was given
-//! and is refused inside the writer's transaction when the lease has moved on (fencing:
-//! `store::append_in`), so an instance that lost a room — paused, partitioned, or simply
-//! slower than the one that took it — cannot write to it.
+//! Room leases: each live room is owned by exactly one server instance at a time (why:
+//! docs/decisions/0003-several-instances-one-database.md). Taking a lease bumps its epoch;
+//! every append carries the epoch its actor was given and is refused inside the writer's
+//! transaction when the lease has moved on (fencing: `store::append_in`), so an instance that
+//! lost a room — paused, partitioned, or simply slower than the one that took it — cannot
+//! write to it.
 //!
 //! Times are the instances' own clocks (the service's `Clock`, manual in tests): the lease
 //! lasts [`LEASE_MS`], ten times the skew NTP keeps between machines, and safety never
 //! depends on them — only on the epoch.
+//!
+//! On PostgreSQL the lease row is the only lock between room writers: an append holds it
+//! `FOR KEY SHARE` until its commit, a taking locks it `FOR UPDATE`, and a purge keeps appends
+//! out through it (`hold_appends`). The lease lasts [`LEASE_MS`] (15 s) and is renewed every
+//! [`RENEW_EVERY_MS`]; a lapsed lease is taken over by another instance, which loads the room
+//! as after a server failure.
+//!
+//! Why row locks: room writers once queued on PostgreSQL's one advisory lock, and a
+//! transaction cut off by a network partition held it — and every writer behind it — until
+//! TCP gave up, so renewals came late and owners stopped their rooms. The price: a row lock
+//! writes its tuple and WAL where the advisory lock wrote nothing (not profiled; figures:
+//! docs/performance.md, "Server load on PostgreSQL, one and several instances", "Fault runs").
 
 use super::{internal, on, row_tx, Cols, Db, Neutral};
 use crate::AppError;

@@ -1,6 +1,6 @@
 //! Open logins the database confirmed recently, so that a command costs no query for who sent
-//! it (issue 15 §1). Anything that can end a login or change an account's standing (sign-out,
-//! ending a sign-in, a password change or reset, a role change, disabling) calls
+//! it. Anything that can end a login or change an account's standing (sign-out, ending a
+//! sign-in, a password change or reset, a role change, disabling) calls
 //! [`LoginCache::changed`] after its commit; entries filled before that are no longer trusted.
 //! One process's memory: on PostgreSQL the change is rung to the other instances too
 //! (`doorbell`), whose listeners call `changed` on theirs.

@@ -1,5 +1,12 @@
 //! Storage (server only). Every query goes through [`Db`], on SQLite (the embedded default)
 //! or PostgreSQL (`backend`: the same SQL runs on each driver, dialect differences named).
+//!
+//! Each database has its embedded migrations, run at open: `migrations/sqlite/` and
+//! `migrations/postgres/` (whose 0001 is SQLite's 0001–0010 in one step; the later files
+//! follow SQLite's from 0011). Writers take turns (`write_tx`: `BEGIN IMMEDIATE` on SQLite, an
+//! advisory lock on PostgreSQL), except the hot and urgent ones — room events, lease takings,
+//! renewals and give-backs — which on PostgreSQL lock only the rows they read (`row_tx`), so
+//! that instances append in parallel. `crate::api` calls into `data`, never the other way.
 
 mod account_admin;
 mod accounts;
@@ -84,7 +91,7 @@ impl Db {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
         // No ping before each use: a local SQLite file does not drop connections, and the
-        // ping cost ~10% of server CPU under load (server/src/bin/load.rs, profiled).
+        // ping cost ~10% of server CPU under load (server/src/bin/load, profiled).
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
             .test_before_acquire(false)

@@ -1,5 +1,8 @@
 //! Sign-in throttling: after a few free failures, each key (user name, client address) must
 //! wait an exponentially growing delay before the next attempt is even checked.
+//!
+//! The failures per key are kept in the database, so every instance sees the same counts and a
+//! restart forgets none.
 
 use std::sync::Arc;
 
@@ -29,8 +32,8 @@ impl Entry {
     }
 }
 
-/// The throttle's counts live in the database (issue 15 §3): every instance sees the same
-/// failures, and a restart forgets none.
+/// The throttle's counts live in the database: every instance sees the same failures, and
+/// a restart forgets none.
 #[derive(Debug)]
 pub struct SignInThrottle {
     clock: Arc<dyn Clock>,

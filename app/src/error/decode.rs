@@ -4,10 +4,10 @@
 //! Why not serde's derive: for an internally tagged enum it buffers the object into serde's
 //! private `Content` and instantiates every variant's visitor over that buffer. Any server
 //! function may answer with any of the tree's ~130 variants, so the browser's main module
-//! carried all of them: 290 KB of its 1.7 MB of code (issue 15 §6). Here a variant is one
-//! line naming its fields (`tagged!`); the tag is parsed into the enum's strum discriminant
-//! (`…Code`), so the match is exhaustive and a new variant does not compile without its line,
-//! and a field left out does not compile either. The tests round-trip every code.
+//! carried all of them: 290 KB of its 1.7 MB of code. Here a variant is one line naming its
+//! fields (`tagged!`); the tag is parsed into the enum's strum discriminant (`…Code`), so the
+//! match is exhaustive and a new variant does not compile without its line, and a field left
+//! out does not compile either. The tests round-trip every code.
 //!
 //! The lists' `SeatLabel` (every room of the home page's lists names its seats) is read the
 //! same way. Serializing stays serde's derive: the wire form is unchanged.

@@ -1,11 +1,12 @@
 //! The version of the common rules the program ships (003 §1.5: version 1): every numbered
-//! clause of both seeds as `docs/rules.md` restates it, read when the database has no
-//! version yet.
+//! clause of both seeds as `docs/rules-v1.md` restates it, read when the database has no
+//! version yet. That file is frozen: rooms pin version 1, so its text never changes;
+//! `docs/rules.md` is the reference as the program works today.
 
 use super::{Clause, Permits, RulesVersion};
 
-/// The in-repository rules reference, compiled in (server only).
-const RULES_MD: &str = include_str!("../../../docs/rules.md");
+/// Version 1 of the rules reference, compiled in (server only).
+const RULES_MD: &str = include_str!("../../../docs/rules-v1.md");
 
 /// The clauses of `md`: each `### 003 §1.4 — Title` (or `000 §…`) heading with the text up
 /// to the next heading or rule line, in the document's order.
@@ -47,7 +48,7 @@ pub fn is_citation(id: &str) -> bool {
         && number.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// Version 1: the clauses of `docs/rules.md` and the first permits.
+/// Version 1: the clauses of `docs/rules-v1.md` and the first permits.
 pub fn first_version(now_ms: i64) -> RulesVersion {
     RulesVersion {
         version: 1,

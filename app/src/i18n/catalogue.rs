@@ -1,5 +1,5 @@
-//! The catalogue as the browser gets it (issue 15 §6). Both languages' texts were 120 KB of
-//! the WASM bundle's first download, though a reader reads one. The server renders with the
+//! The catalogue as the browser gets it. Both languages' texts were 120 KB of the WASM
+//! bundle's first download, though a reader reads one. The server renders with the
 //! compiled-in catalogue (rust-i18n); the browser's bundle compiles none in. Instead each
 //! page's `<head>` names every language's file (`<meta name="sb-catalogue">`: code, name in
 //! itself, address) and preloads its own, which the browser loads before it hydrates (so

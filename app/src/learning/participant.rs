@@ -9,7 +9,7 @@
 //! `target/site`, so [`wasm_path`] finds it from the site root the server is started with. A
 //! deployment puts it at the same place relative to its site root.
 //!
-//! Usage of the program: the template's header, and the README.
+//! Usage of the program: the template's header, and docs/api.md (its route and command line).
 
 use std::path::{Path, PathBuf};
 

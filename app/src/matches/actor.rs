@@ -2,6 +2,19 @@
 //! timers, so commands, timer expiries and connection changes are handled strictly in the
 //! order the server received them (003 §9.6). Each accepted action's events are committed
 //! to the database before the caller gets an answer and before any viewer sees them.
+//!
+//! An actor is the room's owner, under its lease, or a follower of a room another instance
+//! owns: a follower reads the room's new events from the log when the doorbell rings (and
+//! polls, for a ring lost unnoticed), runs no timers and refuses commands (`ServedElsewhere`:
+//! the service forwards them to the owner). After each commit the owner publishes every event
+//! once as `Published` (the view's changed fields with the last) and tells the desk. A failed
+//! write rebuilds the state from the log; a fenced one (the lease moved on) stops the actor.
+//! The service's sweep releases an actor idle for `RELEASE_AFTER_MS` (ten minutes) that
+//! nobody watches and nothing is due in; the room is loaded again from its log on demand.
+//!
+//! Each room's broadcast ring holds `BROADCAST_CAPACITY` (1,024) events, as far as a slow
+//! viewer may fall behind. A ring of 256 saved no memory: what grows as games go on is each
+//! game's state and what the allocator holds (figures: docs/performance.md, "Server memory").
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -88,8 +101,8 @@ pub(crate) enum Request {
         reply: oneshot::Sender<bool>,
     },
     /// Another instance took the room's lease, or this follower is being replaced by the
-    /// room's owner here (issue 15 §3): stop, after answering what was already queued (a
-    /// command among it is refused by the fence).
+    /// room's owner here: stop, after answering what was already queued (a command among
+    /// it is refused by the fence).
     Stop,
     /// A follower's room has new events (the doorbell rang): read them.
     CatchUp,
@@ -166,9 +179,9 @@ impl RoomHandle {
     }
 }
 
-/// How often a follower with viewers here reads the room's new events (issue 15 §3): on
-/// PostgreSQL the doorbell says when, and the poll only covers a ring lost in a reconnection
-/// the listener did not notice; the embedded database has no bell.
+/// How often a follower with viewers here reads the room's new events: on PostgreSQL the
+/// doorbell says when, and the poll only covers a ring lost in a reconnection the listener
+/// did not notice; the embedded database has no bell.
 const FOLLOW_POLL: std::time::Duration = std::time::Duration::from_millis(250);
 const FOLLOW_POLL_WITH_DOORBELL: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -248,7 +261,7 @@ struct Actor {
     desk: Desk,
     /// The queue items last given to the desk (`None`: not yet, at start).
     items: Option<Vec<super::referee::RoomItem>>,
-    /// The listing as stored (issue 14 §2).
+    /// The listing as stored (what the room lists show of this room).
     listed: Option<Listing>,
     /// The basic computer, for a room with a computer seat (003 §11.4).
     computer: super::computer::ComputerPlayer,

@@ -43,7 +43,7 @@ pub enum RoomPhase {
     /// result is final (003 §2.7, review required).
     AwaitingReview,
     Finished,
-    /// Closed by its creator before play (issue 14 §2): no game, no result.
+    /// Closed by its creator before play: no game, no result.
     Cancelled,
 }
 
@@ -110,13 +110,13 @@ pub enum Command {
     AnswerUndo {
         accept: bool,
     },
-    /// Take the free seat of an open room (issue 14 §2).
+    /// Take the free seat of an open room.
     #[serde(deserialize_with = "no_fields")]
     TakeSeat,
-    /// Give up one's seat before both players confirmed the settings (issue 14 §2).
+    /// Give up one's seat before both players confirmed the settings.
     #[serde(deserialize_with = "no_fields")]
     LeaveSeat,
-    /// The creator closes the room before play (issue 14 §2).
+    /// The creator closes the room before play.
     #[serde(deserialize_with = "no_fields")]
     CancelRoom,
     /// The requester withdraws their pending undo request.
@@ -316,7 +316,7 @@ pub enum MatchError {
     SeatTaken,
     #[error("you already hold a seat in this room")]
     AlreadySeated,
-    /// The room's seats go to the holders of its invitation links (issue 14 §2).
+    /// The room's seats go to the holders of its invitation links.
     #[error("this room is by invitation: its seats are taken with the invitation links")]
     ByInvitationOnly,
     #[error("only the room's creator may cancel it")]
@@ -386,8 +386,7 @@ pub enum MatchError {
     AppealNotAllowed { why: super::conduct::AppealRefusal },
     #[error("sanction not possible: {why:?}")]
     BadSanction { why: super::conduct::SanctionProblem },
-    /// Another server instance owns this room now (issue 15 §3); asked again, the request
-    /// reaches it.
+    /// Another server instance owns this room now; asked again, the request reaches it.
     #[error("this room is served by another server instance; try again in {retry_after_s} s")]
     ServedElsewhere { retry_after_s: u32 },
     /// The database did not answer (restarting, cut off): the command was not stored; asked

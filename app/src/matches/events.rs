@@ -247,11 +247,11 @@ pub enum Event {
         user_id: i64,
         username: String,
     },
-    /// The seat's holder left before play; both confirmations are withdrawn (issue 14 §2).
+    /// The seat's holder left before play; both confirmations are withdrawn.
     SeatLeft {
         seat: Seat,
     },
-    /// The creator closed the room before play (issue 14 §2).
+    /// The creator closed the room before play.
     RoomCancelled {
         by: i64,
     },

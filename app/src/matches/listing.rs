@@ -1,7 +1,7 @@
-//! What the room lists show of a room (issue 14 §2): the open challenges, the games anyone
-//! may watch and each player's own games. Kept in the room's row and written in the same
-//! transaction as the events that change it, so that a list is one query and needs no
-//! room loaded in memory.
+//! What the room lists show of a room: the open challenges, the games anyone may watch and
+//! each player's own games. Kept in the room's row and written in the same transaction as
+//! the events that change it, so that a list is one query and needs no room loaded in
+//! memory.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,11 +1,17 @@
 //! What the frequent events change in a room's view, sent with them on the live stream so
 //! that a browser — a spectator's or a player's — keeps its view itself instead of asking
-//! for the whole of it after every event (issue 15 §1, lila-ws's versioned events). A move,
+//! for the whole of it after every event (as lila-ws's versioned events do). A move,
 //! an acknowledgement, a pass and an illegal attempt are applied this way; after anything
 //! else, or a gap in the event numbers, the browser asks for the view as before. The one
 //! personal part of a player's view that these events change, the hints of the player to
 //! move (000 §8.3), comes with them while that player watches: they are no secret (anyone
 //! can work them out from the position), and they are computed once per commit.
+//!
+//! The fields go with every event a room publishes, so `LiveFields::of` reads the game's
+//! last move and its last move since play resumed from the end (`Game::last_move`,
+//! `last_move_since_resumption`): copying the move list — thousands of moves in a 19³ game —
+//! twice per event was 7% of the server's CPU under load (figures: docs/performance.md,
+//! "Where the server's time goes").
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,18 @@
 //! Matches: settings agreed before play, the event log, the per-room state machine, the
 //! actor that owns a live room, and the service both the UI and the participant API call.
-//! (`settings`, `events` and `view` are shared with the browser; the rest is server-only.)
+//!
+//! Shared with the browser (data and pure rules):
+//! - `settings` (with `limits`, `rules`, `validate`), `commands`, `events`, `view`, `clocks`,
+//!   `mode`, `referee`, `conduct`, `listing`, `replay`;
+//! - `live_view` and `packed`: what the room's live stream carries.
+//!
+//! Server only (`ssr`):
+//! - `state`: the pure state machine (commands to events, the fold, timers);
+//! - `actor`: one task per live room, with `computer` (its computer seat) and `published`
+//!   (each event as sent to every viewer);
+//! - `group_commit` and `store`: the one writer and the event log in SQL; `upgrade`: older
+//!   stored formats read into the current one;
+//! - `service`: what the UI and the API call; `desk`, `reports`, `record`.
 
 pub mod clocks;
 pub mod commands;

@@ -1,6 +1,10 @@
 //! Who sits at the table (003 §1.2, §11.1–11.4): a match between two accounts, two people on
 //! one device, an administrator's solo practice, or a person against the basic computer. The
 //! mode is part of the agreement stored with the room; it never changes after creation.
+//!
+//! A program match's game (`ProgramGame`) has the computer in both seats. Each computer seat
+//! (`ComputerSeat`) has its level, time per move, and the model and seed pinned at creation
+//! (`ModelPin`).
 
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +14,7 @@ use super::events::Colour;
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=2;
 /// The computer's time per move, in milliseconds.
 pub const MOVE_MS: std::ops::RangeInclusive<u32> = 100..=10_000;
-/// The default: the strongest level at one second per move (issue 13 §2).
+/// The default: the strongest level at one second per move.
 pub const DEFAULT_MOVE_MS: u32 = 1_000;
 /// Longest name entered for the second player on one device (characters).
 pub const GUEST_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;

@@ -1,7 +1,7 @@
-//! Packed stream messages (issue 15 §1): the events of a write in few bytes, for the clients
-//! that ask for them (`?batch=packed`: the browser and the load benchmark). With thousands of
-//! spectators the cost of a room's stream is its socket writes, and each write holds at most
-//! about 4 KiB; a move or an acknowledgement packed is about 20 bytes instead of about 150.
+//! Packed stream messages: the events of a write in few bytes, for the clients that ask for
+//! them (`?batch=packed`: the browser and the load benchmark). With thousands of spectators
+//! the cost of a room's stream is its socket writes, and each write holds at most about
+//! 4 KiB; a move or an acknowledgement packed is about 20 bytes instead of about 150.
 //!
 //! `{"type":"packed","seq":S,"n":N,"at_ms":T,"events":[E,…],"live_seq":K,"live":LiveFields}`:
 //! the events numbered S to S+N−1, in order; the first at `at_ms` T (its own `dt` is to be
@@ -107,8 +107,8 @@ impl std::fmt::Display for Unreadable {
 
 /// A packed message as it arrives: the events left as their JSON text until their kind is
 /// known. Why not `serde_json::Value`: reading through `Value` would compile a second
-/// deserializer for `Event` and everything in it into the room's WASM (issue 15 §6); this way
-/// the browser reads events with the same `from_slice` reader as the rest of the page.
+/// deserializer for `Event` and everything in it into the room's WASM; this way the browser
+/// reads events with the same `from_slice` reader as the rest of the page.
 #[derive(serde::Deserialize)]
 struct Received<'a> {
     seq: Option<i64>,

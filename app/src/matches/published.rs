@@ -1,8 +1,9 @@
-//! A committed event as the room's actor publishes it to every follower (issue 15 §1): one
-//! shared value per event, not a copy per follower, and its wire text made once — by the
-//! first stream that sends it — then shared by every socket. Twice at most: with the view's
-//! fields, and without them for a write in which a later event's fields supersede them. For
-//! packed messages (`super::packed`) the event's packed text and the fields' text, each once.
+//! A committed event as the room's actor publishes it to every follower: one shared value
+//! per event, not a copy per follower (a room may have thousands of viewers), and its wire
+//! text made once — by the first stream that sends it — then shared by every socket. Twice at
+//! most: with the view's fields, and without them for a write in which a later event's fields
+//! supersede them. For packed messages (`super::packed`) the event's packed text and the
+//! fields' text, each once.
 
 use std::sync::{Arc, OnceLock};
 

@@ -1,6 +1,6 @@
-//! Replaying a stored record (issue 14 §3): the steps worth stepping through — moves,
-//! passes, illegal attempts and undos shown as such, the end — and, on the server, the room
-//! as it stood after each, rebuilt by the same fold that loads rooms from their logs.
+//! Replaying a stored record: the steps worth stepping through — moves, passes, illegal
+//! attempts and undos shown as such, the end — and, on the server, the room as it stood
+//! after each, rebuilt by the same fold that loads rooms from their logs.
 
 use serde::{Deserialize, Serialize};
 

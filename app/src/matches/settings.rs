@@ -1,4 +1,4 @@
-//! Match settings: what two players agree on before play (issue 4 item 2).
+//! Match settings: what two players agree on before play.
 //!
 //! Pure domain code (serde + engine only), compiled into both the server and the browser.
 //! One [`MatchSettings`] value is the complete agreement of a room, in the flat form that is
@@ -126,7 +126,7 @@ impl TimeControl {
 }
 
 /// Who may take a match's free seat: the holders of the invitation links, or anyone signed
-/// in, from the open challenges list (issue 14 §2). Open rooms seat their creator at once.
+/// in, from the open challenges list. Open rooms seat their creator at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, strum::IntoStaticStr)]
 #[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
@@ -275,7 +275,7 @@ impl SpecialRuleKind {
 
 /// Special rules as stored: tagged rules, or (rooms from before kinds existed) plain texts,
 /// which read as notes. Read by a visitor, not `#[serde(untagged)]`, which buffers each rule
-/// and compiles its reader a second time (issue 15 §6).
+/// and compiles its reader a second time into the browser's bundle.
 fn special_rules_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<SpecialRule>, D::Error> {
     struct Stored(SpecialRule);
     impl<'de> Deserialize<'de> for Stored {

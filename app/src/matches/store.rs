@@ -1,5 +1,13 @@
 //! Rooms and their event logs in the database. An event is acknowledged to anyone only after
 //! `append` has committed it (SQLite WAL, synchronous=FULL: it survives a killed process).
+//!
+//! One append (`append_in`, inside the writer's transaction, a savepoint of its own) writes
+//! the events, the room's status, its listing and seated accounts (`room_players`) and an
+//! administrator's log entries, all or nothing. Its first row is written only under the
+//! actor's lease epoch (fencing, `data::leases`), and each row keeps the epoch it was written
+//! under, so epochs never fall along a log. An append to a record retention deleted is
+//! refused. A room's first row also holds its `RoomSecrets`, which no event, view or record
+//! type carries.
 
 use crate::data::{on, Cols, Conn, Neutral};
 

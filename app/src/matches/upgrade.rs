@@ -13,6 +13,11 @@
 //! events written before approvals named the account have no `user_id`. They read as
 //! `user_id: None` (a serde default) and grant nothing (003 §8.1): the name alone cannot say
 //! which account was meant, so the players approve the account again.
+//!
+//! Loading a room, its replay at restart and every record download read each stored event,
+//! so a row is read once, from its text (`read_stored`), not into a `serde_json::Value` and
+//! then again as the event; only a row that does not read as a current event is parsed as
+//! JSON, to see whether it is format 1 (figures: docs/performance.md, "Reading stored events").
 
 use engine::ScoringMethod;
 use serde_json::{json, Map, Value};

@@ -201,7 +201,7 @@ pub struct RoomView {
     /// The result is not settled while an objection or correction is open.
     #[serde(default)]
     pub under_review: bool,
-    /// The viewer created this room (and may cancel it before play, issue 14 §2).
+    /// The viewer created this room (and may cancel it before play).
     #[serde(default)]
     pub you_created: bool,
     /// Who passed, when the last move was a pass (000 §9: "pass too to finish").

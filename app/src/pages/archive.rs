@@ -1,5 +1,5 @@
-//! `/games` (issue 14 §3): the finished games whose record the viewer may read, with result,
-//! date, board and rules, filtered; each opens in the replay viewer or its room.
+//! `/games`: the finished games whose record the viewer may read, with result, date, board
+//! and rules, filtered; each opens in the replay viewer or its room.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

@@ -1,10 +1,11 @@
-//! The pages left out of the first download (issue 15 §6). Each is a lazy route: its view
-//! is a WASM chunk of its own that the router fetches on the way to the page, and that a
-//! server-rendered page names in a `<link rel=preload>` so that hydration does not wait for
-//! it. Only the home page (with sign-in, the lobby and the player's games) and the header are
-//! in the first download; every other page comes when first visited. The 3D renderer is
-//! split out separately (`board_view::renderer::start`): a board fetches it once the page
-//! has hydrated (`pages::hydrated`), so that it is not part of the page's first download.
+//! The pages left out of the first download, to keep it small
+//! (docs/decisions/0004-a-small-browser-download.md). Each is a lazy route: its view is a WASM
+//! chunk of its own that the router fetches on the way to the page, and that a server-rendered
+//! page names in a `<link rel=preload>` so that hydration does not wait for it. Only the home
+//! page (with sign-in, the lobby and the player's games) and the header are in the first
+//! download; every other page comes when first visited. The 3D renderer is split out
+//! separately (`board_view::renderer::start`): a board fetches it once the page has hydrated
+//! (`pages::hydrated`), so that it is not part of the page's first download.
 //!
 //! One block per page, written out. `#[lazy_route]` names each chunk after the route's
 //! type, so a `macro_rules!` generating these blocks should give distinct chunks too. It has

@@ -1,4 +1,9 @@
 //! One module per page, plus the small pieces every page shares.
+//!
+//! Shared here: `PageFailed`, the hidden notice shown (with a reload button) when the page's
+//! WASM stops, such as after a chunk fetch failed even through `fetch_retry.js`'s retries;
+//! `hydrated`, which what a page does not need at once (the 3D renderer's chunk) waits for.
+//! Resources come through `resource` (clippy refuses `Resource::new`).
 
 mod account;
 mod admin;
@@ -116,7 +121,7 @@ thread_local! {
 
 /// Resolves once the page has hydrated (at once ever after: pages reached by the router).
 /// What the page does not need to be usable waits for it — the 3D renderer's chunk above
-/// all, which would otherwise share the first download with the page's own (issue 15 §6).
+/// all, which would otherwise share the first download with the page's own.
 #[cfg(feature = "hydrate")]
 pub fn hydrated() -> impl std::future::Future<Output = ()> {
     std::future::poll_fn(|cx| {
@@ -169,7 +174,8 @@ pub fn LangSwitch() -> impl IntoView {
 /// `/bench/board?n=25`: a full n×n×n box (every point a stone, colours in a fixed pattern)
 /// turning every frame, for measuring frame time (a benchmark, not a test). `stones=K` puts
 /// K stones instead, scattered over the box as in a middle game (a fixed arithmetic walk over
-/// the points, the same every time), with the last one marked as the last move.
+/// the points, the same every time), with the last one marked as the last move. `fill=0`,
+/// `grid=0` and `aa=0` (no multisampling) measure the stones, the grid and multisampling apart.
 #[component]
 pub fn BoardBenchPage() -> impl IntoView {
     use crate::{
@@ -226,8 +232,8 @@ fn gcd(a: i64, b: i64) -> i64 {
     }
 }
 
-/// Large-text mode (issue 5 point 7): the whole page scales, since sizes are in rem. The
-/// choice is remembered in this browser.
+/// Large-text mode: the whole page scales, since sizes are in rem. The choice is
+/// remembered in this browser.
 #[component]
 pub fn TextSizeSwitch() -> impl IntoView {
     let large = RwSignal::new(false);

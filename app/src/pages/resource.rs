@@ -3,8 +3,8 @@
 //! Why: Leptos reads a resource's value sent with the page by `serde_json::from_str`, and a
 //! server function's answer by `serde_json::from_slice`. The two readers are different types
 //! to the compiler, so every type a page loads had its whole deserializer compiled twice into
-//! the browser's bundle (the home page's lists alone: ≈ 90 KB before wasm-opt; issue 15 §6).
-//! [`Json`] writes what Leptos' codec writes and reads it the way server functions do.
+//! the browser's bundle (the home page's lists alone: ≈ 90 KB before wasm-opt). [`Json`]
+//! writes what Leptos' codec writes and reads it the way server functions do.
 
 use leptos::prelude::*;
 use leptos::server::codee::{Decoder, Encoder};

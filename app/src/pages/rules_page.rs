@@ -1,7 +1,7 @@
-//! `/rules` (issue 14 §5; 000 §9 "규칙 보기"): the rules for players, in the page's language —
-//! capture, suicide, ko and repetition per preset, territory and area counting with the
-//! 000 §6.4 example, seki, and what differs in Space — with flat diagrams in the board's own
-//! drawing style and a small box in the room's 3D view (`BoardCanvas`).
+//! `/rules` (000 §9 "규칙 보기"): the rules for players, in the page's language — capture,
+//! suicide, ko and repetition per preset, territory and area counting with the 000 §6.4
+//! example, seki, and what differs in Space — with flat diagrams in the board's own drawing
+//! style and a small box in the room's 3D view (`BoardCanvas`).
 
 use leptos::prelude::*;
 

@@ -1,6 +1,6 @@
-//! `/games/sgf` (issue 14 §3): an SGF record of a flat game pasted in and stepped through in
-//! the browser — read and replayed by the engine's own SGF reader, so a refused file names
-//! what is wrong and at which move. Nothing is sent to the server or stored.
+//! `/games/sgf`: an SGF record of a flat game pasted in and stepped through in the browser —
+//! read and replayed by the engine's own SGF reader, so a refused file names what is wrong
+//! and at which move. Nothing is sent to the server or stored.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;

@@ -1,11 +1,11 @@
 //! Same workload, same process, same thread-CPU clock: this engine's
 //! playouts vs. `board-game`'s `GoBoard` (0.8.2).
 //!
-//! Workload (issue 3 "Speed"): uniformly random legal moves that do not fill
-//! a single-point own eye, pass when none, stop at two consecutive passes or
-//! 3×points moves. This engine uses the immediate-repetition rule (003 §2.3);
-//! `board-game` only implements positional superko (its history set), which
-//! is the closest it offers — the one deliberate difference.
+//! Workload: uniformly random legal moves that do not fill a single-point own
+//! eye, pass when none, stop at two consecutive passes or 3×points moves.
+//! This engine uses the immediate-repetition rule (003 §2.3); `board-game`
+//! only implements positional superko (its history set), which is the closest
+//! it offers — the one deliberate difference.
 //!
 //! Usage: engine-compare [SIZE] [PLAYOUTS] [ROUNDS]   (defaults 19 1000 5)
 //! Prints one JSON line per engine and round, then the median ratio.

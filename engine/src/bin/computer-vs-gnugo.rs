@@ -1,5 +1,5 @@
-//! `computer-vs-gnugo`: the strength benchmark of the basic computer (issue 13
-//! §6; a benchmark, not a test). Plays the computer in-process against GNU Go
+//! `computer-vs-gnugo`: the strength benchmark of the basic computer
+//! (a benchmark, not a test). Plays the computer in-process against GNU Go
 //! over GTP on 9×9, area scoring, komi 7 to White, positional superko (GNU Go
 //! `--chinese-rules --positional-superko`), colours swapped every game. Each
 //! game ends by two consecutive passes, a resignation, or the move cap; GNU

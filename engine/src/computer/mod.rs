@@ -82,7 +82,7 @@ impl Feature {
     }
 }
 
-/// The computer's levels (issue 13 §2).
+/// The computer's levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumIter, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]

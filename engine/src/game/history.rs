@@ -35,9 +35,9 @@ pub(super) struct Situation {
 }
 
 /// Which of the repetition maps a rule set reads. Only those are kept: each
-/// costs tens of bytes per move, and a server holds many long games at once
-/// (issue 15 §1). The journal is always kept (the marks of `before_last`
-/// and of the maps point into it).
+/// costs tens of bytes per move, and a server holds many long games at once.
+/// The journal is always kept (the marks of `before_last` and of the maps
+/// point into it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Kept {
     /// `seen`: every arrangement (000 §5.3 positional superko).

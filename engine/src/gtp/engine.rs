@@ -20,7 +20,7 @@ use crate::sgf::{export_sgf, import_sgf, SgfInfo};
 pub type FileLoader = Box<dyn FnMut(&str) -> Result<String, String>>;
 
 /// Makes the `stop` callback of one `genmove` search: the binary builds it
-/// from its clock (the library has none, issue 13).
+/// from its clock (the library has none).
 pub type StopFactory = Box<dyn FnMut() -> Box<dyn FnMut() -> bool>>;
 
 /// The basic computer behind `genmove` (`space-baduk-gtp --computer`, 003 §11.4).

@@ -1,6 +1,6 @@
-//! The administrators' log (issue 12 point 7), exported: every entry the filter selects,
-//! newest first, as JSON or CSV (administrators only). The dashboard's `/admin/log` shows
-//! the same entries a page at a time.
+//! The administrators' log, exported: every entry the filter selects, newest first, as
+//! JSON or CSV (administrators only). The dashboard's `/admin/log` shows the same entries
+//! a page at a time.
 
 use app::{
     audit::{AuditEntry, AuditFilter},

@@ -136,8 +136,8 @@ impl<S: Send + Sync> FromRequestParts<S> for After {
     }
 }
 
-/// `?batch=`: how the events of a write come (issue 15 §1: per message the server frames and
-/// the client wakes, and per socket write the kernel works).
+/// `?batch=`: how the events of a write come (with many viewers this is the cost: per message
+/// the server frames and the client wakes, and per socket write the kernel works).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framing {
     /// `false`, the default: every event is a message of its own (a client written before

@@ -4,6 +4,13 @@
 //! Sign-in uses the same server-side session as the web pages (cookie `sb_session`). Each
 //! handler's `#[utoipa::path]` is its entry in the OpenAPI document (`/api/openapi.json`),
 //! registered together with its route, so the two cannot drift apart.
+//!
+//! Per request and per socket, little: the handlers' state is one reference-counted value
+//! (`ApiState`; axum clones it for every request), and a room stream (`stream`, then `pump`),
+//! of which thousands may be open, gets a 1 KiB read buffer (viewers send only control
+//! frames), a write buffer of `CHUNK`, and the futures that tell the room a viewer came and
+//! went boxed, not part of the socket's task for its whole life (figures:
+//! docs/performance.md, "Server memory").
 
 mod audit;
 mod extract;
@@ -58,7 +65,7 @@ pub const MAX_GAP_EVENTS: usize = 2_000;
 
 /// What every API handler shares, behind one reference count: axum clones the state for
 /// each request, more than once, and cloning the fields one by one was a dozen atomic
-/// counts and an allocation each time (issue 15 §1: the CPU per command).
+/// counts and an allocation each time, CPU spent on every command.
 #[derive(Clone)]
 pub struct ApiState(Arc<Shared>);
 
@@ -87,7 +94,7 @@ pub struct Shared {
     pub spectator_pace: Arc<SpectatorPace>,
 }
 
-/// Every route of the participant API with its methods, as the README promises them. The
+/// Every route of the participant API with its methods, as docs/api.md lists them. The
 /// document is derived from the handlers; a test holds it and this list in step.
 pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/v1/session", &["get", "post", "delete"]),
@@ -663,7 +670,7 @@ async fn stream(
     Ok(ws.on_upgrade(move |socket| async move {
         // A player's open stream is their connection to the match (003 §6.1). Boxed: telling
         // the room (and perhaps another instance) takes a future of several KiB, which would
-        // otherwise be part of this task for as long as the socket is open (issue 15 §1).
+        // otherwise be part of this task's memory for as long as the socket is open.
         Box::pin(matches.presence(id, user_id, true)).await;
         pump(socket, start, live, restrictions, pace, framing).await;
         Box::pin(matches.presence(id, user_id, false)).await;

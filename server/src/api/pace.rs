@@ -1,13 +1,22 @@
-//! When a room stream writes to a viewer (issue 15 §1). A player gets every event the moment
-//! it is committed. A viewer who holds no seat gets the first event after a quiet spell at
-//! once, and during a burst at most one write per interval, carrying everything committed
-//! meanwhile. Every event is still sent, in order.
+//! When a room stream writes to a viewer (docs/decisions/0002-cost-per-game-and-spectator.md).
+//! A player gets every event the moment it is committed. A viewer who holds no seat gets the
+//! first event after a quiet spell at once, and during a burst at most one write per interval,
+//! carrying everything committed meanwhile. Every event is still sent, in order.
 //!
 //! With thousands of spectators, the writes are what the server spends its time on: the
 //! kernel's socket writes and the wake-ups of each socket's task, about 25 µs per write on
 //! this 2-core machine (40,000 writes a second took a core). So the interval widens with the
 //! number of paced streams that are writing (a viewer of a quiet room does not count), to keep
 //! their writes within a budget per second.
+//!
+//! The interval is `--spectator-pace-ms`; `SpectatorPace` widens it (up to one second) to keep
+//! the writing streams within `--spectator-writes-per-s`, and a stream that looks and finds
+//! nothing new stops counting. A stream sleeps out its pace before it looks for events, so
+//! each write costs one wake-up.
+//! At the defaults (250 ms, 10,000 writes a second) that is one write per 250 ms up to 2,500
+//! writing streams, and one a second from 10,000 on. Pacing's price is memory: a paced write
+//! is larger, and tungstenite keeps each socket's write buffer at its largest write, hence
+//! `pump`'s writes of at most about 4 KiB (figures: docs/performance.md, "Server memory").
 
 use std::sync::{
     atomic::{AtomicUsize, Ordering::Relaxed},

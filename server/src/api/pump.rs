@@ -1,7 +1,15 @@
-//! A room stream's writes to one viewer (issue 15 §1): what the stream sends first (a snapshot
-//! or the gap), then the live events as the room publishes them, paced for a viewer without a
-//! seat (`super::pace`), in socket writes of at most about 4 KiB, closed the moment a viewing
+//! A room stream's writes to one viewer: what the stream sends first (a snapshot or the gap),
+//! then the live events as the room publishes them, paced for a viewer without a seat
+//! (`super::pace`), in socket writes of at most about 4 KiB, closed the moment a viewing
 //! restriction applies (003 §6.5).
+//!
+//! What is waiting goes out in one write (at most `BURST` events). Its framing is the
+//! client's `?batch=`: one message per event (the default), batch messages (`true`), or
+//! packed messages (`packed`, the browser's: `app::matches::packed`). On a paced stream the
+//! view's changed fields go only with the write's last event that has them. A reconnecting
+//! client's gap ends at the view and brings its fields. The 4 KiB is `CHUNK`: tungstenite
+//! keeps each socket's write buffer at the size of its largest write. Little else outlives a
+//! write: the opening snapshot is dropped once sent, the event list shrunk after a burst.
 
 use app::{
     matches::{events::StoredEvent, live_view::LiveFields, packed, state::MatchError, view::RoomView},
@@ -102,7 +110,7 @@ async fn refuse(mut socket: WebSocket, sanction: u32) {
 
 /// Events a stream takes in one go: a burst waiting for a socket goes out together (in socket
 /// writes of up to `CHUNK`) rather than one write per event, bounded so one busy room cannot
-/// hold a socket's task for long (issue 15 §1).
+/// hold a socket's task for long.
 const BURST: usize = 256;
 
 /// How a stream goes on after a write.
@@ -179,8 +187,8 @@ impl Follower {
         }
     }
 
-    /// `e`'s wire text, made once for every socket of the room (issue 15 §1); without the
-    /// view's fields when a later event in the same write brings them.
+    /// `e`'s wire text, made once for every socket of the room; without the view's fields
+    /// when a later event in the same write brings them.
     fn text(e: &Published, with_live: bool) -> Option<axum::extract::ws::Utf8Bytes> {
         e.frame(with_live, |event, live| serde_json::to_string(&StreamMessage::Event { event, live }).ok())
     }
@@ -276,11 +284,10 @@ fn batch_message(texts: &[&str], size: usize) -> Message {
 
 /// The most a stream puts in one socket write, as far as events allow: tungstenite keeps each
 /// socket's write buffer at the size of the largest write it held, so a spectator's write of
-/// a busy second of play would otherwise stay allocated for every socket (issue 15 §1's
-/// memory). A batch message is cut to this size, and the stream writes out before a message
-/// that would take what it holds past it; tungstenite writes out past it by itself (a gap).
-/// Not bounded: a single larger message — the opening snapshot of a large board, or one
-/// large event.
+/// a busy second of play would otherwise stay allocated for every socket. A batch message is
+/// cut to this size, and the stream writes out before a message that would take what it holds
+/// past it; tungstenite writes out past it by itself (a gap). Not bounded: a single larger
+/// message — the opening snapshot of a large board, or one large event.
 pub(super) const CHUNK: usize = 4 * 1024 - 16;
 
 /// Whether what the viewer sent ends the stream; anything else is ignored (read-only).
@@ -372,7 +379,7 @@ pub(super) async fn pump(
         // A paced viewer sleeps out its pace before it looks for events: what is committed
         // meanwhile waits in the room's broadcast and goes in one write. Its task is woken
         // once per write, by its timer, rather than by the next event and then its timer
-        // (issue 15 §1: with thousands of spectators the wake-ups are much of the cost).
+        // (with thousands of spectators the wake-ups are much of the cost).
         if let Some(next) = f.pace.held_until(tokio::time::Instant::now()) {
             tokio::select! {
                 incoming = socket.recv() => if closed(incoming) { return } else { continue },

@@ -1,6 +1,6 @@
-//! The chaos run (issue 15 §4): three server instances on one PostgreSQL database, games
-//! played through all of them at random (each action sent to any live instance: a follower
-//! forwards it to the room's owner) while spectators watch, and faults in the middle:
+//! The chaos run: three server instances on one PostgreSQL database, games played through
+//! all of them at random (each action sent to any live instance: a follower forwards it to
+//! the room's owner) while spectators watch, and faults in the middle:
 //!
 //! * [`Fault::Kill`]: SIGKILL of the instance owning the most rooms. Its leases lapse and the
 //!   others take its rooms over (held as after a server failure, both players ready again);

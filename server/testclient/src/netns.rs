@@ -1,8 +1,8 @@
-//! A network namespace joined to this one by a veth pair (issue 15 §4): a server started in
-//! it is reached at [`Netns::inside`] and reaches this side at [`Netns::outside`]; setting
-//! the link down cuts it off from everything — the database, its peers, its clients — the
-//! way a failed switch port would, with no error on either side until TCP gives up.
-//! Needs root (`ip netns`, `ip link`); everything is removed on drop.
+//! A network namespace joined to this one by a veth pair: a server started in it is reached
+//! at [`Netns::inside`] and reaches this side at [`Netns::outside`]; setting the link down
+//! cuts it off from everything — the database, its peers, its clients — the way a failed
+//! switch port would, with no error on either side until TCP gives up. Needs root
+//! (`ip netns`, `ip link`); everything is removed on drop.
 
 use std::{net::Ipv4Addr, process::Command};
 

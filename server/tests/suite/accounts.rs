@@ -1,8 +1,8 @@
-//! Accounts (issue 12 point 6) over the real server and its server functions: a password
-//! change (the current password required) ends the other sign-ins; a person lists and ends
-//! their sign-ins; administrators promote, demote, disable and enable accounts and issue
-//! one-time reset links, each with reasons and in the administrators' log; the last active
-//! administrator stays one; nobody else may do any of it.
+//! Accounts over the real server and its server functions: a password change (the current
+//! password required) ends the other sign-ins; a person lists and ends their sign-ins;
+//! administrators promote, demote, disable and enable accounts and issue one-time reset
+//! links, each with reasons and in the administrators' log; the last active administrator
+//! stays one; nobody else may do any of it.
 
 use serde_json::{json, Value};
 use testclient::PASSWORD;

@@ -1,12 +1,12 @@
-//! The reduced chaos run (issue 15 §4, the test command's share of `testclient::chaos`): three
-//! server processes on one PostgreSQL database, three games played through all three at
-//! random while spectators watch, and in the middle the instance owning the most rooms killed
-//! with SIGKILL (started again once its rooms were taken over). When `scripts/test-postgres.sh`
-//! runs it (alone, with `SPACE_BADUK_TEST_PG_RESTART`), PostgreSQL itself is restarted later in
-//! the games, and then the third instance — in a network namespace of its own — is cut off
-//! from everything for longer than a lease, and joined again. Afterwards, from the database:
-//! no acknowledged move lost, no gap in any log, no room written by two owners, and no
-//! spectator missing an event (see `testclient::chaos`). The figures are printed.
+//! The reduced chaos run (the test command's share of `testclient::chaos`): three server
+//! processes on one PostgreSQL database, three games played through all three at random while
+//! spectators watch, and in the middle the instance owning the most rooms killed with SIGKILL
+//! (started again once its rooms were taken over). When `scripts/test-postgres.sh` runs it
+//! (alone, with `SPACE_BADUK_TEST_PG_RESTART`), PostgreSQL itself is restarted later in the
+//! games, and then the third instance — in a network namespace of its own — is cut off from
+//! everything for longer than a lease, and joined again. Afterwards, from the database: no
+//! acknowledged move lost, no gap in any log, no room written by two owners, and no spectator
+//! missing an event (see `testclient::chaos`). The figures are printed.
 //!
 //! On SQLite the test does nothing: the embedded file has one instance (the data folder's lock).
 

@@ -4,7 +4,7 @@
 //!
 //! * every move and acknowledgement whose 200 reply arrived before the kill is in the room's
 //!   log with the same number, colour and coordinates (an action is acknowledged only once it
-//!   is committed: 003 §6.1 "preserve the last confirmed board"; issue 4 point 10);
+//!   is committed: 003 §6.1 "preserve the last confirmed board");
 //! * at most the one request that was in flight may have been committed without its reply;
 //! * the board rebuilt from the log is exactly the board those moves make;
 //! * the game comes back held (a `held` event, reason `server_restart`, appended by the
@@ -217,7 +217,7 @@ async fn acknowledged_actions_survive_sigkill_and_the_game_resumes_after_ready()
             assert_eq!(status, 200, "still signed in after the crash: {me}");
         }
 
-        // 003 §6.1 / issue 4 point 10: every acknowledged move is in the log, same number,
+        // 003 §6.1: every acknowledged move is in the log, same number,
         // colour and coordinates; the log's moves are exactly the walk 1..=n with no gap.
         // The stored log is for the players (003 §8.1).
         let log = black.get_json(&format!("/api/v1/rooms/{room}/events?after=0")).await;

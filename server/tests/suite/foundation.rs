@@ -385,7 +385,7 @@ async fn server_function_refusals_have_their_own_status() {
 }
 
 /// A server whose site root lacks the browser bundle its pages load refuses to start, naming
-/// the command that builds it (issue 10 point 9); with the bundle in place it starts.
+/// the command that builds it; with the bundle in place it starts.
 #[tokio::test]
 async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
     let (data, site) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -422,9 +422,9 @@ async fn a_site_root_without_the_browser_bundle_is_refused_at_start() {
     Server::prepare(&config).await.expect("starts once the bundle is there");
 }
 
-/// The browser's texts (issue 15 §6): the page lists every language's file and preloads its
-/// own; the file is the catalogue of that language, kept for a year by its hashed name; an
-/// older name gets today's texts, not to be kept; anything else is a 404.
+/// The browser's texts: the page lists every language's file and preloads its own; the file
+/// is the catalogue of that language, kept for a year by its hashed name; an older name
+/// gets today's texts, not to be kept; anything else is a 404.
 async fn catalogue_files_are_named_preloaded_and_served(base: &str, english_page: &str) {
     let attr = |tag: &str, name: &str| -> String {
         let at = tag.find(&format!("{name}=\"")).unwrap_or_else(|| panic!("{name} in {tag}")) + name.len() + 2;

@@ -1,9 +1,9 @@
-//! Governance over the real server (issue 12 points 4–5; 003 §1.3–1.5, §9.7, §10.1, §12.7;
-//! a real SQLite file, the manual clock): a precedent makes a new common-rules version that
-//! only rooms created afterwards pin; special rules outside the version's permits refused
-//! before play, and an agreed undo limit enforced; the site's defaults announced and pinned;
-//! retention deleting old records but never disputed ones, the learning archive kept apart;
-//! who may do any of it.
+//! Governance over the real server (003 §1.3–1.5, §9.7, §10.1, §12.7; a real SQLite file,
+//! the manual clock): a precedent makes a new common-rules version that only rooms created
+//! afterwards pin; special rules outside the version's permits refused before play, and an
+//! agreed undo limit enforced; the site's defaults announced and pinned; retention deleting
+//! old records but never disputed ones, the learning archive kept apart; who may do any of
+//! it.
 
 use crate::support::*;
 use app::clock::Clock;
@@ -46,7 +46,7 @@ async fn a_precedent_makes_a_version_only_later_rooms_pin_and_special_rules_stay
     let referee = admin(&srv, "referee").await;
     let anonymous = Player::new(&base);
 
-    // Anyone reads the rules and what a room agrees under: version 1, from docs/rules.md.
+    // Anyone reads the rules and what a room agrees under: version 1, from docs/rules-v1.md.
     let (status, a) = server_fn(&anonymous, "agreements", &[]).await;
     assert_eq!((status, a["version"].as_u64()), (200, Some(1)), "{a}");
     assert_eq!(a["permits"]["kinds"][0]["kind"], "undo_limit", "{a}");

@@ -1,10 +1,10 @@
-//! Several server instances on one database (issue 15 §3). Each room is owned by one instance
-//! at a time under a lease; another instance follows it — its views and live events are read
-//! from the log — and forwards its commands to the owner (503, with the wait, when no owner
-//! can be reached); an owner whose lease was taken cannot write (fencing: refused, nothing
-//! stored); when an owner stops renewing, another instance takes its rooms over by itself,
-//! loading them as after a server failure (held, 003 §6.1–6.3). Sessions and the sign-in
-//! throttle are the database's, shared by all instances.
+//! Several server instances on one database. Each room is owned by one instance at a time
+//! under a lease; another instance follows it — its views and live events are read from the
+//! log — and forwards its commands to the owner (503, with the wait, when no owner can be
+//! reached); an owner whose lease was taken cannot write (fencing: refused, nothing stored);
+//! when an owner stops renewing, another instance takes its rooms over by itself, loading
+//! them as after a server failure (held, 003 §6.1–6.3). Sessions and the sign-in throttle are
+//! the database's, shared by all instances.
 
 use app::{
     clock::Clock,

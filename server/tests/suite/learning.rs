@@ -1,6 +1,6 @@
-//! Local learning over the real server (003 §12; issue 13 points 3–5): the models' list,
-//! export and checked import; eligibility of finished games; training runs that pause the
-//! games in play and make a new model while the old ones stay.
+//! Local learning over the real server (003 §12): the models' list, export and checked
+//! import; eligibility of finished games; training runs that pause the games in play and
+//! make a new model while the old ones stay.
 
 use crate::support::*;
 use app::matches::{commands::Command, mode::RoomMode, settings::MatchSettings};

@@ -1,8 +1,8 @@
-//! Finding a game over the real server (issue 14 §2): an open challenge seats its creator and
-//! is listed until someone takes the free seat; a player may leave before both confirm (the
-//! confirmations start again) and the creator may cancel before play; the games under way
-//! are listed for anyone, and each player's games are sorted by what waits for them. Who may
-//! do each of it, and the refusals.
+//! Finding a game over the real server: an open challenge seats its creator and is listed
+//! until someone takes the free seat; a player may leave before both confirm (the
+//! confirmations start again) and the creator may cancel before play; the games under way are
+//! listed for anyone, and each player's games are sorted by what waits for them. Who may do
+//! each of it, and the refusals.
 
 use crate::support::*;
 use app::matches::{
@@ -142,7 +142,7 @@ async fn games_under_way_are_listed_for_anyone_and_sorted_for_their_players() {
     assert_eq!(ids(&finished), [room]);
     assert_eq!(finished[0]["listing"]["result"]["winner"], "black", "{finished}");
 
-    // Profiles (issue 14 §4): anyone reads the counts; the sanctions only the player and
+    // Profiles: anyone reads the counts; the sanctions only the player and
     // administrators.
     let profile = |p: &Player, name: &str| {
         let (p, name) = (p.clone(), name.to_string());

@@ -111,7 +111,7 @@ async fn a_classic_game_from_invitation_to_resignation() {
     let spectator_saw = read_until(&mut spectator, |v| event_type(v) == "illegal_attempt").await;
     let attempt = &spectator_saw.last().unwrap()["event"]["event"];
     assert_eq!((attempt["colour"].as_str(), attempt["reason"].as_str()), (Some("white"), Some("occupied")));
-    // The view's fields ride with the event (issue 15 §1): what a browser applies itself.
+    // The view's fields ride with the event: what a browser applies itself, without a fetch.
     let live = &spectator_saw.last().unwrap()["live"];
     assert_eq!(live["version"], spectator_saw.last().unwrap()["event"]["seq"], "{live}");
     assert_eq!((live["illegal_attempts"].as_u64(), live["to_move"].as_str()), (Some(1), Some("white")));
@@ -612,7 +612,7 @@ fn every_result_is_documented() {
 }
 
 /// A burst of moves reaches a spectator, whose writes are paced, and a player, whose are not,
-/// whole: every event once, in order (issue 15 §1).
+/// whole: every event once, in order.
 #[tokio::test]
 async fn a_burst_reaches_spectators_and_players_whole_and_in_order() {
     let dir = tempfile::tempdir().unwrap();

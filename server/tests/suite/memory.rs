@@ -1,6 +1,6 @@
-//! Rooms nobody needs give back their actors (issue 15 §1): a finished room nobody watches
-//! is released after ten idle minutes of the server's clock and comes back the same from its
-//! log when asked; a watched one stays. `/healthz` says how many rooms are in memory.
+//! Rooms nobody needs give back their actors: a finished room nobody watches is released
+//! after ten idle minutes of the server's clock and comes back the same from its log when
+//! asked; a watched one stays. `/healthz` says how many rooms are in memory.
 
 use std::time::{Duration, Instant};
 

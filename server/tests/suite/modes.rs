@@ -1,7 +1,7 @@
-//! The modes over the real server (003 §1.2, §11.1–11.7; issue 13 point 1): two people on
-//! one device, an administrator's practice (both colours, or against the computer), a
-//! player against the computer, and practice paused by a restart. The computer's moves go
-//! through the same commands, events and record as a person's.
+//! The modes over the real server (003 §1.2, §11.1–11.7): two people on one device, an
+//! administrator's practice (both colours, or against the computer), a player against the
+//! computer, and practice paused by a restart. The computer's moves go through the same
+//! commands, events and record as a person's.
 
 use crate::support::*;
 use app::matches::{

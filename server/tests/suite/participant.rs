@@ -1,9 +1,9 @@
-//! The exported participant program (003 §12.6; issue 13 §5) on the real server: the one-file
-//! JavaScript program made by `app::learning::participant::script`, run by Node.js as a
-//! child process, signs in, takes the invited seat of a 9×9 Classic room facing the server's
-//! computer and plays the whole game with the model it embeds, acknowledging the
-//! computer's moves, through the count to the result. Every one of its moves is checked
-//! against the `participant` crate's ranking of the position as the server had it.
+//! The exported participant program (003 §12.6) on the real server: the one-file JavaScript
+//! program made by `app::learning::participant::script`, run by Node.js as a child process,
+//! signs in, takes the invited seat of a 9×9 Classic room facing the server's computer and
+//! plays the whole game with the model it embeds, acknowledging the computer's moves, through
+//! the count to the result. Every one of its moves is checked against the `participant`
+//! crate's ranking of the position as the server had it.
 //!
 //! Needs `node` (20 or later) on PATH and the WASM of `scripts/build-participant.sh` (`make
 //! unit` builds it first).

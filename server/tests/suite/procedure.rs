@@ -15,7 +15,7 @@ fn mv(x: i64, y: i64, z: i64) -> Value {
 
 #[tokio::test]
 async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_it() {
-    // 003 §5.5–5.6, §6.1, §6.3; issue 4 points 3, 4, 8.
+    // 003 §5.5–5.6, §6.1, §6.3.
     let Table { clock, srv, base, alice, bob, _dir, .. } = Table::new().await;
     let admin = admin(&srv, "referee").await;
     let room = started_room(&alice, &bob, space_box(5)).await;
@@ -70,7 +70,7 @@ async fn an_unacknowledged_move_holds_the_match_until_the_administrator_resumes_
 
 #[tokio::test]
 async fn undo_scoring_and_the_stored_record_over_http() {
-    // 003 §5.1–5.2, §3.4–3.5, §4.5, §8.1–8.2; 000 §8.3 hints; issue 4 points 5, 7, 9, 11.
+    // 003 §5.1–5.2, §3.4–3.5, §4.5, §8.1–8.2; 000 §8.3 hints.
     let Table { srv, base, alice, bob, _dir, .. } = Table::new().await;
     let dave = Player::sign_up(&base, "dave").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;
@@ -169,7 +169,7 @@ async fn a_players_closed_stream_is_a_disconnection_and_reconnecting_needs_both_
 
 #[tokio::test]
 async fn the_ui_server_functions_are_a_second_adapter_over_the_same_rooms() {
-    // Issue 4 point 12: server functions and the participant API share one domain layer.
+    // Server functions and the participant API share one domain layer.
     let Table { srv, base, alice, bob, _dir, .. } = Table::new().await;
     let (status, created) = alice
         .post("/api/create_match", json!({"name": "via ui", "settings": classic_9(ColourAssignment::HostBlack)}))
@@ -271,8 +271,7 @@ async fn racing_requests_are_decided_in_server_receipt_order() {
 
 #[tokio::test]
 async fn classic_draw_offers_and_the_scoring_deadline_over_http() {
-    // 000 §8.2 draw offers; 000 §5.5, §8.5 the scoring deadline agrees the current marks;
-    // issue 4 points 6 and 7.
+    // 000 §8.2 draw offers; 000 §5.5, §8.5 the scoring deadline agrees the current marks.
     let Table { clock, srv, base, alice, bob, _dir, .. } = Table::new().await;
     let dave = Player::sign_up(&base, "dave").await;
     let room = started_room(&alice, &bob, classic_9(ColourAssignment::HostBlack)).await;

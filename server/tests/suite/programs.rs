@@ -1,7 +1,7 @@
-//! Program matches over the real server (003 §12.4; issue 13 point 6): an administrator
-//! starts a series between a model at two levels; the games run one after another as
-//! ordinary rooms with the computer in both seats, colours swapped, identical settings and
-//! automatically agreed marks, and the report tallies wins with each game's record.
+//! Program matches over the real server (003 §12.4): an administrator starts a series
+//! between a model at two levels; the games run one after another as ordinary rooms with
+//! the computer in both seats, colours swapped, identical settings and automatically
+//! agreed marks, and the report tallies wins with each game's record.
 
 use crate::support::*;
 use app::matches::{

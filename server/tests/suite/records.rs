@@ -1,8 +1,8 @@
-//! Stored records stay private (003 §8.1; issue 11 point 1), on the real server and SQLite
-//! file: live viewing is open to all, but the stored events (`GET …/events`, the stream's
-//! replay) and the record downloads only to the two players, administrators and viewers both
-//! players approved — during play and after the end. Approvals name accounts by id; user
-//! names are unique under NFC + full case folding.
+//! Stored records stay private (003 §8.1), on the real server and SQLite file: live viewing
+//! is open to all, but the stored events (`GET …/events`, the stream's replay) and the
+//! record downloads only to the two players, administrators and viewers both players
+//! approved — during play and after the end. Approvals name accounts by id; user names are
+//! unique under NFC + full case folding.
 
 use app::matches::settings::ColourAssignment;
 use serde_json::{json, Value};

@@ -1,8 +1,8 @@
-//! Finished games and replay over the real server (issue 14 §3): a record's steps name moves,
-//! illegal attempts and undos as such; the room rebuilt after any step has that step's
-//! stones, captures and clocks; only those who may read the record replay it (003 §8.1); the
-//! archive lists a player's finished games by the filters asked, and those both players
-//! approved them to read; an administrator's all.
+//! Finished games and replay over the real server: a record's steps name moves, illegal
+//! attempts and undos as such; the room rebuilt after any step has that step's stones,
+//! captures and clocks; only those who may read the record replay it (003 §8.1); the archive
+//! lists a player's finished games by the filters asked, and those both players approved them
+//! to read; an administrator's all.
 
 use app::matches::{commands::Command, settings::ColourAssignment};
 use serde_json::{json, Value};

@@ -48,7 +48,7 @@ impl Running {
     pub async fn start_with_clock(dir: &Path, clock: Arc<dyn Clock>) -> Running {
         Self::start_config(&config(dir), clock).await
     }
-    /// One of several instances on the database in `dir`, named `id` (issue 15 §3).
+    /// One of several instances on the database in `dir`, named `id`.
     pub async fn start_instance(dir: &Path, clock: Arc<dyn Clock>, id: &str) -> Running {
         Self::start_config(&Config { instance_id: Some(id.into()), ..config(dir) }, clock).await
     }

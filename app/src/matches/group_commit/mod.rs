@@ -1,8 +1,9 @@
-//! The one writer of room events (issue 15 §1). A single writer owns the write connection
-//! and drains every append already waiting into one transaction — a savepoint per append, so
-//! one room's failure does not fail the others — commits once (SQLite: WAL, synchronous=FULL,
-//! one fsync for the whole batch), then answers each. The callers broadcast only after that
-//! answer, so nothing is acknowledged before it is durable.
+//! The one writer of room events (docs/decisions/0002-cost-per-game-and-spectator.md). A
+//! single writer owns the write connection and drains every append already waiting into one
+//! transaction — a savepoint per append, so one room's failure does not fail the others —
+//! commits once (SQLite: WAL, synchronous=FULL, one fsync for the whole batch), then answers
+//! each. The callers broadcast only after that answer, so nothing is acknowledged before it
+//! is durable.
 //!
 //! No added wait: a batch is what is waiting when the previous commit ends (one append when
 //! the server is idle), at most [`BATCH`]. On SQLite the writer is a thread of its own with a
@@ -309,8 +310,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// Fencing (issue 15 §3): once another instance has taken a room's lease (its holder
-    /// stopped renewing), the old holder's append is refused and writes nothing; the new
+    /// Fencing: once another instance has taken a room's lease (its holder stopped
+    /// renewing), the old holder's append is refused and writes nothing; the new
     /// holder's goes in, and a room beside it in the same batch is not disturbed.
     #[tokio::test]
     async fn an_append_under_a_lease_taken_since_is_refused() {

@@ -1,10 +1,12 @@
 //! The writer on SQLite (the embedded default): a thread of its own holding a synchronous
-//! connection (rusqlite) to the same file as the readers' pool. Through sqlx every statement
-//! is a hand-off to its connection's worker thread and back — five or more per append, each
-//! waking two threads — and profiled under load those hand-offs, not SQL, were the server's
-//! cost per command (README, "Where the time goes"). Here a batch costs one hand-off in and
-//! one answer per append out. The SQL is `store::append_in`'s, statement for statement; the
-//! PostgreSQL writer still runs that one.
+//! connection (rusqlite, on the libsqlite3 sqlx links) to the same file as the readers' pool.
+//! Through sqlx every statement is a hand-off to its connection's worker thread and back —
+//! five or more per append, each waking two threads. Profiled under load, a command's cost
+//! was handing it between threads (request task → room actor → writer → sqlx's worker and
+//! back) and allocating, not SQL or the rules: the limit was the latency of each hand-off,
+//! not CPU (figures: docs/performance.md, "Where the server's time goes"). Here a batch costs
+//! one hand-off in and one answer per append out. The SQL is `store::append_in`'s, statement
+//! for statement; the PostgreSQL writer still runs that one.
 
 use std::{path::Path, time::Duration};
 
@@ -156,8 +158,8 @@ fn write_batch(conn: &Connection, batch: &mut Vec<Job>) {
     }
 }
 
-/// The first row of an append is written only under the room's lease (fencing, issue 15 §3;
-/// later rows follow it in the same savepoint).
+/// The first row of an append is written only under the room's lease (fencing: an instance
+/// that lost the lease writes nothing; later rows follow it in the same savepoint).
 const FENCED: &str = "INSERT INTO match_events (room_id, seq, at_ms, actor_id, kind, body, lease_epoch) \
                       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 \
                       WHERE EXISTS (SELECT 1 FROM room_leases WHERE room_id = ?1 AND epoch = ?7)";

@@ -221,7 +221,7 @@ impl MatchRules {
         }
     }
 
-    /// Who may take the free seat (issue 14 §2).
+    /// Who may take the free seat.
     pub fn access(&self) -> RoomAccess {
         match self {
             MatchRules::Space(s) => s.access,

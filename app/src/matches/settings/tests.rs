@@ -1,4 +1,4 @@
-//! Tests of the match settings (issue 4 item 2; 003 §1.1–1.5, §4.3, §5.1, §6.1, §6.4, §10.1;
+//! Tests of the match settings (003 §1.1–1.5, §4.3, §5.1, §6.1, §6.4, §10.1;
 //! 000 §2, §4, §7, §8.5).
 
 use super::*;

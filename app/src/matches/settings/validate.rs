@@ -729,7 +729,7 @@ impl MatchSettings {
     }
 }
 
-/// 003 §11.4: the basic computer; its levels and time per move (issue 13 §2).
+/// 003 §11.4: the basic computer; its levels and time per move.
 fn check_computer(p: &mut Problems, c: &crate::matches::mode::ComputerSeat, at: &str) {
     use crate::matches::mode::{LEVELS, MOVE_MS};
     if !LEVELS.contains(&c.level) {

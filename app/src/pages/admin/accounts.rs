@@ -1,7 +1,7 @@
-//! `/admin/accounts` (issue 12 point 6): every account with its role, state and open
-//! sign-ins; per account, with reasons: make or unmake an administrator, disable or enable,
-//! issue a one-time password-reset link (shown once). Each action is in the administrators'
-//! log (`/admin/log`). Administrators only (the server refuses everyone else the data).
+//! `/admin/accounts`: every account with its role, state and open sign-ins; per account,
+//! with reasons: make or unmake an administrator, disable or enable, issue a one-time
+//! password-reset link (shown once). Each action is in the administrators' log
+//! (`/admin/log`). Administrators only (the server refuses everyone else the data).
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

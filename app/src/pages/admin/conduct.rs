@@ -1,6 +1,6 @@
-//! The administrator's side of conduct (issue 12 points 1–3; 003 §5.6, §6.4–6.7): report
-//! cases on the dashboard (each reporter's line, closed without action or answered by a
-//! sanction at the room's desk), and on the desk the sanction form and the appeals.
+//! The administrator's side of conduct (003 §5.6, §6.4–6.7): report cases on the
+//! dashboard (each reporter's line, closed without action or answered by a sanction at
+//! the room's desk), and on the desk the sanction form and the appeals.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

@@ -1,7 +1,7 @@
-//! The referee's desk beside a room's board (issue 11 point 3; 003 §3.2–3.6, §4.7, §5.7,
-//! §6.2, §8.4): the room's items, every chain with its coordinates, surface and interior
-//! stones, liberties and life-space candidates, both players' opinions, the statement, the
-//! server's timeline, and the administrator's actions — each with its reasons.
+//! The referee's desk beside a room's board (003 §3.2–3.6, §4.7, §5.7, §6.2, §8.4): the
+//! room's items, every chain with its coordinates, surface and interior stones, liberties
+//! and life-space candidates, both players' opinions, the statement, the server's
+//! timeline, and the administrator's actions — each with its reasons.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

@@ -1,8 +1,8 @@
-//! `/admin/rules` (issue 12 points 4–5): the site's announced defaults (record retention,
-//! scoring wait; 003 §9.7, §10.1) with their notice date, record retention — a dry run of
-//! what a run would delete now and what it keeps with why, the latest runs, a run on demand
-//! — and adding a precedent to the common rules (003 §1.5). Every change with reasons, in
-//! the administrators' log. Administrators only (the server refuses everyone else).
+//! `/admin/rules`: the site's announced defaults (record retention, scoring wait; 003 §9.7,
+//! §10.1) with their notice date, record retention — a dry run of what a run would delete
+//! now and what it keeps with why, the latest runs, a run on demand — and adding a
+//! precedent to the common rules (003 §1.5). Every change with reasons, in the
+//! administrators' log. Administrators only (the server refuses everyone else).
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

@@ -1,7 +1,7 @@
-//! `/admin/log` (issue 12 point 7): the administrators' log — every action on accounts and
-//! in rooms with actor, time, target, reasons and what changed — filtered by administrator,
-//! room, kind and dates (the filter is the page's query, so a filtered view is a link), and
-//! exported as JSON or CSV with the same filter. Administrators only.
+//! `/admin/log`: the administrators' log — every action on accounts and in rooms with
+//! actor, time, target, reasons and what changed — filtered by administrator, room, kind
+//! and dates (the filter is the page's query, so a filtered view is a link), and exported
+//! as JSON or CSV with the same filter. Administrators only.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;

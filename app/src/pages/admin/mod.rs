@@ -1,6 +1,6 @@
-//! The referee's console (issue 11): `/admin`, the live queue of what waits for an
-//! administrator, and `/admin/rooms/{id}`, a room's board with the referee's desk beside it.
-//! Administrators only: others are told so (the server refuses them the data anyway).
+//! The referee's console: `/admin`, the live queue of what waits for an administrator, and
+//! `/admin/rooms/{id}`, a room's board with the referee's desk beside it. Administrators
+//! only: others are told so (the server refuses them the data anyway).
 
 mod accounts;
 mod conduct;

@@ -35,7 +35,7 @@ pub fn NewRoomPage() -> impl IntoView {
     let labels = space::LabelChoice::new();
     // Who plays (003 §1.2, §11): a match by invitation, one device, the computer, practice.
     let who = RwSignal::new(String::from("match"));
-    // Issue 14 §2: a match by invitation links, or an open challenge anyone signed in takes.
+    // Who may sit: a match by invitation links, or an open challenge anyone signed in takes.
     let access = RwSignal::new(RoomAccess::Invitation);
     let second_player = RwSignal::new(String::new());
     let computer_colour = RwSignal::new(engine::Color::White);

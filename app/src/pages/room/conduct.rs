@@ -1,6 +1,6 @@
-//! Conduct in the room (issue 12 points 1–3; 003 §6.4–6.7): every sanction with its
-//! reasons, findings, appeals and decisions, shown to everyone who watches; the sanctioned
-//! person's appeal; the report form for players and signed-in spectators.
+//! Conduct in the room (003 §6.4–6.7): every sanction with its reasons, findings, appeals
+//! and decisions, shown to everyone who watches; the sanctioned person's appeal; the
+//! report form for players and signed-in spectators.
 
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};

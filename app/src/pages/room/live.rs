@@ -1,13 +1,18 @@
-//! The room's live stream in the browser: one WebSocket carrying the room's numbered
-//! events. The page — a spectator's or a player's — applies moves, acknowledgements, passes
-//! and illegal attempts itself, with the view's fields (and, for the player to move, the
-//! hints) that come with each commit's last event — on a spectator's paced stream, with each
-//! write's last event that has them (issue 15 §1); the events of a write come in packed messages (`crate::matches::packed`); after any other event, a
-//! gap, or fields without the hints this player should see, the view is fetched again. A dropped connection reconnects
-//! with the last event number and receives exactly the gap — or, for a viewer who may not
-//! read the stored record (003 §8.1), a snapshot of the room and the live events after it. The open socket is also this
-//! player's presence (003 §6.1). Displaying an opponent's move sends the acknowledgement
-//! that starts the player's clock (003 §5.5).
+//! The room's live stream in the browser: one WebSocket carrying the room's numbered events.
+//! The page — a spectator's or a player's — applies moves, acknowledgements, passes and
+//! illegal attempts itself, with the view's fields (and, for the player to move, the hints)
+//! that come with each commit's last event — on a spectator's paced stream, with each write's
+//! last event that has them; the events of a write come in packed messages
+//! (`crate::matches::packed`); after any other event, a gap, or fields without the hints this
+//! player should see, the view is fetched again. A dropped connection reconnects with the last
+//! event number and receives exactly the gap — or, for a viewer who may not read the stored
+//! record (003 §8.1), a snapshot of the room and the live events after it. The open socket is
+//! also this player's presence (003 §6.1). Displaying an opponent's move sends the
+//! acknowledgement that starts the player's clock (003 §5.5).
+//!
+//! The stream's messages are read with borrowed raw parts (`RawValue`) and
+//! `serde_json::from_slice`, never through `serde_json::Value`, so that each type has one
+//! reader in the bundle (docs/decisions/0004-a-small-browser-download.md).
 
 use super::RoomCtx;
 
@@ -41,7 +46,7 @@ mod hydrate {
         socket: Option<WebSocket>,
         last_seq: i64,
         /// The version the page opened at: events up to it are history (they fill the move
-        /// list) and raise no live notice or sound (issue 14 §7).
+        /// list) and raise no live notice or sound.
         live_after: i64,
         closed_by_us: bool,
         acked: u32,
@@ -171,8 +176,8 @@ mod hydrate {
 
     /// A stream message with its parts left as their JSON text until its kind says how to
     /// read them. Why not `serde_json::Value`: reading the view and the events through
-    /// `Value` would compile a second deserializer for them into the room's WASM (issue 15
-    /// §6); this way they are read with the same `from_slice` reader as the page's resources.
+    /// `Value` would compile a second deserializer for them into the room's WASM; this way
+    /// they are read with the same `from_slice` reader as the page's resources.
     #[derive(serde::Deserialize)]
     struct Message<'a> {
         #[serde(rename = "type")]

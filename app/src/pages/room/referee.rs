@@ -1,8 +1,8 @@
-//! The players' side of the referee (issue 11 point 4; 003 §1.4, §2.7, §3.6, §4.7, §5.7,
-//! §6.2): every ruling with its reasons and cited spaces, shown to everyone; a player's
-//! opinion and objection in scoring, the call to the administrator during play, the
-//! objection to a loss on time, the referral of an error after the end and the answer to a
-//! proposed correction; why a game is held and what happens next.
+//! The players' side of the referee (003 §1.4, §2.7, §3.6, §4.7, §5.7, §6.2): every ruling
+//! with its reasons and cited spaces, shown to everyone; a player's opinion and objection
+//! in scoring, the call to the administrator during play, the objection to a loss on time,
+//! the referral of an error after the end and the answer to a proposed correction; why a
+//! game is held and what happens next.
 
 use leptos::prelude::*;
 

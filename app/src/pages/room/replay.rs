@@ -1,7 +1,7 @@
-//! The replay viewer (`/rooms/{id}/replay`, issue 14 §3): any game whose record the viewer
-//! may read (003 §8.1), stepped through on the same flat or 3D board as the live room — the
-//! moves, passes, illegal attempts and undos shown as such, the captures and the clocks at
-//! each step, and the final result with its statement. ←/→ step, Home/End jump.
+//! The replay viewer (`/rooms/{id}/replay`): any game whose record the viewer may read
+//! (003 §8.1), stepped through on the same flat or 3D board as the live room — the moves,
+//! passes, illegal attempts and undos shown as such, the captures and the clocks at each
+//! step, and the final result with its statement. ←/→ step, Home/End jump.
 
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
 //! The room page rendered on the server in every language of the catalogue, at each stage of
 //! a Classic game and of a Space game, as a spectator and as the player to move: no text is
 //! empty, a catalogue key or an unfilled parameter, and in the pseudo-locale every word comes
-//! from the catalogue (issue 10 point 1).
+//! from the catalogue.
 
 use leptos::prelude::*;
 
