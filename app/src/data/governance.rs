@@ -15,7 +15,7 @@ use super::{
 };
 use crate::{
     audit::AuditAction,
-    governance::{Permits, Precedent, RetentionReport, RulesVersion, RunTrigger, SiteDefaults, VersionEntry},
+    governance::{seed, Permits, Precedent, RetentionReport, RulesVersion, RunTrigger, SiteDefaults, VersionEntry},
     AppError,
 };
 
@@ -55,21 +55,46 @@ pub struct DueRoom {
 }
 
 impl Db {
-    /// Stores the version the program ships when there is none yet (at every start; of
-    /// instances starting together on one database, one stores it).
-    pub(super) async fn seed_common_rules(&self, first: &RulesVersion) -> Result<(), AppError> {
-        on!(self.pool(), p => sqlx::query(
-            "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
-             SELECT 1, $1, CAST(NULL AS BIGINT), $2, $3, CAST(NULL AS TEXT) WHERE NOT EXISTS (SELECT 1 FROM common_rules) \
-             ON CONFLICT (version) DO NOTHING",
-        )
-        .bind(first.created_ms)
-        .bind(to_json(&first.clauses)?)
-        .bind(to_json(&first.permits)?)
-        .execute(p)
-        .await.map(|r| r.rows_affected()))
+    /// Stores each text of the common rules the program ships that the database lacks, as
+    /// the next version (at every start; of instances starting together on one database,
+    /// the first stores them — the write lock makes the others find them). A shipped version
+    /// is one no precedent made; the database has them in shipping order. Returns how many
+    /// were stored.
+    pub(super) async fn ship_common_rules(&self, now: i64) -> Result<usize, AppError> {
+        let mut tx = write_tx(self).await?;
+        let stored = on!(&mut tx, t => sqlx::query("SELECT COUNT(*) AS n FROM common_rules WHERE precedent IS NULL")
+            .fetch_one(&mut **t)
+            .await.map(Neutral::neutral))
+        .map_err(internal)?
+        .col::<i64>("n")?;
+        let stored = usize::try_from(stored).unwrap_or(usize::MAX);
+        if stored >= seed::shipped().len() {
+            return Ok(0);
+        }
+        let latest = on!(&mut tx, t => sqlx::query(&format!("{VERSION_COLUMNS} ORDER BY c.version DESC LIMIT 1"))
+            .fetch_optional(&mut **t)
+            .await.map(|r| r.map(Neutral::neutral)))
         .map_err(internal)?;
-        Ok(())
+        let mut latest = latest.as_ref().map(version_row).transpose()?;
+        let mut added = 0;
+        for clauses in seed::shipped().skip(stored) {
+            let next = seed::next_shipped(latest.as_ref(), clauses, now);
+            on!(&mut tx, t => sqlx::query(
+                "INSERT INTO common_rules (version, created_at_ms, created_by, clauses, permits, precedent) \
+                 VALUES ($1, $2, CAST(NULL AS BIGINT), $3, $4, CAST(NULL AS TEXT))",
+            )
+            .bind(i64::from(next.version))
+            .bind(now)
+            .bind(to_json(&next.clauses)?)
+            .bind(to_json(&next.permits)?)
+            .execute(&mut **t)
+            .await.map(|r| r.rows_affected()))
+            .map_err(internal)?;
+            latest = Some(next);
+            added += 1;
+        }
+        tx.commit().await?;
+        Ok(added)
     }
 
     /// The version rooms created now pin, with what it permits.
@@ -367,5 +392,93 @@ impl Db {
             .await)
             .map_err(internal)?;
         Ok(last.is_none_or(|t| now - t >= every_ms))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::governance::Clause;
+
+    async fn versions(db: &Db) -> Vec<RulesVersion> {
+        let mut out = Vec::new();
+        for entry in db.rules_versions().await.unwrap() {
+            out.push(db.rules_version(entry.version).await.unwrap().unwrap());
+        }
+        out
+    }
+
+    fn texts(clauses: &[Clause]) -> Vec<(&str, &str)> {
+        clauses.iter().map(|c| (c.id.as_str(), c.text.as_str())).collect()
+    }
+
+    /// A new database gets every shipped text in order; one from before a revision, whose
+    /// administrators have since added precedent, gets the revision once, as the version
+    /// after theirs, keeping their precedent and permits.
+    #[tokio::test]
+    async fn shipped_texts_are_stored_once_each_as_the_next_version_keeping_precedent() {
+        let dir = std::env::temp_dir().join(format!("sb-rules-{}", super::super::secrets::random_hex::<8>().unwrap()));
+        let shipped: Vec<_> = seed::shipped().collect();
+        let db = Db::open(&dir).await.unwrap();
+        let fresh = versions(&db).await;
+        assert_eq!(fresh.iter().map(|v| v.version).collect::<Vec<_>>(), vec![2, 1], "newest first");
+        for (v, clauses) in fresh.iter().rev().zip(&shipped) {
+            assert_eq!((v.created_by.as_deref(), &v.precedent), (None, &None), "version {}", v.version);
+            assert_eq!(texts(&v.clauses), texts(clauses), "version {}", v.version);
+        }
+        assert_eq!(db.current_rules().await.unwrap().0, 2);
+
+        // As a database from before the revision: version 1 shipped, version 2 made by an
+        // administrator's precedent with narrower permits.
+        on!(db.pool(), p => sqlx::query("DELETE FROM common_rules WHERE version = 2").execute(p).await.map(|r| r.rows_affected()))
+            .unwrap();
+        on!(db.pool(), p => sqlx::query(
+            "INSERT INTO users (username, password_hash, role, created_at_ms) VALUES ('referee', 'x', 'admin', 0)",
+        )
+        .execute(p)
+        .await.map(|r| r.rows_affected()))
+        .unwrap();
+        let precedent = Precedent {
+            clause: "003 §3.6".into(),
+            text: "A seki is ruled as such.".into(),
+            reasons: "ruled in room 7".into(),
+            ruling: None,
+            version: 2,
+            at_ms: 20,
+            by: "referee".into(),
+        };
+        let made = db
+            .add_precedent(1, 20, |latest| {
+                let mut next = latest.clone();
+                next.version = 2;
+                next.clauses.iter_mut().find(|c| c.id == "003 §3.6").unwrap().precedents.push(precedent.clone());
+                next.permits.kinds.truncate(1);
+                next.precedent = Some(precedent.clone());
+                Ok(next)
+            })
+            .await
+            .unwrap();
+        db.close().await;
+
+        let db = Db::open(&dir).await.unwrap();
+        let after = versions(&db).await;
+        assert_eq!(after.iter().map(|v| v.version).collect::<Vec<_>>(), vec![3, 2, 1]);
+        let (revision, theirs) = (&after[0], &after[1]);
+        assert_eq!((revision.created_by.as_deref(), &revision.precedent), (None, &None));
+        assert_eq!(theirs.created_by.as_deref(), Some("referee"));
+        assert_eq!(texts(&revision.clauses), texts(&shipped[1]), "the revision's own texts");
+        assert_eq!(revision.permits, made.permits, "the permits precedent set stay");
+        for c in &revision.clauses {
+            let kept: &[Precedent] = if c.id == "003 §3.6" { std::slice::from_ref(&precedent) } else { &[] };
+            assert_eq!(c.precedents, kept, "{}", c.id);
+        }
+        db.close().await;
+
+        // Stored once: a later start adds nothing.
+        let db = Db::open(&dir).await.unwrap();
+        assert_eq!(db.rules_versions().await.unwrap().len(), 3);
+        assert_eq!(db.current_rules().await.unwrap().0, 3);
+        db.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

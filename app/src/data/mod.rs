@@ -154,9 +154,11 @@ impl Db {
         let db = Db { pool, writer, logins: Default::default() };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
-        // 003 §1.5: version 1 of the common rules, when the database has none yet.
-        let first = crate::governance::seed::first_version(now_ms());
-        db.seed_common_rules(&first).await.map_err(|_| OpenError::CommonRules)?;
+        // 003 §1.5: the versions of the common rules the program ships that it lacks.
+        let shipped = db.ship_common_rules(now_ms()).await.map_err(|_| OpenError::CommonRules)?;
+        if shipped > 0 {
+            tracing::info!(shipped, "common rules: shipped versions stored");
+        }
         Ok(db)
     }
 

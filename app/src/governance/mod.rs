@@ -1,8 +1,8 @@
 //! Governance: the common rules as versioned data with precedent (003 §1.3–1.5), the site's
 //! announced defaults and record retention (003 §9.7, §10.1–10.2, §12.7). Wire types here
-//! (shared with the browser); the version the program ships is read from `docs/rules-v1.md`
-//! (`seed`), storage is `crate::data::governance`, the service and the retention job are
-//! `service` and `retention` (server only).
+//! (shared with the browser); the texts the program ships are `docs/rules-v1.md` and
+//! `docs/rules.md` (`seed`), storage is `crate::data::governance`, the service and the
+//! retention job are `service` and `retention` (server only).
 //!
 //! A precedent makes the next version; a room pins the version in force when it is created,
 //! and its special rules must stay within that version's `Permits`.

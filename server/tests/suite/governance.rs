@@ -46,20 +46,22 @@ async fn a_precedent_makes_a_version_only_later_rooms_pin_and_special_rules_stay
     let referee = admin(&srv, "referee").await;
     let anonymous = Player::new(&base);
 
-    // Anyone reads the rules and what a room agrees under: version 1, from docs/rules-v1.md.
+    // Anyone reads the rules and what a room agrees under: the program ships version 1
+    // (docs/rules-v1.md) and its revision, version 2 (docs/rules.md), in force.
     let (status, a) = server_fn(&anonymous, "agreements", &[]).await;
-    assert_eq!((status, a["version"].as_u64()), (200, Some(1)), "{a}");
+    assert_eq!((status, a["version"].as_u64()), (200, Some(2)), "{a}");
     assert_eq!(a["permits"]["kinds"][0]["kind"], "undo_limit", "{a}");
     assert_eq!((a["defaults"]["retention_days"].as_u64(), a["defaults"]["set_ms"].as_i64()), (Some(0), None));
     let (status, r) = server_fn(&anonymous, "common_rules", &[]).await;
-    assert_eq!((status, r["current"].as_u64()), (200, Some(1)), "{r}");
+    assert_eq!((status, r["current"].as_u64()), (200, Some(2)), "{r}");
+    assert_eq!(r["versions"].as_array().unwrap().len(), 2, "{r}");
     let clauses = r["shown"]["clauses"].as_array().unwrap();
     assert!(clauses.iter().any(|c| c["id"] == "003 §3.6" && c["title"] == "Disagreement and administrator review"));
 
-    // A room created now pins version 1 and the site's retention (the program's: for ever).
+    // A room created now pins version 2 and the site's retention (the program's: for ever).
     let old = started_room(&alice, &bob, space_box(3)).await;
     let s = room_settings(&alice, old).await;
-    assert_eq!((s["common_rules_version"].as_u64(), s["record_retention_days"].as_u64()), (Some(1), Some(0)), "{s}");
+    assert_eq!((s["common_rules_version"].as_u64(), s["record_retention_days"].as_u64()), (Some(2), Some(0)), "{s}");
 
     // Only an administrator adds precedent; the clause must be one of the version's, the
     // ruling an administrator's action in that room.
@@ -68,49 +70,49 @@ async fn a_precedent_makes_a_version_only_later_rooms_pin_and_special_rules_stay
     let (status, e) = precedent(&anonymous, "003 §3.6", None).await;
     assert_eq!((status, e["error"].as_str()), (401, Some("not_signed_in")), "{e}");
     let (status, e) = precedent(&referee, "003 §99.1", None).await;
-    assert_eq!((status, e["error"].as_str(), e["detail"]["version"].as_u64()), (422, Some("not_a_clause"), Some(1)));
+    assert_eq!((status, e["error"].as_str(), e["detail"]["version"].as_u64()), (422, Some("not_a_clause"), Some(2)));
     let (status, e) = precedent(&referee, "003 §3.6", Some((old, 1))).await;
     assert_eq!((status, e["error"].as_str()), (422, Some("not_a_ruling")), "room_created is no ruling: {e}");
     referee.ok(old, Command::AdminHold { reasons: "looking at a claim".into() }).await;
     let held_at = referee.view(old).await["version"].as_i64().unwrap();
     let (status, v) = precedent(&referee, "003 §3.6", Some((old, held_at))).await;
-    assert_eq!((status, v["version"].as_u64()), (200, Some(2)), "{v}");
+    assert_eq!((status, v["version"].as_u64()), (200, Some(3)), "{v}");
     assert_eq!(v["precedent"]["by"], "referee");
     let c36 = v["clauses"].as_array().unwrap().iter().find(|c| c["id"] == "003 §3.6").unwrap().clone();
     assert_eq!(c36["precedents"][0]["ruling"], json!({"room_id": old, "seq": held_at}));
     assert!(audit_actions(&referee).await.contains(&"precedent_added".to_string()));
 
-    // Rooms created afterwards pin version 2; the room already created keeps version 1.
+    // Rooms created afterwards pin version 3; the room already created keeps version 2.
     let new = started_room(&alice, &bob, space_box(3)).await;
-    assert_eq!(room_settings(&alice, new).await["common_rules_version"], 2);
-    assert_eq!(room_settings(&alice, old).await["common_rules_version"], 1);
+    assert_eq!(room_settings(&alice, new).await["common_rules_version"], 3);
+    assert_eq!(room_settings(&alice, old).await["common_rules_version"], 2);
     let record = alice.get_json(&format!("/api/v1/rooms/{old}/record")).await;
-    assert!(record.to_string().contains("\"common_rules_version\":1"), "the record keeps its version");
-    // An agreement made under version 1 is renewed under version 2 before play (003 §1.5).
+    assert!(record.to_string().contains("\"common_rules_version\":2"), "the record keeps its version");
+    // An agreement made under version 2 is renewed under version 3 before play (003 §1.5).
     let mut stale = space_box(3);
-    stale.common_rules_version = Some(1);
+    stale.common_rules_version = Some(2);
     let e = alice.create_room("stale", &stale).await.unwrap_err();
-    assert!(e.contains("common_rules_version: 1 is not allowed") && e.contains("003 §1.5"), "{e}");
+    assert!(e.contains("common_rules_version: 2 is not allowed") && e.contains("003 §1.5"), "{e}");
     // Every version is readable, the earlier one without the precedent.
-    let (_, r) = server_fn(&anonymous, "common_rules", &[("version", "1")]).await;
-    assert_eq!((r["current"].as_u64(), r["shown"]["version"].as_u64()), (Some(2), Some(1)));
-    assert_eq!(r["versions"].as_array().unwrap().len(), 2);
+    let (_, r) = server_fn(&anonymous, "common_rules", &[("version", "2")]).await;
+    assert_eq!((r["current"].as_u64(), r["shown"]["version"].as_u64()), (Some(3), Some(2)));
+    assert_eq!(r["versions"].as_array().unwrap().len(), 3);
     let c = r["shown"]["clauses"].as_array().unwrap().iter().find(|c| c["id"] == "003 §3.6").unwrap().clone();
     assert_eq!(c["precedents"], json!([]));
     let (status, e) = server_fn(&anonymous, "common_rules", &[("version", "9")]).await;
     assert_eq!(
         (status, e["error"].as_str(), e["detail"]["current"].as_u64()),
-        (404, Some("no_rules_version"), Some(2))
+        (404, Some("no_rules_version"), Some(3))
     );
     // The same for programs, documented.
     let v1 = anonymous.get_json("/api/v1/rules/1").await;
     assert_documented("CommonRules", &v1);
-    assert_eq!((v1["shown"]["version"].as_u64(), v1["current"].as_u64()), (Some(1), Some(2)));
-    assert_eq!(anonymous.get_json("/api/v1/rules").await["shown"]["version"], 2);
+    assert_eq!((v1["shown"]["version"].as_u64(), v1["current"].as_u64()), (Some(1), Some(3)));
+    assert_eq!(anonymous.get_json("/api/v1/rules").await["shown"]["version"], 3);
     let a = anonymous.get_json("/api/v1/agreements").await;
     assert_documented("Agreements", &a);
-    assert_eq!(a["version"], 2);
-    for (path, status) in [("/api/v1/rules/0", 400), ("/api/v1/rules/4294967296", 400), ("/api/v1/rules/3", 404)] {
+    assert_eq!(a["version"], 3);
+    for (path, status) in [("/api/v1/rules/0", 400), ("/api/v1/rules/4294967296", 400), ("/api/v1/rules/4", 404)] {
         assert_eq!(anonymous.get(path).await.0, status, "{path}");
     }
 
