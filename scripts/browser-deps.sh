@@ -5,11 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SERVER_ONLY='sqlx|sqlx-core|sqlx-sqlite|sqlx-postgres|libsqlite3-sys|rusqlite|tokio|mio|axum|axum-core|leptos_axum|hyper|tower-sessions|tower-sessions-core|argon2|reqwest|utoipa|tracing-subscriber|time'
-found=$(cargo tree -p frontend --target wasm32-unknown-unknown -e normal --prefix none \
-  | sed 's/ v[0-9].*//' | sort -u | grep -xE "$SERVER_ONLY" || true)
+deps=$(cargo tree -p frontend --target wasm32-unknown-unknown -e normal --prefix none | sed 's/ v[0-9].*//' | sort -u)
+found=$(grep -xE "$SERVER_ONLY" <<<"$deps" || true)
 if [ -n "$found" ]; then
   echo "server-only crates in the browser build's dependency tree:" $found
   echo "(see how they come in: cargo tree -p frontend --target wasm32-unknown-unknown -i <crate>)"
   exit 1
 fi
-echo "browser build: no server-only crate among $(cargo tree -p frontend --target wasm32-unknown-unknown -e normal --prefix none | sed 's/ v[0-9].*//' | sort -u | wc -l) dependencies"
+echo "browser build: no server-only crate among $(wc -l <<<"$deps") dependencies"

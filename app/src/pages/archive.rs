@@ -4,7 +4,8 @@
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
-use super::header::{day_start_ms, fmt_time, HeaderBadges};
+use super::header::{fmt_time, HeaderBadges};
+use crate::text::calendar::day_start_ms;
 use crate::{
     api::{
         archive::{archive, ArchiveFilter, ArchiveOutcome},

@@ -76,7 +76,7 @@ pub fn HeaderBadges() -> impl IntoView {
     }
 }
 
-pub use crate::text::calendar::{date_time, day_start_ms};
+use crate::text::calendar::date_time;
 
 /// A server time as `YYYY-MM-DD HH:MM` and the time zone's name from the catalogue (UTC:
 /// the same on the server and in the browser).

@@ -9,10 +9,7 @@
 //! stone deep inside had dozens of lines in front of it, which covered it like noise. Depth
 //! is read from the stones (nearer in front of farther) and the fading of the lines.
 
-use three_d::{
-    Blend, Context, Cull, DepthTest, InstanceBuffer, Program, RenderStates, Vec2, Vec3, Vec4, VertexBuffer, Viewer,
-    WriteMask,
-};
+use three_d::{Context, InstanceBuffer, Program, Vec2, Vec3, Vec4, VertexBuffer, Viewer};
 
 use super::discs::{colour, states};
 use crate::board_view::paint::{Pass, Stroke, BACKGROUND};
@@ -137,13 +134,9 @@ impl Strokes {
         p.use_instance_attribute("colour", &b.colour);
         p.use_instance_attribute("params", &b.params);
         let states = match pass {
-            // Behind everything drawn after it: no depth written, none tested.
-            Pass::Solid => RenderStates {
-                write_mask: WriteMask::COLOR,
-                depth_test: DepthTest::Always,
-                blend: Blend::TRANSPARENCY,
-                cull: Cull::None,
-            },
+            // The lattice goes first and behind everything drawn after it: no depth written,
+            // none tested — the states of a pass on top.
+            Pass::Solid => states(Pass::OnTop),
             _ => states(pass),
         };
         p.draw_arrays_instanced(states, viewport, 6, b.count);

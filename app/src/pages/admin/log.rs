@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use strum::IntoEnumIterator;
 
-use super::super::header::{day_start_ms, fmt_time, HeaderBadges};
+use super::super::header::{fmt_time, HeaderBadges};
+use crate::text::calendar::day_start_ms;
 use crate::{
     api::account::admin_log,
     audit::{AuditAction, AuditEntry, AuditFilter},
