@@ -64,8 +64,9 @@ fn RulesView(rules: CommonRules) -> impl IntoView {
                             <summary><strong>{c.id.clone()}</strong>" — "{c.title.clone()}
                                 {has.then(|| view! { " "<span class="badge">{tr!("rules.common.precedents", n = c.precedents.len())}</span> })}
                             </summary>
-                            // The reference's own emphasis marks are not for reading.
-                            <pre class="clause-text">{c.text.replace("**", "").replace('`', "")}</pre>
+                            <div class="clause-text">
+                                {paragraphs(&c.text).into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
+                            </div>
                             {c.precedents.into_iter().map(|p| view! { <PrecedentView p/> }).collect_view()}
                         </details>
                     }
@@ -110,5 +111,71 @@ pub fn CommonRulesPage() -> impl IntoView {
                 })}
             </Suspense>
         </main>
+    }
+}
+
+/// A clause's text as paragraphs to read: the reference is Markdown wrapped at 100 columns, so
+/// its lines are joined within a paragraph (a blank line, a list item or a table row starts the
+/// next; an item keeps its bullet or number, a row's cells stand in one line), and its
+/// emphasis and code marks, not for reading, are dropped.
+fn paragraphs(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() {
+            open = false;
+            continue;
+        }
+        if line.starts_with('|') && line.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ')) {
+            continue; // a table's rule line
+        }
+        let item = if let Some(rest) = line.strip_prefix("- ") {
+            Some(format!("• {rest}"))
+        } else if line.starts_with('|') {
+            // A table row, its cells in a line.
+            Some(line.trim_matches('|').split('|').map(str::trim).collect::<Vec<_>>().join(" · "))
+        } else {
+            let numbered =
+                line.split_once(". ").is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            numbered.then(|| line.to_string())
+        };
+        match (open, item) {
+            (true, None) => {
+                if let Some(last) = out.last_mut() {
+                    last.push(' ');
+                    last.push_str(line);
+                }
+            }
+            (_, item) => out.push(item.unwrap_or_else(|| line.to_string())),
+        }
+        open = true;
+    }
+    out.into_iter().map(|p| p.replace("**", "").replace(['`', '*'], "")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::paragraphs;
+
+    #[test]
+    fn wrapped_lines_join_and_list_items_and_blank_lines_part_paragraphs() {
+        let text = "If the players disagree, scoring is\nheld.\n\n- A *Dispute* holds\n  the room.\n- The `ruling`\n  has **reasons**.\n\n제품 결정: 판정만으로는\n  끝나지 않습니다.";
+        assert_eq!(
+            paragraphs(text),
+            vec![
+                "If the players disagree, scoring is held.",
+                "• A Dispute holds the room.",
+                "• The ruling has reasons.",
+                "제품 결정: 판정만으로는 끝나지 않습니다.",
+            ]
+        );
+        assert!(paragraphs("").is_empty());
+        let listed =
+            "Before:\n1. Colours are drawn.\n2. Play\n   starts.\n\n| Option | Default |\n|---|---|\n| Komi | 6.5 |";
+        assert_eq!(
+            paragraphs(listed),
+            vec!["Before:", "1. Colours are drawn.", "2. Play starts.", "Option · Default", "Komi · 6.5"]
+        );
     }
 }
