@@ -438,26 +438,9 @@ mod tests {
         .execute(p)
         .await.map(|r| r.rows_affected()))
         .unwrap();
-        let precedent = Precedent {
-            clause: "003 §3.6".into(),
-            text: "A seki is ruled as such.".into(),
-            reasons: "ruled in room 7".into(),
-            ruling: None,
-            version: 2,
-            at_ms: 20,
-            by: "referee".into(),
-        };
-        let made = db
-            .add_precedent(1, 20, |latest| {
-                let mut next = latest.clone();
-                next.version = 2;
-                next.clauses.iter_mut().find(|c| c.id == "003 §3.6").unwrap().precedents.push(precedent.clone());
-                next.permits.kinds.truncate(1);
-                next.precedent = Some(precedent.clone());
-                Ok(next)
-            })
-            .await
-            .unwrap();
+        let made = db.add_precedent(1, 20, |latest| Ok(seed::with_a_precedent(latest).0)).await.unwrap();
+        let precedent = made.precedent.clone().unwrap();
+        assert_eq!(made.version, 2);
         db.close().await;
 
         let db = Db::open(&dir).await.unwrap();

@@ -84,6 +84,28 @@ pub fn next_shipped(latest: Option<&RulesVersion>, mut clauses: Vec<Clause>, now
     }
 }
 
+/// `latest` with an administrator's precedent under 003 §3.6 and narrower permits, as the
+/// next version (tests).
+#[cfg(test)]
+pub(crate) fn with_a_precedent(latest: &RulesVersion) -> (RulesVersion, super::Precedent) {
+    let precedent = super::Precedent {
+        clause: "003 §3.6".into(),
+        text: "A seki is ruled as such.".into(),
+        reasons: "ruled in room 7".into(),
+        ruling: None,
+        version: latest.version + 1,
+        at_ms: 20,
+        by: "referee".into(),
+    };
+    let mut next = latest.clone();
+    next.version = precedent.version;
+    next.created_by = Some(precedent.by.clone());
+    next.clauses.iter_mut().filter(|c| c.id == precedent.clause).for_each(|c| c.precedents.push(precedent.clone()));
+    next.permits.kinds.truncate(1);
+    next.precedent = Some(precedent.clone());
+    (next, precedent)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,22 +144,8 @@ mod tests {
         let first = next_shipped(None, editions.next().unwrap(), 10);
         assert_eq!((first.version, first.created_by.as_deref(), &first.precedent), (1, None, &None));
         assert_eq!(first.permits, Permits::first());
-        // An administrator's precedent under 003 §3.6 made version 2, with narrower permits.
-        let mut latest = first.clone();
-        latest.version = 2;
-        latest.created_by = Some("referee".into());
-        let precedent = Precedent {
-            clause: "003 §3.6".into(),
-            text: "A seki is ruled as such.".into(),
-            reasons: "ruled in room 7".into(),
-            ruling: None,
-            version: 2,
-            at_ms: 20,
-            by: "referee".into(),
-        };
-        latest.clauses.iter_mut().find(|c| c.id == "003 §3.6").unwrap().precedents.push(precedent.clone());
-        latest.permits.kinds.truncate(1);
-        latest.precedent = Some(precedent.clone());
+        let (latest, precedent) = with_a_precedent(&first);
+        assert_ne!(latest.permits, first.permits, "the precedent's version narrowed the permits");
         let revision = editions.next().unwrap();
         let next = next_shipped(Some(&latest), revision.clone(), 30);
         assert_eq!((next.version, next.created_ms, next.created_by.as_deref(), &next.precedent), (3, 30, None, &None));
