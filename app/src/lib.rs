@@ -11,7 +11,6 @@
 
 pub mod accounts;
 pub mod api;
-pub mod audit;
 pub mod board_view;
 pub mod clock;
 pub mod error;
@@ -20,7 +19,6 @@ pub mod i18n;
 pub mod learning;
 pub mod matches;
 pub mod pages;
-pub mod role;
 pub mod sync_hydrate;
 pub mod text;
 
@@ -34,7 +32,7 @@ use leptos_router::{
 };
 
 pub use error::{AppError, ErrorBody};
-pub use role::Role;
+pub use wire::{audit, role, Role};
 
 // Translations (app/locales/*.yml), compiled into the server; see `i18n`. The browser's bundle
 // compiles in none (`src/i18n` has no catalogue files): it reads the files the server serves

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    matches::referee::{DeskView, Notice, QueueEntry, QueueKind},
+    matches::referee::{Notice, QueueEntry, QueueKind},
+    matches::view::DeskView,
     AppError,
 };
 

@@ -30,7 +30,7 @@ fn summary(r: &impl Cols) -> Result<AccountSummary, AppError> {
     Ok(AccountSummary {
         id: r.col("id")?,
         username: r.col("username")?,
-        role: r.col("role")?,
+        role: r.named("role")?,
         created_at_ms: r.col("created_at_ms")?,
         disabled_at_ms: r.col("disabled_at_ms")?,
         logins: r.col("logins")?,
@@ -85,7 +85,7 @@ async fn set_password(
 /// Administrators who can still act, besides `except`.
 async fn other_active_admins(conn: &mut Conn<'_>, except: i64) -> Result<i64, AppError> {
     on!(&mut *conn, c => sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE role = $1 AND disabled_at_ms IS NULL AND id <> $2")
-        .bind(Role::Admin)
+        .bind(<&str>::from(Role::Admin))
         .bind(except)
         .fetch_one(&mut **c)
         .await)
@@ -167,7 +167,7 @@ impl Db {
                     return Err(AppError::input("role", InputProblem::Unchanged));
                 }
                 on!(&mut tx, t => sqlx::query("UPDATE users SET role = $1 WHERE id = $2")
-                    .bind(role)
+                    .bind(<&str>::from(role))
                     .bind(target)
                     .execute(&mut **t)
                     .await.map(|r| r.rows_affected()))

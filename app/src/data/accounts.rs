@@ -167,7 +167,7 @@ async fn insert_user(conn: &mut Conn<'_>, username: &str, password_hash: &str, r
     .bind(username)
     .bind(name_key(username))
     .bind(password_hash)
-    .bind(role)
+    .bind(<&str>::from(role))
     .bind(now_ms())
     .fetch_one(&mut **c)
     .await.map(Neutral::neutral))
@@ -179,13 +179,13 @@ async fn insert_user(conn: &mut Conn<'_>, username: &str, password_hash: &str, r
 }
 
 pub(super) fn user_from_row(r: &impl Cols) -> Result<User, AppError> {
-    Ok(User { id: r.col("id")?, username: r.col("username")?, role: r.col("role")? })
+    Ok(User { id: r.col("id")?, username: r.col("username")?, role: r.named("role")? })
 }
 
 impl Db {
     pub async fn admin_exists(&self) -> Result<bool, AppError> {
         on!(self.pool(), p => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM users WHERE role = $1")
-            .bind(Role::Admin)
+            .bind(<&str>::from(Role::Admin))
             .fetch_one(p)
             .await)
         .map(|n| n > 0)

@@ -32,7 +32,7 @@ pub(super) async fn append(
     )
     .bind(now)
     .bind(e.actor)
-    .bind(e.action)
+    .bind(<&str>::from(e.action))
     .bind(e.target_user)
     .bind(e.room_id)
     .bind(e.reasons)
@@ -98,7 +98,7 @@ impl Db {
         .bind(filter.actor.as_deref().map(|n| name_key(n.trim())))
         .bind(filter.actor.as_deref().map(str::trim))
         .bind(filter.room)
-        .bind(filter.action)
+        .bind(filter.action.map(<&str>::from))
         .bind(filter.from_ms)
         .bind(filter.to_ms)
         // No limit: as many as there can be (PostgreSQL refuses SQLite's -1).
@@ -112,7 +112,7 @@ impl Db {
                     id: r.col("id")?,
                     at_ms: r.col("at_ms")?,
                     actor: r.col("actor")?,
-                    action: r.col("action")?,
+                    action: r.named("action")?,
                     target_user: r.col("target")?,
                     room_id: r.col("room_id")?,
                     reasons: r.col("reasons")?,

@@ -181,6 +181,14 @@ where
 /// A row of either backend, read by column name: row mappers are written once.
 pub trait Cols {
     fn col<T: Column>(&self, name: &str) -> Result<T, AppError>;
+
+    /// A text column holding one of a wire enum's names (a role, an audit action): read through
+    /// `FromStr`, as `text_column!` does for the enums defined here (sqlx's traits cannot be
+    /// implemented for another crate's types). Written with `<&'static str>::from(value)`.
+    fn named<T: std::str::FromStr>(&self, name: &str) -> Result<T, AppError> {
+        let text: String = self.col(name)?;
+        text.parse().map_err(|_| super::internal(sqlx::Error::Decode(format!("unknown {name}: {text}").into())))
+    }
 }
 
 impl Cols for SqliteRow {
@@ -246,6 +254,4 @@ macro_rules! text_column {
     };
 }
 
-text_column!(crate::Role);
-text_column!(crate::audit::AuditAction);
 text_column!(crate::accounts::EndReason);

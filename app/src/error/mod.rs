@@ -16,14 +16,14 @@ use serde::{Deserialize, Serialize};
 use crate::matches::commands::MatchError;
 
 mod decode;
-use decode::Tagged;
+use wire::decode::Tagged;
 
 // `remote = "Self"` derives `AppError::serialize` as an *inherent* function giving the tagged
 // form `{"error": code, ..fields}`, which `decode` reads back; the `Serialize`/`Deserialize`
 // trait impls below wrap it into [`ErrorBody`]. Outside this file use the traits (serde_json).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(remote = "Self", tag = "error", rename_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(AppErrorCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -146,7 +146,7 @@ pub enum AppError {
 /// What is wrong with a field, as data, so that each reader's language can say it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(InputProblemCode),
     derive(strum::EnumString, strum::EnumIter),

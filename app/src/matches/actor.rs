@@ -22,12 +22,12 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::desk::Desk;
 use super::listing::Listing;
+use super::published::Published;
 use super::{
     events::{Event, StoredEvent},
     state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
     view::RoomView,
 };
-use super::{live_view::LiveFields, published::Published};
 use crate::{
     clock::Clock,
     data::{leases::Lease, Db},
@@ -413,7 +413,7 @@ impl Actor {
     fn publish(&mut self, stored: &[StoredEvent], now: i64) {
         let mover_watches =
             self.state.account_of(self.state.to_move()).is_some_and(|u| self.connections.contains_key(&u));
-        let mut live = (self.watchers > 0).then(|| LiveFields::of(&self.state, now, mover_watches));
+        let mut live = (self.watchers > 0).then(|| self.state.live_fields(now, mover_watches));
         for (i, e) in stored.iter().enumerate() {
             let fields = if i + 1 == stored.len() { live.take() } else { None };
             let dt = super::packed::dt(self.published, e);
@@ -481,7 +481,7 @@ impl Actor {
                 let _ = reply.send(self.decided(caller.user_id, decision, now, None).await);
             }
             Request::Desk { reply } => {
-                let view = RoomView::of(self.room_id, &self.state, None, self.clock.now_ms(), self.watchers);
+                let view = self.state.view(self.room_id, None, self.clock.now_ms(), self.watchers);
                 let _ = reply.send((super::desk::chains(&self.state), view));
             }
             Request::Players { reply } => {
@@ -590,10 +590,10 @@ impl Actor {
         let key = (self.state.version, self.watchers);
         let view = match &self.shared_view {
             Some((v, w, view)) if (*v, *w) == key => view,
-            _ => &self.shared_view.insert((key.0, key.1, RoomView::shared(self.room_id, &self.state, key.1))).2,
+            _ => &self.shared_view.insert((key.0, key.1, self.state.shared_view(self.room_id, key.1))).2,
         };
         let mut view = view.clone();
-        view.personalise(&self.state, viewer, now);
+        self.state.personalise(&mut view, viewer, now);
         view.present = [super::events::Colour::Black, super::events::Colour::White]
             .map(|c| self.state.account_of(c).is_some_and(|uid| self.connections.contains_key(&uid)));
         view

@@ -1,31 +1,20 @@
 //! Matches: settings agreed before play, the event log, the per-room state machine, the
 //! actor that owns a live room, and the service both the UI and the participant API call.
 //!
-//! Shared with the browser (data and pure rules):
-//! - `settings` (with `limits`, `rules`, `validate`), `commands`, `events`, `view`, `clocks`,
-//!   `mode`, `referee`, `conduct`, `listing`, `replay`;
-//! - `live_view` and `packed`: what the room's live stream carries.
+//! Shared with the browser, from the `wire` crate (re-exported here under their old paths):
+//! `settings`, `commands`, `events`, `view`, `clocks`, `mode`, `referee`, `conduct`, `listing`,
+//! `replay`, and what the room's live stream carries (`live_view`, `packed`).
 //!
 //! Server only (`ssr`):
-//! - `state`: the pure state machine (commands to events, the fold, timers);
+//! - `state`: the pure state machine (commands to events, the fold, timers) and its
+//!   projection into the wire's views (`state::projection`);
 //! - `actor`: one task per live room, with `computer` (its computer seat) and `published`
 //!   (each event as sent to every viewer);
 //! - `group_commit` and `store`: the one writer and the event log in SQL; `upgrade`: older
 //!   stored formats read into the current one;
 //! - `service`: what the UI and the API call; `desk`, `reports`, `record`.
 
-pub mod clocks;
-pub mod commands;
-pub mod conduct;
-pub mod events;
-pub mod listing;
-pub mod live_view;
-pub mod mode;
-pub mod packed;
-pub mod referee;
-pub mod replay;
-pub mod settings;
-pub mod view;
+pub use wire::{clocks, commands, conduct, events, listing, live_view, mode, packed, referee, replay, settings, view};
 
 #[cfg(feature = "ssr")]
 pub mod actor;

@@ -280,3 +280,84 @@ pub fn problem(lang: Lang, p: &crate::matches::settings::SettingProblem) -> Stri
     };
     t_with(lang, key, &[("value", &p.value), ("allowed", &p.allowed), ("clause", &p.clause)])
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use wire::settings::arbitrary::any_settings;
+
+    use super::*;
+
+    fn space() -> MatchSettings {
+        MatchSettings::space_default()
+    }
+    fn classic() -> MatchSettings {
+        MatchSettings::classic_default(19)
+    }
+
+    #[test]
+    fn summaries() {
+        let sum = |s: &MatchSettings, l| settings_summary(l, s);
+        let ko = sum(&classic(), Lang::KO);
+        assert!(ko.contains(&"덤 6.5 (백)".to_string()), "{ko:?}");
+        assert!(ko.contains(&"판: 19줄 (19×19)".to_string()), "{ko:?}");
+        assert!(ko.contains(&"시간: 기본 20분 + 초읽기 30초 3회".to_string()), "{ko:?}");
+        assert!(ko.contains(&"무르기: 1인당 3회 (상대 동의)".to_string()), "{ko:?}");
+        let en = sum(&classic(), Lang::EN);
+        assert!(en.contains(&"Komi 6.5 to White".to_string()), "{en:?}");
+        assert!(en.contains(&"Time: 20 min + byo-yomi 3 × 30 s".to_string()), "{en:?}");
+        assert!(en.contains(&"Disconnection grace: 2 min (then loss on time)".to_string()), "{en:?}");
+        assert_eq!(ko.len(), en.len());
+
+        let neg = MatchSettings { komi_half_points: -7, ..classic() };
+        assert!(sum(&neg, Lang::KO).contains(&"덤 3.5 (흑)".to_string()));
+        assert!(sum(&neg, Lang::EN).contains(&"Komi 3.5 to Black".to_string()));
+
+        let s = MatchSettings { time: TimeControl::SpaceHours { black: 2, white: 3 }, ..space() };
+        let ko = sum(&s, Lang::KO);
+        assert!(ko.contains(&"덤 없음".to_string()), "{ko:?}");
+        assert!(ko.contains(&"시간: 흑 2시간, 백 3시간 (초읽기 없음)".to_string()), "{ko:?}");
+        assert!(ko.contains(&"판: 19×19×19 (x 1..19, y 1..19, z 1..19)".to_string()), "{ko:?}");
+        assert!(ko.contains(&"연결 끊김: 5분 대기 후 관리자 판단".to_string()), "{ko:?}");
+        let en = sum(&s, Lang::EN);
+        assert!(en.contains(&"Time: Black 2 h, White 3 h (no byo-yomi)".to_string()), "{en:?}");
+        assert!(en.contains(&"Outside assistance: none (no advice from spectators)".to_string()), "{en:?}");
+        assert!(
+            en.contains(&"Rules: Space (the common rules in force when the room is created)".to_string()),
+            "{en:?}"
+        );
+        let pinned = MatchSettings {
+            common_rules_version: Some(3),
+            record_retention_days: Some(365),
+            special_rules: vec![SpecialRule::UndoLimit { per_player: 2 }, SpecialRule::UndoLimit { per_player: 0 }],
+            ..s
+        };
+        let en = sum(&pinned, Lang::EN);
+        for line in [
+            "Rules: Space (common rules 3)",
+            "Record retention: 365 days after the end (dispute records are kept until resolved)",
+            "Special rule: at most 2 undos per player",
+            "Special rule: no undo",
+        ] {
+            assert!(en.contains(&line.to_string()), "{line}: {en:?}");
+        }
+        let ko = sum(&pinned, Lang::KO);
+        assert!(ko.contains(&"기록 보존: 대국이 끝난 뒤 365일 (분쟁 기록은 해결될 때까지 보존)".to_string()), "{ko:?}");
+        assert!(sum(&MatchSettings { record_retention_days: Some(0), ..space() }, Lang::EN)
+            .contains(&"Record retention: kept for ever".to_string()));
+        assert_eq!(duration(Lang::KO, 90), "1분 30초");
+        assert_eq!(duration(Lang::EN, 3600), "1 h");
+        assert_eq!(duration(Lang::EN, 0), "0 s");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// The summaries never panic, whatever the settings (valid or not).
+        #[test]
+        fn summaries_never_panic_on_arbitrary_values(s in any_settings()) {
+            let _ = settings_summary(Lang::KO, &s);
+            let _ = settings_summary(Lang::EN, &s);
+        }
+    }
+}

@@ -7,8 +7,9 @@ use super::MatchService;
 use crate::{
     matches::{
         actor::Request,
-        referee::{DeskView, Notice, QueueEntry, QueueKind},
+        referee::{Notice, QueueEntry, QueueKind},
         state::{MatchError, Requester},
+        view::DeskView,
     },
     AppError,
 };

@@ -26,6 +26,7 @@ mod fold;
 mod geometries;
 mod phase;
 mod play;
+mod projection;
 mod referee;
 mod replay;
 mod scoring;

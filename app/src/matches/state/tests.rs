@@ -778,15 +778,14 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
 /// directly, for players and spectators, later in time, in play and in scoring.
 #[test]
 fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
-    use crate::matches::view::RoomView;
     let viewer = caller;
     let check = |t: &T| {
-        let shared = RoomView::shared(5, &t.s, 3);
+        let shared = t.s.shared_view(5, 3);
         for who in [None, Some(viewer(HOST)), Some(viewer(GUEST)), Some(viewer(STRANGER))] {
             for later in [0, 1_500, 61_000] {
                 let mut v = shared.clone();
-                v.personalise(&t.s, who.as_ref(), t.now + later);
-                let direct = RoomView::of(5, &t.s, who.as_ref(), t.now + later, 3);
+                t.s.personalise(&mut v, who.as_ref(), t.now + later);
+                let direct = t.s.view(5, who.as_ref(), t.now + later, 3);
                 assert_eq!(serde_json::to_value(&v).unwrap(), serde_json::to_value(&direct).unwrap());
             }
         }
@@ -795,7 +794,7 @@ fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
     t.play(HOST, at(3, 3, 3));
     t.advance(2_000);
     check(&t);
-    assert!(RoomView::of(5, &t.s, Some(&viewer(GUEST)), t.now, 3).hints.is_some(), "hints for the player to move");
+    assert!(t.s.view(5, Some(&viewer(GUEST)), t.now, 3).hints.is_some(), "hints for the player to move");
     let mut t = T::space_scoring();
     check(&t);
     t.ok(HOST, Command::Mark { at: at(1, 1, 1), kind: MarkKind::Dead });
@@ -819,7 +818,7 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
     for (settings, z) in [(classic9(), 1), (space_box(3), 2)] {
         let mut t = T::started(settings);
         let viewers = [None, Some(caller(HOST)), Some(caller(GUEST))];
-        let mut kept: Vec<RoomView> = viewers.iter().map(|v| RoomView::of(1, &t.s, v.as_ref(), t.now, 0)).collect();
+        let mut kept: Vec<RoomView> = viewers.iter().map(|v| t.s.view(1, v.as_ref(), t.now, 0)).collect();
         // Black 2,1 and 1,2 (on the flat board: taking White's 1,1); White tries the
         // occupied 2,1, then passes.
         let script = [
@@ -843,7 +842,7 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
             for (i, e) in new.iter().enumerate() {
                 assert!(applied_in_browser(&e.event), "{:?} is not applied in the browser", e.event);
                 // Both players watch: the hints come along.
-                let fields = (i + 1 == new.len()).then(|| LiveFields::of(&t.s, t.now, true));
+                let fields = (i + 1 == new.len()).then(|| t.s.live_fields(t.now, true));
                 for view in &mut kept {
                     if let Some(f) = &fields {
                         assert!(!f.lacks_hints_for(view));
@@ -852,14 +851,14 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
                 }
             }
             for (view, viewer) in kept.iter().zip(&viewers) {
-                let server = RoomView::of(1, &t.s, viewer.as_ref(), t.now, 0);
+                let server = t.s.view(1, viewer.as_ref(), t.now, 0);
                 // What a reconnecting stream sends from this view: the commit's own fields.
-                let fields = LiveFields::of(&t.s, t.now, server.hints.is_some());
+                let fields = t.s.live_fields(t.now, server.hints.is_some());
                 assert_eq!(LiveFields::from_view(&server), fields, "after {command:?}, seen by {viewer:?}");
                 assert_eq!(sorted(view.clone()), sorted(server), "after {command:?}, seen by {viewer:?}");
             }
             // Without the hints (the player to move not watching), that player's page asks.
-            let bare = LiveFields::of(&t.s, t.now, false);
+            let bare = t.s.live_fields(t.now, false);
             let mover = if t.s.to_move() == kept[1].your_colour.unwrap() { &kept[1] } else { &kept[2] };
             assert!(bare.lacks_hints_for(mover) && !bare.lacks_hints_for(&kept[0]));
         }

@@ -11,7 +11,8 @@ use crate::{
     matches::{
         commands::Command,
         events::{Colour, Xyz},
-        referee::{ChainDetail, ChainRuling, ChainVerdict, CorrectionProposal, DeskView, RegionRuling, RegionVerdict},
+        referee::{ChainDetail, ChainRuling, ChainVerdict, CorrectionProposal, RegionRuling, RegionVerdict},
+        view::DeskView,
     },
     pages::{
         header::fmt_time,

@@ -174,3 +174,22 @@ fn row(e: AuditEntry) -> impl IntoView {
         </tr>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::AuditAction;
+
+    #[test]
+    fn every_action_has_one_name_and_words_in_every_language() {
+        use strum::IntoEnumIterator;
+        for a in AuditAction::iter() {
+            let code: &'static str = a.into();
+            assert_eq!(serde_json::to_value(a).unwrap(), code, "the stored, sent and linked names agree");
+            for lang in crate::i18n::Lang::all() {
+                let key = format!("log.action.{code}");
+                let words = crate::i18n::text(lang, &key);
+                assert!(!words.is_empty() && words != key, "{lang:?}: {key}");
+            }
+        }
+    }
+}

@@ -16,7 +16,6 @@ use crate::{
         referee::{ChainRuling, ChainVerdict},
         settings::{ColourAssignment, MatchSettings},
         state::MatchState,
-        view::RoomView,
     },
     text::tests::outside_catalogue,
     Role,
@@ -86,7 +85,7 @@ fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static
 /// The room page's HTML as `who` (a seated player, or a spectator) sees it in `lang`.
 fn render(lang: Lang, s: &MatchState, who: Option<i64>) -> String {
     let viewer = who.map(caller);
-    let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
+    let view = s.view(7, viewer.as_ref(), 60_000, 1);
     let desk = who == Some(ADMIN);
     let role = if desk { Role::Admin } else { Role::Player };
     let me = who.map(|id| UserView { id, username: name(id), role });
@@ -215,7 +214,7 @@ fn the_coordinate_entry_names_the_boards_own_ranges() {
 
 /// The room page as `viewer` (any user, or nobody) sees it.
 fn render_for(lang: Lang, s: &MatchState, viewer: Option<Requester>) -> String {
-    let view = RoomView::of(7, s, viewer.as_ref(), 60_000, 1);
+    let view = s.view(7, viewer.as_ref(), 60_000, 1);
     let me = viewer.map(|v| UserView { id: v.user_id, username: v.username, role: v.role });
     let owner = Owner::new();
     owner.with(|| {

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::Colour;
+use super::terms::Colour;
 
 /// Seven days from the notice of a sanction to appeal it (003 §6.6).
 pub const APPEAL_DAYS: u32 = 7;
@@ -26,7 +26,7 @@ pub const APPEAL_WINDOW_MS: i64 = APPEAL_DAYS as i64 * 24 * 3600 * 1000;
     strum::EnumString,
     strum::EnumIter,
 )]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Category {
@@ -58,7 +58,7 @@ impl Category {
     strum::EnumString,
     strum::EnumIter,
 )]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Penalty {
@@ -91,7 +91,7 @@ impl Penalty {
 /// Who a sanction is for, as the room records it.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(SubjectCode),
@@ -108,7 +108,7 @@ engine::tag_first!(deny_unknown_fields Subject, SubjectCode, "kind"; Player { co
 /// Who an administrator names for a sanction (a spectator by account name; the server
 /// finds the account).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Target {
     Player { colour: Colour },
@@ -117,7 +117,7 @@ pub enum Target {
 
 /// Where a sanction stands (003 §6.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum SanctionStatus {
@@ -140,7 +140,7 @@ impl SanctionStatus {
 /// An appeal as filed: the evidence, and the administrator's exception when it was a
 /// second or late one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AppealRecord {
     pub evidence: String,
     pub at_ms: i64,
@@ -152,7 +152,7 @@ pub struct AppealRecord {
 
 /// An exception the administrator opened for one more appeal on new evidence (003 §6.6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AppealException {
     pub reasons: String,
     pub at_ms: i64,
@@ -160,7 +160,7 @@ pub struct AppealException {
 
 /// A sanction in a room, with its appeals, as the room shows it to everyone who watches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SanctionRecord {
     /// 1, 2, … in this room.
     pub number: u32,
@@ -206,10 +206,10 @@ impl SanctionRecord {
 
 /// Why an appeal is refused (003 §6.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(AppealRefusalCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -228,10 +228,10 @@ pub enum AppealRefusal {
 
 /// Why a sanction cannot be imposed as asked (003 §5.6, §6.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(SanctionProblemCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -256,7 +256,7 @@ pub enum SanctionProblem {
 
 /// What is reported (003 §6.4): a player, a spectator of the match, or the match itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ReportAbout {
     Match,
@@ -266,7 +266,7 @@ pub enum ReportAbout {
 
 /// A report as filed (the room and the event number it refers to).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct NewReport {
     pub room_id: i64,
@@ -279,10 +279,10 @@ pub struct NewReport {
 
 /// Why a report is refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(ReportRefusalCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -303,7 +303,7 @@ pub enum ReportRefusal {
 
 /// One reporter's report in a case.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReportLine {
     pub reporter: String,
     pub category: Category,
@@ -314,7 +314,7 @@ pub struct ReportLine {
 
 /// How a case ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum CaseOutcome {
@@ -325,7 +325,7 @@ pub enum CaseOutcome {
 
 /// Reports about one person (or the match) in one match, merged into one queue item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReportCase {
     pub id: i64,
     pub room_id: i64,
@@ -344,7 +344,7 @@ pub struct ReportCase {
 
 /// A sanction on someone's history (their own, or an administrator looking).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SanctionEntry {
     pub room_id: i64,
     pub room_name: String,

@@ -414,7 +414,7 @@ fn special_rules_bounds() {
 fn special_rules_within_the_versions_permits() {
     // 003 §1.4: only kinds the pinned version permits, within its bounds; the clause named
     // is the permit's (003 §5.1 for undo).
-    let permits = crate::governance::Permits::first();
+    let permits = Permits::first();
     let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 10 }, note("n")], ..space() };
     assert_eq!(s.check_permits(1, &permits), Ok(()));
     let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 11 }], ..space() };
@@ -423,9 +423,8 @@ fn special_rules_within_the_versions_permits() {
         "special_rules[0].per_player: 11 is out of range; allowed 0 to 10 per player under common rules version 3 \
          (003 §1.4) (003 §5.1)"
     );
-    let notes_only = crate::governance::Permits {
-        kinds: permits.kinds.iter().filter(|p| p.kind == SpecialRuleKind::Note).cloned().collect(),
-    };
+    let notes_only =
+        Permits { kinds: permits.kinds.iter().filter(|p| p.kind == SpecialRuleKind::Note).cloned().collect() };
     let s = MatchSettings { special_rules: vec![SpecialRule::UndoLimit { per_player: 1 }], ..space() };
     assert_eq!(
         s.check_permits(2, &notes_only).unwrap_err().to_string(),
@@ -689,250 +688,18 @@ fn engine_rules_for_classic() {
     assert_eq!(MatchSettings::classic_default(13).geometry().unwrap().dims(), (13, 13, 1));
 }
 
-// --- summaries --------------------------------------------------------------------------------
-
-#[test]
-fn summaries() {
-    use crate::i18n::Lang;
-    use crate::text::{duration, settings_summary};
-    let sum = |s: &MatchSettings, l| settings_summary(l, s);
-    let ko = sum(&classic(), Lang::KO);
-    assert!(ko.contains(&"덤 6.5 (백)".to_string()), "{ko:?}");
-    assert!(ko.contains(&"판: 19줄 (19×19)".to_string()), "{ko:?}");
-    assert!(ko.contains(&"시간: 기본 20분 + 초읽기 30초 3회".to_string()), "{ko:?}");
-    assert!(ko.contains(&"무르기: 1인당 3회 (상대 동의)".to_string()), "{ko:?}");
-    let en = sum(&classic(), Lang::EN);
-    assert!(en.contains(&"Komi 6.5 to White".to_string()), "{en:?}");
-    assert!(en.contains(&"Time: 20 min + byo-yomi 3 × 30 s".to_string()), "{en:?}");
-    assert!(en.contains(&"Disconnection grace: 2 min (then loss on time)".to_string()), "{en:?}");
-    assert_eq!(ko.len(), en.len());
-
-    let neg = MatchSettings { komi_half_points: -7, ..classic() };
-    assert!(sum(&neg, Lang::KO).contains(&"덤 3.5 (흑)".to_string()));
-    assert!(sum(&neg, Lang::EN).contains(&"Komi 3.5 to Black".to_string()));
-
-    let s = MatchSettings { time: TimeControl::SpaceHours { black: 2, white: 3 }, ..space() };
-    let ko = sum(&s, Lang::KO);
-    assert!(ko.contains(&"덤 없음".to_string()), "{ko:?}");
-    assert!(ko.contains(&"시간: 흑 2시간, 백 3시간 (초읽기 없음)".to_string()), "{ko:?}");
-    assert!(ko.contains(&"판: 19×19×19 (x 1..19, y 1..19, z 1..19)".to_string()), "{ko:?}");
-    assert!(ko.contains(&"연결 끊김: 5분 대기 후 관리자 판단".to_string()), "{ko:?}");
-    let en = sum(&s, Lang::EN);
-    assert!(en.contains(&"Time: Black 2 h, White 3 h (no byo-yomi)".to_string()), "{en:?}");
-    assert!(en.contains(&"Outside assistance: none (no advice from spectators)".to_string()), "{en:?}");
-    assert!(en.contains(&"Rules: Space (the common rules in force when the room is created)".to_string()), "{en:?}");
-    let pinned = MatchSettings {
-        common_rules_version: Some(3),
-        record_retention_days: Some(365),
-        special_rules: vec![SpecialRule::UndoLimit { per_player: 2 }, SpecialRule::UndoLimit { per_player: 0 }],
-        ..s
-    };
-    let en = sum(&pinned, Lang::EN);
-    for line in [
-        "Rules: Space (common rules 3)",
-        "Record retention: 365 days after the end (dispute records are kept until resolved)",
-        "Special rule: at most 2 undos per player",
-        "Special rule: no undo",
-    ] {
-        assert!(en.contains(&line.to_string()), "{line}: {en:?}");
-    }
-    let ko = sum(&pinned, Lang::KO);
-    assert!(ko.contains(&"기록 보존: 대국이 끝난 뒤 365일 (분쟁 기록은 해결될 때까지 보존)".to_string()), "{ko:?}");
-    assert!(sum(&MatchSettings { record_retention_days: Some(0), ..space() }, Lang::EN)
-        .contains(&"Record retention: kept for ever".to_string()));
-    assert_eq!(duration(Lang::KO, 90), "1분 30초");
-    assert_eq!(duration(Lang::EN, 3600), "1 h");
-    assert_eq!(duration(Lang::EN, 0), "0 s");
-}
-
 // --- never panics -----------------------------------------------------------------------------
 
-fn any_axis() -> impl Strategy<Value = Axis> {
-    prop_oneof![
-        (any::<i64>(), any::<i64>()).prop_map(|(a, b)| Axis::new(a, b)),
-        (-30i64..30, 0i64..30).prop_map(|(s, l)| Axis::new(s, s + l - 1)),
-    ]
-}
-
-fn any_time() -> impl Strategy<Value = TimeControl> {
-    prop_oneof![
-        (any::<u32>(), any::<u32>()).prop_map(|(black, white)| TimeControl::SpaceHours { black, white }),
-        any::<u32>().prop_map(|idle_limit_s| TimeControl::None { idle_limit_s }),
-        (any::<u32>(), any::<u32>(), any::<u32>())
-            .prop_map(|(main_s, period_s, periods)| { TimeControl::Byoyomi { main_s, period_s, periods } }),
-        (any::<u32>(), any::<u32>()).prop_map(|(main_s, increment_s)| TimeControl::Fischer { main_s, increment_s }),
-    ]
-}
-
-fn any_text() -> impl Strategy<Value = String> {
-    prop_oneof![any::<String>(), "[ a-z\\t\\n가]{0,5}", "x{195,205}"]
-}
-
-fn any_assistance() -> impl Strategy<Value = AssistanceScope> {
-    let assistant = (any_text(), any::<bool>(), 0u8..3, 0u8..3).prop_map(|(name, person, h, x)| Assistant {
-        name,
-        kind: if person { AssistantKind::Person } else { AssistantKind::Program },
-        helps: [AssistedPlayer::Host, AssistedPlayer::Guest, AssistedPlayer::Both][h as usize],
-        extent: [AssistanceExtent::RulesAndControls, AssistanceExtent::ScoringReview, AssistanceExtent::FullAdvice]
-            [x as usize],
-    });
-    prop_oneof![
-        Just(AssistanceScope::None),
-        prop::collection::vec(assistant, 0..7).prop_map(|assistants| AssistanceScope::Agreed { assistants }),
-    ]
-}
-
-prop_compose! {
-    fn any_settings()(
-        classic in any::<bool>(),
-        (x, y, z) in (any_axis(), any_axis(), any_axis()),
-        komi_half_points in prop_oneof![any::<i32>(), -30i32..30],
-        black in any::<bool>(),
-        capture_bonus in any::<bool>(),
-        scoring in 0u8..3,
-        ko in 0u8..3,
-        handicap in prop_oneof![any::<u32>(), 0u32..12],
-        time in any_time(),
-        colours in 0u8..3,
-        undo in prop_oneof![Just(UndoAllowance::Off), Just(UndoAllowance::Unlimited), any::<u32>().prop_map(UndoAllowance::Limited)],
-        (draw_offer, atari_warning) in (any::<bool>(), any::<bool>()),
-        (scoring_deadline_s, disconnect_grace_s) in (any::<u32>(), any::<u32>()),
-        special_rules in prop::collection::vec(
-            prop_oneof![any_text().prop_map(|text| SpecialRule::Note { text }), any::<u32>().prop_map(|per_player| SpecialRule::UndoLimit { per_player })],
-            0..13,
-        ),
-        assistance in any_assistance(),
-        common_rules_version in prop::option::of(any::<u32>()),
-        record_retention_days in prop::option::of(prop_oneof![any::<u32>(), 0u32..40_000]),
-        labels in any_labels(),
-        review_required in any::<bool>(),
-        mode in any_mode(),
-        open in any::<bool>(),
-    ) -> MatchSettings {
-        MatchSettings {
-            preset: if classic { Preset::Classic } else { Preset::Space },
-            board: BoxSpec { x, y, z },
-            komi_half_points,
-            komi_to: if black { Color::Black } else { Color::White },
-            capture_bonus,
-            scoring: [ScoringMethod::Area, ScoringMethod::Territory, ScoringMethod::Space][scoring as usize],
-            ko: [KoRule::Immediate, KoRule::PositionalSuperko, KoRule::Korean][ko as usize],
-            handicap,
-            time,
-            colours: [ColourAssignment::Nigiri, ColourAssignment::HostBlack, ColourAssignment::HostWhite][colours as usize],
-            undo,
-            draw_offer,
-            atari_warning,
-            scoring_deadline_s,
-            disconnect_grace_s,
-            special_rules,
-            assistance,
-            common_rules_version,
-            record_retention_days,
-            labels,
-            review: if review_required { ReviewPolicy::Required } else { ReviewPolicy::WhenDisputed },
-            mode,
-            access: if open { RoomAccess::Open } else { RoomAccess::Invitation },
-        }
-    }
-}
-
-fn any_mode() -> impl Strategy<Value = crate::matches::mode::RoomMode> {
-    use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
-    let computer = (any::<bool>(), any::<u8>(), any::<u32>(), prop::option::of(any::<i64>())).prop_map(
-        |(black, level, move_ms, model_id)| ComputerSeat {
-            colour: if black { Color::Black } else { Color::White },
-            level,
-            move_ms,
-            model_id,
-            model: None,
-            seed: 0,
-        },
-    );
-    prop_oneof![
-        Just(RoomMode::Match),
-        any_text().prop_map(|second_player| RoomMode::OneDevice { second_player }),
-        prop::option::of(computer.clone()).prop_map(|computer| RoomMode::Practice { computer }),
-        (computer.clone(), any::<bool>()).prop_map(|(computer, invited)| RoomMode::VsComputer {
-            computer,
-            opponent: if invited { Opponent::Invited } else { Opponent::Creator },
-        }),
-        (computer.clone(), computer, any::<i64>(), any::<u32>()).prop_map(|(first, second, series, game)| {
-            RoomMode::ProgramGame { first: Box::new(first), second: Box::new(second), series, game }
-        }),
-    ]
-}
-
-fn any_labels() -> impl Strategy<Value = CoordLabels> {
-    let kind = || prop_oneof![Just(LabelKind::Numeric), Just(LabelKind::English), Just(LabelKind::Korean)];
-    let list = || prop::collection::vec(any::<String>(), 0..30);
-    prop_oneof![
-        Just(CoordLabels::default()),
-        (kind(), kind(), kind()).prop_map(|(x, y, z)| CoordLabels::Builtin { x, y, z }),
-        (list(), list(), list()).prop_map(|(x, y, z)| CoordLabels::Custom { x, y, z }),
-    ]
-}
-
-/// Settings drawn only from the allowed values of either preset.
-fn valid_settings() -> impl Strategy<Value = MatchSettings> {
-    let odd = || (0i64..13, -1000i64..1000).prop_map(|(h, s)| Axis::new(s, s + 2 * h));
-    let space = (
-        (odd(), odd(), odd()),
-        0i32..=2000,
-        any::<bool>(),
-        any::<bool>(),
-        (1u32..=5, 1u32..=5),
-        (0u32..=10080).prop_map(|m| m * 60),
-    )
-        .prop_map(|((x, y, z), k, black, bonus, (b, w), wait)| MatchSettings {
-            board: BoxSpec { x, y, z },
-            komi_half_points: k,
-            komi_to: if black { Color::Black } else { Color::White },
-            capture_bonus: bonus,
-            time: TimeControl::SpaceHours { black: b, white: w },
-            scoring_deadline_s: wait,
-            ..MatchSettings::space_default()
-        });
-    let classic = (
-        prop::sample::select(vec![9u16, 13, 19]),
-        -20i32..=20,
-        any::<bool>(),
-        any::<bool>(),
-        0u32..=9,
-        prop_oneof![
-            (0u32..=3600, prop::sample::select(CLASSIC_PERIOD_S.to_vec()), 1u32..=5)
-                .prop_map(|(main_s, period_s, periods)| TimeControl::Byoyomi { main_s, period_s, periods }),
-            (1u32..=3600, 0u32..=30).prop_map(|(main_s, increment_s)| TimeControl::Fischer { main_s, increment_s }),
-            prop::sample::select(CLASSIC_IDLE_LIMIT_S.to_vec())
-                .prop_map(|idle_limit_s| TimeControl::None { idle_limit_s }),
-        ],
-    )
-        .prop_map(|(size, k, area, korean, h, time)| {
-            let max = if size == 9 { 5 } else { 9 };
-            let handicap = if h == 1 || h > max { 0 } else { h };
-            MatchSettings {
-                komi_half_points: k,
-                scoring: if area { ScoringMethod::Area } else { ScoringMethod::Territory },
-                ko: if korean { KoRule::Korean } else { KoRule::PositionalSuperko },
-                handicap,
-                colours: if handicap > 0 { ColourAssignment::HostBlack } else { ColourAssignment::Nigiri },
-                time,
-                ..MatchSettings::classic_default(size)
-            }
-        });
-    prop_oneof![space, classic]
-}
+use super::arbitrary::{any_settings, valid_settings};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
-    /// validate, the engine conversions, the summaries and serde never panic; an error always
+    /// validate, the engine conversions and serde never panic (the summaries: `app::text`); an error always
     /// lists at least one problem, and success of validate implies the conversions succeed.
     #[test]
     fn never_panics_on_arbitrary_values(s in any_settings()) {
         let v = s.validate();
-        let _ = crate::text::settings_summary(crate::i18n::Lang::KO, &s);
-        let _ = crate::text::settings_summary(crate::i18n::Lang::EN, &s);
         let _ = s.clone().normalized().validate();
         match &v {
             Ok(_) => {
@@ -1036,7 +803,7 @@ fn custom_labels_are_refused_with_the_axis_and_the_rule() {
 
 #[test]
 fn modes_are_checked_with_their_ranges() {
-    use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
+    use crate::mode::{ComputerSeat, Opponent, RoomMode};
     let with = |mode: RoomMode| {
         let mut s = MatchSettings::classic_default(9);
         s.mode = mode;

@@ -38,14 +38,16 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod limits;
+mod permits;
 mod rules;
 mod validate;
 pub use super::mode::RoomMode;
 pub use super::referee::ReviewPolicy;
 pub use limits::*;
+pub use permits::{Permit, Permits};
 pub use rules::{ClassicRules, ClassicTime, ClockRule, MatchRules, SpaceHours, SpaceRules};
 pub use validate::format_half_points;
-pub(crate) use validate::{classic_size, describe_box};
+pub use validate::{classic_size, describe_box};
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -53,7 +55,7 @@ pub(crate) use validate::{classic_size, describe_box};
 
 /// Which rule set the match is played under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum Preset {
@@ -73,7 +75,7 @@ impl Preset {
 /// Time limits.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(TimeControlCode),
@@ -128,7 +130,7 @@ impl TimeControl {
 /// Who may take a match's free seat: the holders of the invitation links, or anyone signed
 /// in, from the open challenges list. Open rooms seat their creator at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum RoomAccess {
@@ -141,7 +143,7 @@ pub enum RoomAccess {
 /// agreeing to draw lots is an agreement too). With nigiri the server draws with a seeded
 /// ChaCha RNG and records the seed (000 §8.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ColourAssignment {
     Nigiri,
@@ -151,7 +153,7 @@ pub enum ColourAssignment {
 
 /// Undo allowance per player. Every request needs the opponent's consent (003 §5.1, 000 §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum UndoAllowance {
     Off,
@@ -162,7 +164,7 @@ pub enum UndoAllowance {
 
 /// Who an agreed assistant is (003 §6.4: "another person or program").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistantKind {
     Person,
@@ -171,7 +173,7 @@ pub enum AssistantKind {
 
 /// Whom an agreed assistant may help.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistedPlayer {
     /// The player who created the room.
@@ -184,7 +186,7 @@ pub enum AssistedPlayer {
 /// What an agreed assistant may do (003 §6.4: "within what scope"); anything beyond it is
 /// prohibited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AssistanceExtent {
     /// Explaining the rules and the controls only; no advice on moves or positions.
@@ -197,7 +199,7 @@ pub enum AssistanceExtent {
 
 /// One agreed assistant: who may assist, whom, and within what scope (003 §6.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Assistant {
     /// The person's name or the program's name and version; trimmed, 1..=80 characters.
@@ -211,7 +213,7 @@ pub struct Assistant {
 /// allowed, whatever is agreed here (and there is no channel for it).
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(AssistanceScopeCode),
@@ -228,10 +230,10 @@ pub enum AssistanceScope {
 engine::tag_first!(deny_unknown_fields AssistanceScope, AssistanceScopeCode, "kind"; None, Agreed { assistants });
 
 /// A special rule of the agreement (003 §1.3, §1.4): a kind the pinned common-rules version
-/// permits ([`crate::governance::Permits`]), with its value.
+/// permits ([`Permits`]), with its value.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(SpecialRuleCode),
@@ -259,7 +261,7 @@ impl SpecialRule {
 
 /// The kinds of special rule (what a common-rules version may permit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumIter)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum SpecialRuleKind {
@@ -335,7 +337,7 @@ fn version_compat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u32>,
 
 /// The complete agreement of a match (003 §1.3; 000 §2). Nothing in it changes after the start.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MatchSettings {
     pub preset: Preset,
@@ -380,7 +382,7 @@ pub struct MatchSettings {
     /// the version in force when the room is created, which the server pins; a number must
     /// be that version. Rooms stored before versions were data hold `"1.9.1-rc1"`: version 1.
     #[serde(default, deserialize_with = "version_compat")]
-    #[cfg_attr(feature = "ssr", schema(value_type = Option<u32>, minimum = 1))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u32>, minimum = 1))]
     pub common_rules_version: Option<u32>,
     /// Days the stored record is kept after the match ends, 0 = for ever (003 §9.7, §10.1:
     /// 0–36,500). `None` in a request: the site's default when the room is created, which
@@ -416,7 +418,7 @@ pub const MAX_LABEL_CHARS: usize = 6;
 /// notation (000 §3) and keep numeric labels here.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(CoordLabelsCode),
@@ -691,17 +693,17 @@ impl MatchSettings {
 
     /// The labels of each axis, first to last, when they are not the plain numbers.
     /// The box as shown in the summary: `19×19×19 (x 1..19, y 1..19, z 1..19)`.
-    pub(crate) fn describe_box(&self) -> String {
+    pub fn describe_box(&self) -> String {
         describe_box(&self.board)
     }
 
     /// The Classic size, if the board is a canonical flat 9/13/19.
-    pub(crate) fn classic_size(&self) -> Option<u16> {
+    pub fn classic_size(&self) -> Option<u16> {
         classic_size(&self.board)
     }
 
     /// Non-numeric labels in the summary: `X A…E, Y i…v, Z 가…마`.
-    pub(crate) fn labels_summary(&self) -> Option<String> {
+    pub fn labels_summary(&self) -> Option<String> {
         if self.labels.is_numeric() {
             return None;
         }
@@ -720,5 +722,7 @@ impl MatchSettings {
     }
 }
 
+#[cfg(any(test, feature = "arbitrary"))]
+pub mod arbitrary;
 #[cfg(test)]
 mod tests;

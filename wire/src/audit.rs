@@ -2,7 +2,7 @@
 //! append-only list of what administrators did, to accounts and in rooms, with actor,
 //! time, target, reasons and what changed. Room actions are logged in the same
 //! transaction as their events (`Event::audited`), account actions with their change.
-//! Storage: `crate::data::audit`.
+//! Storage: `app::data::audit`.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
     strum::EnumString,
     strum::EnumIter,
 )]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum AuditAction {
@@ -78,7 +78,7 @@ impl AuditAction {
 
 /// One entry of the log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditEntry {
     pub id: i64,
     pub at_ms: i64,
@@ -88,17 +88,17 @@ pub struct AuditEntry {
     pub room_id: Option<i64>,
     pub reasons: String,
     /// What it was before, where something changed (an account's role, say).
-    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub before: Option<serde_json::Value>,
     /// What it is after: the new value, or the room event that recorded the action.
-    #[cfg_attr(feature = "ssr", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub after: Option<serde_json::Value>,
 }
 
 /// Which entries to list; every field narrows, none given lists all.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::IntoParams))]
-#[cfg_attr(feature = "ssr", into_params(parameter_in = Query))]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[cfg_attr(feature = "openapi", into_params(parameter_in = Query))]
 #[serde(deny_unknown_fields)]
 pub struct AuditFilter {
     /// The administrator's user name (as typed: compared like sign-in names).
@@ -113,42 +113,3 @@ pub struct AuditFilter {
 
 /// The most entries one listing returns (newest first); exports take them all.
 pub const PAGE_ROWS: i64 = 200;
-
-#[cfg(test)]
-mod tests {
-    use strum::IntoEnumIterator;
-
-    use super::AuditAction;
-    use crate::matches::events::{Event, HoldReason};
-
-    #[test]
-    fn every_action_has_one_name_and_words_in_every_language() {
-        for a in AuditAction::iter() {
-            let code: &'static str = a.into();
-            assert_eq!(serde_json::to_value(a).unwrap(), code, "the stored, sent and linked names agree");
-            for lang in crate::i18n::Lang::all() {
-                let key = format!("log.action.{code}");
-                let words = crate::i18n::text(lang, &key);
-                assert!(!words.is_empty() && words != key, "{lang:?}: {key}");
-            }
-        }
-    }
-
-    #[test]
-    fn only_administrators_actions_are_audited() {
-        let reasons = || "because".to_string();
-        let held = Event::Held { reason: HoldReason::Administrator { reasons: reasons() } };
-        assert_eq!(held.audited(), Some((AuditAction::RoomHeld, "because")));
-        assert_eq!(
-            Event::Decided { winner: None, reasons: reasons() }.audited(),
-            Some((AuditAction::Decided, "because"))
-        );
-        // A player's referral and the server's own hold are not administrators' actions.
-        let referred =
-            Event::CorrectionRequested { by: Some(crate::matches::events::Colour::Black), reasons: reasons() };
-        assert_eq!(referred.audited(), None);
-        assert_eq!(Event::Held { reason: HoldReason::ServerRestart }.audited(), None);
-        let by_admin = Event::CorrectionRequested { by: None, reasons: reasons() };
-        assert_eq!(by_admin.audited(), Some((AuditAction::CorrectionReferred, "because")));
-    }
-}

@@ -75,7 +75,7 @@ fn axis_len(a: Axis) -> i128 {
     i128::from(a.end) - i128::from(a.start) + 1
 }
 
-pub(crate) fn describe_box(b: &BoxSpec) -> String {
+pub fn describe_box(b: &BoxSpec) -> String {
     format!(
         "{}×{}×{} (x {}..{}, y {}..{}, z {}..{})",
         axis_len(b.x),
@@ -91,7 +91,7 @@ pub(crate) fn describe_box(b: &BoxSpec) -> String {
 }
 
 /// The Classic size of a canonical flat board (axes 1..n, 1..n, 1..1 with n ∈ {9, 13, 19}).
-pub(crate) fn classic_size(b: &BoxSpec) -> Option<u16> {
+pub fn classic_size(b: &BoxSpec) -> Option<u16> {
     CLASSIC_SIZES.into_iter().find(|&n| {
         let a = Axis::one_to(i64::from(n));
         b.x == a && b.y == a && b.z == Axis::one_to(1)
@@ -579,7 +579,7 @@ impl MatchSettings {
     /// 003 §1.4: each special rule of a kind `permits` allows, within its bounds; a rule
     /// outside them conflicts with the common rules and is refused before play. The clause
     /// named is the permit's own (e.g. 003 §5.1 for an undo limit).
-    pub fn check_permits(&self, version: u32, permits: &crate::governance::Permits) -> Result<(), SettingsError> {
+    pub fn check_permits(&self, version: u32, permits: &Permits) -> Result<(), SettingsError> {
         let mut p = Problems(Vec::new());
         for (i, r) in self.special_rules.iter().enumerate() {
             let path = format!("special_rules[{i}]");
@@ -699,7 +699,7 @@ impl MatchSettings {
     }
 
     fn check_mode(&self, p: &mut Problems) {
-        use crate::matches::mode::{RoomMode, GUEST_NAME_LEN};
+        use crate::mode::{RoomMode, GUEST_NAME_LEN};
         if self.access == RoomAccess::Open && self.mode != RoomMode::Match {
             let allowed = "open only for a match between two people; by invitation otherwise";
             p.not_allowed(Field::Mode, "access", "open", allowed, "003 §1.2");
@@ -730,8 +730,8 @@ impl MatchSettings {
 }
 
 /// 003 §11.4: the basic computer; its levels and time per move.
-fn check_computer(p: &mut Problems, c: &crate::matches::mode::ComputerSeat, at: &str) {
-    use crate::matches::mode::{LEVELS, MOVE_MS};
+fn check_computer(p: &mut Problems, c: &crate::mode::ComputerSeat, at: &str) {
+    use crate::mode::{LEVELS, MOVE_MS};
     if !LEVELS.contains(&c.level) {
         let allowed = format!("{}..={}", LEVELS.start(), LEVELS.end());
         p.range(Field::Mode, format!("{at}.level"), c.level, allowed, "003 §11.4");

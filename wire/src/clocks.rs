@@ -14,8 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    events::Colour,
     settings::{ClassicTime, ClockRule, SpaceHours, TimeControl},
+    terms::Colour,
 };
 
 /// The turn being timed.
@@ -184,7 +184,7 @@ impl MatchClocks {
 /// byo-yomi periods, which clock runs, and the whole time left in the current turn, all at
 /// server time `at_ms`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClockView {
     pub control: TimeControl,
     pub main_ms: [i64; 2],

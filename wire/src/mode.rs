@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::Colour;
+use super::terms::Colour;
 
 /// Computer levels (engine `computer::Level`): 1 the evaluator alone, 2 the search.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=2;
@@ -23,7 +23,7 @@ pub const GUEST_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
 /// never switches model). Filled by the server from its model store; a client's value is
 /// ignored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ModelPin {
     pub id: i64,
     pub version: u32,
@@ -34,7 +34,7 @@ pub struct ModelPin {
 
 /// A seat held by the basic computer (003 §11.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ComputerSeat {
     /// The colour the computer plays.
@@ -57,7 +57,7 @@ pub struct ComputerSeat {
 
 /// Who takes the seat facing the computer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Opponent {
     /// The room's creator plays.
@@ -71,7 +71,7 @@ pub enum Opponent {
 /// The room's mode.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(RoomModeCode),
@@ -167,7 +167,7 @@ impl RoomMode {
 
 /// A mode's mark in lists, results and records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ModeTag {

@@ -6,11 +6,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::events::{Colour, Mark, ScoreSummary, Xyz};
+use super::terms::{Colour, Mark, ScoreSummary, Xyz};
 
 /// When the administrator reviews a counted result before it is final (003 §2.7).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ReviewPolicy {
@@ -26,7 +26,7 @@ pub enum ReviewPolicy {
 /// An administrator's verdict on one chain (003 §3.2–3.3, §3.6, §8.4).
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[strum_discriminants(
     name(ChainVerdictCode),
@@ -49,7 +49,7 @@ engine::tag_first!(deny_unknown_fields ChainVerdict, ChainVerdictCode, "kind"; A
 
 /// A ruling on the chain that has a stone at `at`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ChainRuling {
     pub at: Xyz,
@@ -58,7 +58,7 @@ pub struct ChainRuling {
 
 /// What an empty region is ruled to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RegionVerdict {
     /// Not safe from invasion: nobody's territory, even touching one colour only (003 §4.2).
@@ -69,7 +69,7 @@ pub enum RegionVerdict {
 
 /// A ruling on the empty region that contains `at`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RegionRuling {
     pub at: Xyz,
@@ -78,7 +78,7 @@ pub struct RegionRuling {
 
 /// A player's view of a chain, stated with reasons before or during a dispute (003 §3.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ChainOpinion {
@@ -89,7 +89,7 @@ pub enum ChainOpinion {
 
 /// An opinion in force: one per player and chain (a new one replaces the old).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Opinion {
     pub colour: Colour,
     /// The chain's first stone (smallest point index): one key per chain.
@@ -101,7 +101,7 @@ pub struct Opinion {
 
 /// A ruling as recorded and shown to both players (003 §3.6, §8.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RulingRecord {
     /// 1, 2, … in the order the rulings were made in this room.
     pub number: u32,
@@ -117,7 +117,7 @@ pub struct RulingRecord {
 
 /// An objection to a ruling or to a time loss, with reasons (003 §3.6, §5.7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Objection {
     pub colour: Colour,
     pub reasons: String,
@@ -126,7 +126,7 @@ pub struct Objection {
 
 /// The administrator's decision on an objection to a time loss (003 §5.7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TimeLossReview {
     pub objection: Objection,
     /// `None` while under review; `Some(true)`: the loss was cancelled and play restored.
@@ -137,7 +137,7 @@ pub struct TimeLossReview {
 /// What a correction proposes (003 §4.7): corrected marks (a new statement is counted from
 /// them) or a corrected result where the error was in the calculation or the record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CorrectionProposal {
     Marks { dead: Vec<Xyz>, seki: Vec<Xyz>, unresolved: Vec<Xyz>, neutral: Vec<Xyz> },
@@ -146,7 +146,7 @@ pub enum CorrectionProposal {
 
 /// A proposed correction as both players answer it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ProposedCorrection {
     pub result: engine::GameResult,
     /// With corrected marks: the corrected statement's number, marks and score.
@@ -161,7 +161,7 @@ pub struct ProposedCorrection {
 
 /// A referral of a calculation or record error after the end (003 §4.7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CorrectionCase {
     /// The player who referred it; `None`: an administrator.
     pub by: Option<Colour>,
@@ -174,7 +174,7 @@ pub struct CorrectionCase {
 
 /// One correction's outcome, kept with the original result (003 §4.7, §8.5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CorrectionOutcome {
     pub original: engine::GameResult,
     /// `None`: closed without a change (the original result stays).
@@ -185,7 +185,7 @@ pub struct CorrectionOutcome {
 
 /// Everything refereed in a room, as the room view shows it to everyone who watches.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RefereeRecord {
     pub opinions: Vec<Opinion>,
     pub rulings: Vec<RulingRecord>,
@@ -207,7 +207,7 @@ pub struct RefereeRecord {
 
 /// A statement both consented to, waiting for the administrator (003 §2.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ReviewWait {
     pub statement: u64,
     pub since_ms: i64,
@@ -231,7 +231,7 @@ impl RefereeRecord {
 
 /// What an item in the administrator's queue waits for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum QueueKind {
@@ -270,7 +270,7 @@ impl QueueKind {
 /// One thing waiting in a room, as the room's state says (the queue is derived from the
 /// rooms; only claims are kept beside it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomItem {
     pub kind: QueueKind,
     pub since_ms: i64,
@@ -278,7 +278,7 @@ pub struct RoomItem {
 
 /// An item of the administrator's queue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct QueueEntry {
     pub room_id: i64,
     pub room_name: String,
@@ -291,7 +291,7 @@ pub struct QueueEntry {
 
 /// What a notification tells its reader (the sentence is the catalogue's `notice.<kind>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum NoticeKind {
@@ -324,7 +324,7 @@ pub enum NoticeKind {
 
 /// One notification as its reader sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Notice {
     pub id: i64,
     pub room_id: Option<i64>,
@@ -337,7 +337,7 @@ pub struct Notice {
 
 /// One life-space candidate of a chain, as the referee's desk lists it (003 §3.2, §8.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SpaceDetail {
     pub points: Vec<Xyz>,
     pub count: u32,
@@ -346,7 +346,7 @@ pub struct SpaceDetail {
 /// A chain as the referee's desk shows it: every coordinate, how many of its stones lie on
 /// the box's surface and inside it, its liberties and its life-space candidates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChainDetail {
     /// The chain's key: its first stone.
     pub at: Xyz,
@@ -358,13 +358,13 @@ pub struct ChainDetail {
     pub liberties: u32,
     pub life_spaces: Vec<SpaceDetail>,
     /// The mark in force on it, if any.
-    pub mark: Option<super::events::MarkKind>,
+    pub mark: Option<super::terms::MarkKind>,
 }
 
 /// One stored event on the server's timeline of a room (003 §5.6–5.7, §6.1): when it was
 /// received, who caused it, and both clocks right after it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TimelineEntry {
     pub seq: i64,
     pub at_ms: i64,
@@ -375,16 +375,4 @@ pub struct TimelineEntry {
     /// Main time left for Black and White after the event.
     pub clocks_ms: [i64; 2],
     pub running: Option<Colour>,
-}
-
-/// What the administrator sees beside the board of a room with an item.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
-pub struct DeskView {
-    pub room: super::view::RoomView,
-    /// Marked chains and chains with an opinion first, then the others (at most 200).
-    pub chains: Vec<ChainDetail>,
-    /// The latest events (at most 300), oldest first.
-    pub timeline: Vec<TimelineEntry>,
-    pub items: Vec<QueueEntry>,
 }

@@ -87,35 +87,6 @@ pub fn steps(log: &[StoredEvent]) -> Vec<ReplayStep> {
     out
 }
 
-#[cfg(feature = "ssr")]
-impl super::state::MatchState {
-    /// The room as it stood after event `seq` of `log` (this room's stored log), seen by
-    /// nobody in particular, with the clocks as they read at that event.
-    pub fn replayed_to(
-        &self,
-        room_id: i64,
-        log: &[StoredEvent],
-        seq: i64,
-    ) -> Result<super::view::RoomView, crate::AppError> {
-        let last = log.last().map_or(0, |e| e.seq);
-        let Some(end) = log.iter().position(|e| e.seq == seq) else {
-            let got = u64::try_from(seq).unwrap_or(0);
-            let max = u64::try_from(last).unwrap_or(0);
-            return Err(crate::AppError::input("seq", crate::error::InputProblem::Range { min: 1, max, got }));
-        };
-        let at_ms = log[end].at_ms;
-        let state = Self::replay(&log[..=end], self.secrets_for_replay()).map_err(|e| {
-            tracing::error!(room_id, seq = e.seq, why = %e.why, "a stored log does not replay");
-            crate::AppError::Internal
-        })?;
-        let mut v = super::view::RoomView::shared(room_id, &state, 0);
-        v.may_read_record = true;
-        v.server_time_ms = at_ms;
-        v.clocks = state.clocks.snapshot(at_ms);
-        Ok(v)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use crate::Role;
 /// A new room: its number and the invitation codes for the first and second seat (shown
 /// once; only digests are stored).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CreatedRoom {
     pub room_id: i64,
     pub invite_codes: [String; 2],
@@ -18,7 +18,7 @@ pub struct CreatedRoom {
 
 /// Answer to an accepted command: the room's new version and the events it produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CommandReply {
     pub version: i64,
     pub events: Vec<StoredEvent>,
@@ -26,7 +26,7 @@ pub struct CommandReply {
 
 /// Where a room stands (serde, `as_str` and `FromStr`: `open`, `waiting_ready`, `playing`, …).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::EnumString)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum RoomPhase {
@@ -78,7 +78,7 @@ impl Requester {
 
 /// What a participant can ask of a room.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Take the seat that `code` invites to.
@@ -301,7 +301,7 @@ pub const APPROVED_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
 /// hides server faults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, thiserror::Error)]
 #[serde(tag = "error", rename_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(MatchErrorCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -390,7 +390,7 @@ pub enum MatchError {
     #[error("this room is served by another server instance; try again in {retry_after_s} s")]
     ServedElsewhere { retry_after_s: u32 },
     /// The database did not answer (restarting, cut off): the command was not stored; asked
-    /// again, it is decided afresh. The same answer as [`crate::AppError::DatabaseUnavailable`].
+    /// again, it is decided afresh. The same answer as the app's `AppError::DatabaseUnavailable`.
     #[error("the database cannot be reached just now; try again in {retry_after_s} s")]
     DatabaseUnavailable { retry_after_s: u32 },
     #[error("internal error")]
@@ -399,10 +399,10 @@ pub enum MatchError {
 
 /// Why a ruling is refused (003 §3.2–3.3, §8.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(RulingProblemCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -423,10 +423,10 @@ pub enum RulingProblem {
 
 /// Why an objection is refused (003 §3.6, §5.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(ObjectionRefusalCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -445,7 +445,7 @@ pub enum ObjectionRefusal {
 
 /// What a refused command needed the room to be doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum PhaseNeeded {
@@ -469,10 +469,10 @@ pub enum PhaseNeeded {
 
 /// Why an undo request is refused (003 §5.1–5.3, §4.4; 000 §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(UndoRefusalCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -490,10 +490,10 @@ pub enum UndoRefusal {
 
 /// Why a draw offer is refused (000 §8.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(DrawRefusalCode),
     derive(strum::EnumString, strum::EnumIter),
@@ -507,7 +507,7 @@ pub enum DrawRefusal {
 
 /// The request a command answers or withdraws, when there is none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum PendingKind {
@@ -531,10 +531,10 @@ pub enum PendingKind {
 
 /// Why a scoring mark cannot be made or withdrawn (003 §3.4–3.5; 000 §5.5–5.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumDiscriminants, strum::IntoStaticStr)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "code", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
-// Read by hand (`crate::error::decode`), not by serde's derive: a smaller browser bundle.
+// Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(MarkProblemCode),
     derive(strum::EnumString, strum::EnumIter),

@@ -69,54 +69,6 @@ pub fn applied_in_browser(e: &Event) -> bool {
     )
 }
 
-#[cfg(feature = "ssr")]
-impl LiveFields {
-    /// The fields of the room in state `s` at `now` (also what [`RoomView::shared`] shows),
-    /// with the hints of the player to move when `hints` (and play is on).
-    pub fn of(s: &super::state::MatchState, now: i64, hints: bool) -> LiveFields {
-        use super::state::UNDO_ANSWER_MS;
-        let g = &s.game;
-        let geometry = g.geometry();
-        let last_move = match g.last_move() {
-            Some((_, engine::Move::Place(p))) => Some(super::state::xyz_of(geometry, p)),
-            _ => None,
-        };
-        let grace = s.rules.reconnection_wait_s() as i64 * 1000;
-        LiveFields {
-            version: s.version,
-            server_time_ms: now,
-            phase: s.phase(),
-            to_move: s.to_move(),
-            move_number: g.move_number(),
-            last_move,
-            captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
-            clocks: s.clocks.snapshot(now),
-            awaiting_ack: s.awaiting_ack,
-            undo: s.undo.map(|u| PendingUndo {
-                colour: u.colour,
-                move_number: u.move_number,
-                plies: u.plies,
-                expires_at_ms: u.since_ms + UNDO_ANSWER_MS,
-            }),
-            undos_used: s.undos_used,
-            scoring_requests: s.scoring_requests,
-            draw_offer_by: s.draw.pending_by,
-            faults: s.faults.map(|f| {
-                f.map(|f| FaultView { cause: f.cause, since_ms: f.since_ms, wait_ends_at_ms: f.since_ms + grace })
-            }),
-            hold: s.hold().cloned(),
-            hold_since_ms: s.hold_since_ms(),
-            attention: s.attention,
-            illegal_attempts: s.illegal_attempts,
-            last_pass_by: match g.last_move_since_resumption() {
-                Some((c, engine::Move::Pass)) => Some(c),
-                _ => None,
-            },
-            hints: (hints && s.phase() == RoomPhase::Playing).then(|| Hints::of(s)),
-        }
-    }
-}
-
 impl LiveFields {
     /// The fields as `view` holds them (the inverse of [`LiveFields::write_into`]): sent with
     /// the last event of a reconnecting stream's gap when the view is at that event, so the

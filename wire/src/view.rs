@@ -13,7 +13,7 @@ use super::{
 };
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PendingUndo {
     pub colour: Colour,
     pub move_number: u32,
@@ -24,7 +24,7 @@ pub struct PendingUndo {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FaultView {
     pub cause: FaultCause,
     pub since_ms: i64,
@@ -34,7 +34,7 @@ pub struct FaultView {
 
 /// Proposals only (003 §3.4, §3.12): the engine's suggestions beside the players' marks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Suggestions {
     /// Chains the heuristics of 000 §5.5 take for dead.
     pub dead: Vec<Vec<Xyz>>,
@@ -46,7 +46,7 @@ pub struct Suggestions {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoringView {
     pub statement: u64,
     pub marks: Vec<Mark>,
@@ -65,7 +65,7 @@ pub struct ScoringView {
 
 /// Convenience information for the player to move only (000 §8.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Hints {
     /// Empty points where the player to move may not play, and why.
     pub illegal: Vec<(Xyz, engine::IllegalKind)>,
@@ -73,28 +73,10 @@ pub struct Hints {
     pub atari: Vec<Vec<Xyz>>,
 }
 
-#[cfg(feature = "ssr")]
-impl Hints {
-    /// The hints of the player to move in `s`.
-    pub fn of(s: &super::state::MatchState) -> Hints {
-        let g = &s.game;
-        let c = s.to_move();
-        let xyz = |p: engine::Point| super::state::xyz_of(g.geometry(), p);
-        Hints {
-            illegal: g.illegal_points(c).into_iter().map(|(p, e)| (xyz(p), e.kind())).collect(),
-            atari: if s.rules.atari_warning() {
-                g.chains_in_atari(Some(c)).into_iter().map(|a| a.stones.into_iter().map(xyz).collect()).collect()
-            } else {
-                Vec::new()
-            },
-        }
-    }
-}
-
 // Read by hand (below): serde's derive reads a flattened field through its private buffer,
 // which compiles the score's reader a second time into the room's WASM (engine::tag_first).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResultView {
     /// How it ended, flattened on the wire: `reason`, `winner`, `margin_half`, `method`.
     #[serde(flatten)]
@@ -136,14 +118,14 @@ impl<'de> Deserialize<'de> for ResultView {
 
 /// A user approved to read the stored record, and by whom (Black, White): it takes both.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecordViewerView {
     pub username: String,
     pub approved: [bool; 2],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoomView {
     pub room_id: i64,
     /// The room's version: the number of the last event included.
@@ -213,181 +195,16 @@ pub struct RoomView {
     pub present: [bool; 2],
 }
 
-#[cfg(feature = "ssr")]
-impl RoomView {
-    /// The room as `viewer` sees it at `now`.
-    pub fn of(
-        room_id: i64,
-        s: &super::state::MatchState,
-        viewer: Option<&super::commands::Requester>,
-        now: i64,
-        watchers: usize,
-    ) -> RoomView {
-        let mut v = RoomView::shared(room_id, s, watchers);
-        v.personalise(s, viewer, now);
-        v
-    }
-
-    /// Adds what depends on the viewer and the time to a [`RoomView::shared`] view: the
-    /// viewer's colour, the hints for the player to move (000 §8.3), whether they may read the
-    /// stored record (003 §8.1) and the clocks at `now`.
-    pub fn personalise(&mut self, s: &super::state::MatchState, viewer: Option<&super::commands::Requester>, now: i64) {
-        let your_colour = viewer.and_then(|v| s.colour_shown_to(v.user_id));
-        // 000 §8.3: illegal points and atari warnings only for the player to move.
-        let hints = your_colour.filter(|c| s.phase() == RoomPhase::Playing && *c == s.to_move()).map(|_| Hints::of(s));
-        self.your_colour = your_colour;
-        self.hints = hints;
-        self.may_read_record = viewer.is_some_and(|v| s.may_read_record(v));
-        self.you_created = viewer.is_some_and(|v| v.user_id == s.created_by);
-        self.server_time_ms = now;
-        self.clocks = s.clocks.snapshot(now);
-    }
-
-    /// Everything that depends only on the room's state and its watcher count, so that one
-    /// computation per event serves every viewer (the scoring suggestions are the costly part).
-    pub fn shared(room_id: i64, s: &super::state::MatchState, watchers: usize) -> RoomView {
-        use super::events::Event;
-        let g = &s.game;
-        let geometry = g.geometry();
-        let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-        let stones = geometry.points().filter_map(|p| Some((xyz(p), g.stone_at(p)?))).collect();
-        // The fields the live stream also carries, computed in one place.
-        let super::live_view::LiveFields {
-            version,
-            server_time_ms,
-            phase,
-            to_move,
-            move_number,
-            last_move,
-            captures,
-            clocks,
-            awaiting_ack,
-            undo,
-            undos_used,
-            scoring_requests,
-            draw_offer_by,
-            faults,
-            hold,
-            hold_since_ms,
-            attention,
-            illegal_attempts,
-            last_pass_by,
-            hints: _,
-        } = super::live_view::LiveFields::of(s, 0, false);
-        let scoring = s.scoring().map(|sc| {
-            let limit_s = match &s.rules {
-                // 000 §8.5: the review limit; 003 §10.1: the scoring-wait alert, if agreed.
-                super::settings::MatchRules::Classic(c) => Some(c.scoring_deadline_s()),
-                super::settings::MatchRules::Space(sp) => sp.scoring_wait_s(),
-            };
-            let deadline_ms = limit_s.map(|l| sc.started_ms + l as i64 * 1000);
-            let ownership = s
-                .score_for(&sc.marks)
-                .map(|st| st.ownership.iter().map(|c| ownership_char(*c)).collect())
-                .unwrap_or_default();
-            ScoringView {
-                statement: sc.statement,
-                marks: sc.marks.clone(),
-                score: sc.score.clone(),
-                consents: sc.consents,
-                started_ms: sc.started_ms,
-                deadline_ms,
-                ownership,
-                suggestions: suggestions(g),
-            }
-        });
-        let result = s.ended.as_ref().and_then(|e| match e {
-            Event::Ended { result, score, statement } => {
-                Some(ResultView { result: *result, score: score.as_deref().cloned(), statement: *statement })
-            }
-            _ => None,
-        });
-        RoomView {
-            room_id,
-            version,
-            server_time_ms,
-            name: s.name.clone(),
-            phase,
-            settings: s.settings(),
-            seats: [0, 1].map(|i| s.seats[i].as_ref().map(|h| h.name().to_string())),
-            confirmed: s.confirmed,
-            black: s.holder_of(Colour::Black).map(|h| h.name().to_string()),
-            white: s.holder_of(Colour::White).map(|h| h.name().to_string()),
-            your_colour: None,
-            ready: s.ready_flags(),
-            to_move,
-            move_number,
-            stones,
-            last_move,
-            captures,
-            clocks,
-            awaiting_ack,
-            undo,
-            undos_used,
-            scoring_requests,
-            draw_offer_by,
-            scoring,
-            faults,
-            hold,
-            hold_since_ms,
-            attention,
-            result,
-            illegal_attempts,
-            hints: None,
-            record_viewers: s
-                .record_viewers
-                .iter()
-                .map(|r| RecordViewerView { username: r.username.clone(), approved: r.approved })
-                .collect(),
-            may_read_record: false,
-            you_created: false,
-            last_pass_by,
-            watchers,
-            referee: s.referee.clone(),
-            under_review: s.referee.under_review(),
-            present: [false; 2],
-        }
-    }
-}
-
-#[cfg(feature = "ssr")]
-fn ownership_char(c: engine::scoring::PointClass) -> char {
-    use engine::scoring::PointClass::*;
-    match c {
-        BlackStone => 'b',
-        WhiteStone => 'w',
-        BlackTerritory => 'B',
-        WhiteTerritory => 'W',
-        NeutralUnresolved => 'u',
-        NeutralSeki => 's',
-        NeutralGeneral => 'n',
-    }
-}
-
-#[cfg(feature = "ssr")]
-fn suggestions(g: &engine::Game) -> Suggestions {
-    let geometry = g.geometry();
-    let xyz = |p: engine::Point| super::state::xyz_of(geometry, p);
-    let board = g.board();
-    let an = engine::analysis::Analysis::new(board);
-    Suggestions {
-        dead: engine::analysis::dead_stone_candidates(board)
-            .into_iter()
-            .map(|d| d.stones.into_iter().map(xyz).collect())
-            .collect(),
-        seki: engine::analysis::seki_candidates(board)
-            .into_iter()
-            .map(|s| s.region.into_iter().map(xyz).collect())
-            .collect(),
-        life_spaces: an
-            .all_life_spaces()
-            .into_iter()
-            .filter_map(|cs| {
-                let first = *an.chains.get(cs.chain)?.stones.first()?;
-                Some((xyz(first), cs.spaces.iter().map(|sp| sp.points.iter().map(|p| xyz(*p)).collect()).collect()))
-            })
-            .collect(),
-    }
+/// What the administrator sees beside the board of a room with an item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct DeskView {
+    pub room: RoomView,
+    /// Marked chains and chains with an opinion first, then the others (at most 200).
+    pub chains: Vec<super::referee::ChainDetail>,
+    /// The latest events (at most 300), oldest first.
+    pub timeline: Vec<super::referee::TimelineEntry>,
+    pub items: Vec<super::referee::QueueEntry>,
 }
 
 #[cfg(test)]
@@ -401,7 +218,7 @@ mod result_view_tests {
     fn a_result_view_reads_back_in_any_key_order() {
         let result =
             engine::GameResult::Score { winner: Colour::Black, margin_half: 5, method: engine::ScoringMethod::Area };
-        let totals = crate::matches::events::SideTotals {
+        let totals = crate::events::SideTotals {
             stones: 1,
             territory: 2,
             captures: 3,
