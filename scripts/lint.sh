@@ -8,14 +8,14 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '\033[1;34m[lint]\033[0m %s\n' "$*"; }
 
-say "structure: no server-only crate in the browser build, no new import circle between a crate's top-level modules, no new long file"
-scripts/browser-deps.sh
+say "structure: no server-only crate in the browser build, no runtime crate in the room domain, no new import circle between a crate's top-level modules, no new long file"
+scripts/crate-deps.sh
 scripts/module-graph.py --check
 scripts/long-files.py
 say "cargo fmt --check"
 cargo fmt --all --check
-say "clippy: engine, wire, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
-cargo clippy -p engine -p wire -p participant -p server --all-targets -- -D warnings
+say "clippy: engine, wire, room, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
+cargo clippy -p engine -p wire -p room -p participant -p server --all-targets -- -D warnings
 cargo clippy -p participant --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p server --features load --bin load --bin soak --bin chaos -- -D warnings
 say "clippy: app[ssr] with its tests"

@@ -19,5 +19,14 @@ pub async fn replay_steps(room_id: i64) -> Result<Vec<ReplayStep>, AppError> {
 #[server(endpoint = "replay_frame", input = server_fn::codec::Json)]
 pub async fn replay_frame(room_id: i64, seq: i64) -> Result<RoomView, AppError> {
     let (state, log) = super::play::service()?.record_log(room_id, super::play::signed_in().await?).await?;
-    state.replayed_to(room_id, &log, seq)
+    use crate::matches::state::ReplayedToError;
+    state.replayed_to(room_id, &log, seq).map_err(|e| match e {
+        ReplayedToError::NoSuchEvent { got, max } => {
+            AppError::input("seq", crate::error::InputProblem::Range { min: 1, max, got })
+        }
+        ReplayedToError::Damaged(e) => {
+            tracing::error!(room_id, seq = e.seq, why = %e.why, "a stored log does not replay");
+            AppError::Internal
+        }
+    })
 }

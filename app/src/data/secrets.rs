@@ -1,14 +1,10 @@
 //! Random secrets (setup tokens, invitation codes, salts, seeds) from the operating system,
 //! and the digest under which secrets are stored.
 
-use sha2::{Digest, Sha256};
-
 use crate::AppError;
 
 /// Lowercase hex SHA-256 of `s`: how setup tokens and invitation codes are stored.
-pub fn sha256_hex(s: &str) -> String {
-    hex::encode(Sha256::digest(s.as_bytes()))
-}
+pub use room::sha256_hex;
 
 /// `N` bytes from the OS random source.
 pub fn random_bytes<const N: usize>() -> Result<[u8; N], AppError> {
@@ -35,11 +31,6 @@ pub fn random_u64() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn digest_is_lowercase_hex_sha256() {
-        assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    }
 
     #[test]
     fn random_hex_has_the_asked_length_and_differs() {

@@ -6,8 +6,8 @@
 //! `replay`, and what the room's live stream carries (`live_view`, `packed`).
 //!
 //! Server only (`ssr`):
-//! - `state`: the pure state machine (commands to events, the fold, timers) and its
-//!   projection into the wire's views (`state::projection`);
+//! - `state`: the `room` crate — the pure state machine (commands to events, the fold,
+//!   timers) and its projection into the wire's views;
 //! - `actor`: one task per live room, with `computer` (its computer seat) and `published`
 //!   (each event as sent to every viewer);
 //! - `group_commit` and `store`: the one writer and the event log in SQL; `upgrade`: older
@@ -33,7 +33,7 @@ pub mod reports;
 #[cfg(feature = "ssr")]
 pub mod service;
 #[cfg(feature = "ssr")]
-pub mod state;
+pub use ::room as state;
 #[cfg(feature = "ssr")]
 pub(crate) mod store;
 #[cfg(feature = "ssr")]

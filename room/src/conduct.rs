@@ -4,7 +4,7 @@
 //! checked to be an administrator (or the sanctioned person) here, before any event.
 
 use super::{check_reasons, opponent, MatchState, Occupant, SeatHolder};
-use crate::matches::{
+use wire::{
     commands::{Command, MatchError, Requester},
     conduct::{
         AppealException, AppealRecord, AppealRefusal, Category, Penalty, SanctionProblem, SanctionRecord,
@@ -102,7 +102,7 @@ impl MatchState {
     }
 
     /// The person who holds `colour`'s seat, once the game has started.
-    fn occupant_of(&self, colour: crate::matches::events::Colour) -> Option<&Occupant> {
+    fn occupant_of(&self, colour: wire::events::Colour) -> Option<&Occupant> {
         let seat = self.seat_of_colour(colour)?;
         self.seats[seat.index()].as_ref()
     }

@@ -7,8 +7,8 @@
 //! event; the turn and the clock stay).
 
 use super::{colour_index, ended, opponent, Decision, MatchState};
-use crate::matches::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
-use crate::matches::{
+use wire::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
+use wire::{
     commands::{MatchError, RoomPhase},
     events::{Colour, Event, TakenMove, Xyz},
     settings::{MatchRules, UndoAllowance},

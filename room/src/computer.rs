@@ -5,7 +5,7 @@
 //! and record as a person's.
 
 use super::*;
-use crate::matches::events::MarkKind;
+use wire::events::MarkKind;
 
 /// The computer's next step.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,8 +112,8 @@ impl MatchState {
             // A Classic mark takes the whole 000 §5.5 group: a second mark in the same group
             // would toggle the first off.
             let covered = match self.rules {
-                crate::matches::settings::MatchRules::Classic(_) => self.classic_group(p, &marks),
-                crate::matches::settings::MatchRules::Space(_) => vec![p],
+                wire::settings::MatchRules::Classic(_) => self.classic_group(p, &marks),
+                wire::settings::MatchRules::Space(_) => vec![p],
             };
             seen.extend(covered.into_iter().filter_map(|q| board.chain_head(q)));
             cmds.push(Command::Mark { at: self.xyz(p), kind: MarkKind::Dead });

@@ -1,5 +1,6 @@
-//! A room's state and the rules of the match procedure. Pure: no I/O, no clock reads — the
-//! caller passes the server's receipt time. `handle` validates a command against the state
+//! A room's state and the rules of the match procedure: the server's domain, apart from its
+//! runtime. Pure: no I/O, no clock reads, no async, no OS randomness — the caller passes the
+//! server's receipt time, and the nigiri's seed is stored with the room (`RoomSecrets`). `handle` validates a command against the state
 //! and yields the events to store; `apply` folds a stored event into the state — the same
 //! path rebuilds a room from its log after a restart, so replay and live play cannot
 //! disagree. `tick` yields the events that time itself causes (clocks, waits).
@@ -16,12 +17,18 @@
 //! requests), `scoring` (marks, statements, consents), `referee` (opinions, rulings,
 //! objections, corrections), `conduct` (sanctions, appeals), `timers` (deadlines and
 //! presence), `admin` (holds, resumption, decisions), `computer` (the computer seat's turn);
-//! `geometries` shares one board geometry per box shape.
+//! `projection` (the state as each reader sees it: views, live fields, list lines, the view
+//! at an earlier event); `geometries` shares one board geometry per box shape; `digest`
+//! (invitation codes are kept as digests).
+//!
+//! The app re-exports this crate as `app::matches::state`; `make test` checks that its
+//! dependency tree holds no runtime crate (tokio, sqlx, axum, …).
 
 mod admin;
 mod computer;
 mod conduct;
 mod decide;
+mod digest;
 mod fold;
 mod geometries;
 mod phase;
@@ -38,11 +45,18 @@ mod timers;
 
 use serde::Serialize;
 
-pub use super::commands::{
+pub use computer::ComputerStep;
+pub use decide::Decision;
+pub use phase::{DrawState, Fault, Phase, Readiness, ScoringState, UndoRequest};
+pub use projection::ReplayedToError;
+pub use replay::ReplayError;
+pub use seats::{Occupant, RecordViewer, SeatHolder, COMPUTER_NAME};
+pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
+pub use wire::commands::{
     Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, Requester, RoomPhase, UndoRefusal,
     REASONS_LEN,
 };
-use super::{
+use wire::{
     clocks::MatchClocks,
     events::{
         Attention, Colour, Event, FaultCause, FilledBy, HoldReason, Mark, RoomSecrets, ScoreSummary, Seat, StoredEvent,
@@ -50,12 +64,6 @@ use super::{
     },
     settings::{ColourAssignment, MatchRules, MatchSettings},
 };
-pub use computer::ComputerStep;
-pub use decide::Decision;
-pub use phase::{DrawState, Fault, Phase, Readiness, ScoringState, UndoRequest};
-pub use replay::ReplayError;
-pub use seats::{Occupant, RecordViewer, SeatHolder, COMPUTER_NAME};
-pub use timers::{ACK_TIMEOUT_MS, READINESS_WAIT_MS, UNDO_ANSWER_MS};
 
 /// Equality compares every field: live play and replay of its log must agree on all.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,7 +102,7 @@ pub struct MatchState {
     pub record_viewers: Vec<RecordViewer>,
     pub illegal_attempts: u32,
     /// Opinions, rulings, objections, reviews and corrections (shown to everyone watching).
-    pub referee: super::referee::RefereeRecord,
+    pub referee: wire::referee::RefereeRecord,
     /// The event that ended the game.
     pub ended: Option<Event>,
     pub last_event: Option<Event>,
@@ -103,11 +111,11 @@ pub struct MatchState {
     pub poisoned: bool,
 }
 
-pub(crate) fn colour_index(c: Colour) -> usize {
-    super::clocks::index(c)
+pub fn colour_index(c: Colour) -> usize {
+    wire::clocks::index(c)
 }
 
-pub(crate) fn opponent(c: Colour) -> Colour {
+pub fn opponent(c: Colour) -> Colour {
     match c {
         Colour::Black => Colour::White,
         Colour::White => Colour::Black,
@@ -123,7 +131,7 @@ pub struct Standing {
     pub under_review: bool,
 }
 
-pub use crate::data::sha256_hex;
+pub use digest::sha256_hex;
 
 fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
     let t = s.trim();
@@ -142,7 +150,7 @@ fn check_reasons(field: &str, s: &str) -> Result<String, MatchError> {
 
 impl MatchState {
     /// The room's secrets, to rebuild an earlier moment of it from its log (a replay).
-    pub(in crate::matches) fn secrets_for_replay(&self) -> RoomSecrets {
+    pub(crate) fn secrets_for_replay(&self) -> RoomSecrets {
         self.secrets.clone()
     }
 
@@ -335,7 +343,7 @@ impl MatchState {
         }
     }
 
-    pub(crate) fn xyz(&self, p: engine::Point) -> Xyz {
+    pub fn xyz(&self, p: engine::Point) -> Xyz {
         xyz_of(self.game.geometry(), p)
     }
 
@@ -354,7 +362,7 @@ impl MatchState {
     }
 }
 
-pub(crate) fn xyz_of(g: &engine::Geometry, p: engine::Point) -> Xyz {
+pub fn xyz_of(g: &engine::Geometry, p: engine::Point) -> Xyz {
     g.coords_of(p).map(|c| Xyz { x: c.x, y: c.y, z: c.z }).unwrap_or(Xyz { x: 0, y: 0, z: 0 })
 }
 

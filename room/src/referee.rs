@@ -3,8 +3,8 @@
 //! end and their renewed consent — and the queue items a room's state implies.
 
 use super::{check_reasons, colour_index, MatchState, Phase};
-use crate::matches::conduct::SanctionStatus;
-use crate::matches::{
+use wire::conduct::SanctionStatus;
+use wire::{
     commands::{MatchError, ObjectionRefusal, PendingKind, PhaseNeeded, RoomPhase},
     events::{Colour, Event, HoldReason, Xyz},
     referee::{ChainOpinion, QueueKind, RoomItem},
@@ -23,7 +23,7 @@ impl MatchState {
             .into_iter()
             .min()
             .map(|q| self.xyz(q))
-            .ok_or(MatchError::BadMark { at, why: crate::matches::commands::MarkProblem::NoStone })
+            .ok_or(MatchError::BadMark { at, why: wire::commands::MarkProblem::NoStone })
     }
 
     pub(super) fn state_opinion(
@@ -144,8 +144,8 @@ impl MatchState {
             }
             Phase::Scoring(s) if s.alerted => {
                 let wait = match &self.rules {
-                    crate::matches::settings::MatchRules::Space(sp) => sp.scoring_wait_s().unwrap_or(0),
-                    crate::matches::settings::MatchRules::Classic(_) => 0,
+                    wire::settings::MatchRules::Space(sp) => sp.scoring_wait_s().unwrap_or(0),
+                    wire::settings::MatchRules::Classic(_) => 0,
                 };
                 item(QueueKind::ScoringWait, s.started_ms + i64::from(wait) * 1000)
             }

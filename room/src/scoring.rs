@@ -3,8 +3,8 @@
 //! and the Classic way back to play.
 
 use super::{check_reasons, colour_index, ended, opponent, xyz_of, MatchState};
-use crate::matches::commands::{MarkProblem, PendingKind, PhaseNeeded};
-use crate::matches::{
+use wire::commands::{MarkProblem, PendingKind, PhaseNeeded};
+use wire::{
     commands::{MatchError, RoomPhase},
     events::{Attention, Colour, Event, HoldReason, Mark, MarkKind, ScoreSummary, SideTotals, Xyz},
     settings::MatchRules,
@@ -249,8 +249,8 @@ impl MatchState {
     /// review first (003 §2.7).
     pub(super) fn both_consented(&self, statement: u64) -> Result<Event, MatchError> {
         match self.rules.review() {
-            crate::matches::referee::ReviewPolicy::Required => Ok(Event::ReviewRequested { statement }),
-            crate::matches::referee::ReviewPolicy::WhenDisputed => self.final_score(),
+            wire::referee::ReviewPolicy::Required => Ok(Event::ReviewRequested { statement }),
+            wire::referee::ReviewPolicy::WhenDisputed => self.final_score(),
         }
     }
 

@@ -2,12 +2,12 @@
 //! checks that replaying the stored events rebuilds the same state (live = replay).
 
 use super::*;
-use crate::matches::referee::{ChainRuling, ChainVerdict};
-use crate::matches::{
+use engine::{Axis, BoxSpec};
+use wire::referee::{ChainRuling, ChainVerdict};
+use wire::{
     events::MarkKind,
     settings::{TimeControl, UndoAllowance},
 };
-use engine::{Axis, BoxSpec};
 
 const HOST: i64 = 1; // first seat; Black (HostBlack)
 const GUEST: i64 = 2; // second seat; White
@@ -15,7 +15,7 @@ const STRANGER: i64 = 3;
 const ADMIN: i64 = 9;
 
 fn caller(id: i64) -> Requester {
-    let role = if id == ADMIN { crate::Role::Admin } else { crate::Role::Player };
+    let role = if id == ADMIN { wire::Role::Admin } else { wire::Role::Player };
     Requester { user_id: id, username: format!("user{id}"), role }
 }
 
@@ -474,7 +474,7 @@ fn classic_undo_takes_back_the_requesters_own_move_and_the_reply() {
     t.ok(GUEST, Command::RequestUndo);
     let e = t.ok(HOST, Command::AnswerUndo { accept: true });
     let [Event::TakenBack { moves, .. }] = &e[..] else { panic!("{e:?}") };
-    assert_eq!(moves, &[crate::matches::events::TakenMove { colour: Colour::White, at: None }]);
+    assert_eq!(moves, &[wire::events::TakenMove { colour: Colour::White, at: None }]);
     assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (1, Colour::White, [2, 1]));
     t.assert_replays();
 }
@@ -807,7 +807,7 @@ fn a_shared_view_personalised_later_equals_the_view_computed_for_the_viewer() {
 /// flat board (with a capture) and in a box.
 #[test]
 fn a_view_kept_by_applying_live_events_is_the_servers_view() {
-    use crate::matches::{
+    use wire::{
         live_view::{applied_in_browser, LiveFields},
         view::RoomView,
     };

@@ -4,14 +4,12 @@
 //! the state is the server's alone.
 
 use super::*;
-use crate::matches::commands::{Requester, RoomPhase};
-use crate::matches::events::{Colour, Event, Seat, StoredEvent};
-use crate::matches::listing::{Listing, SeatLabel};
-use crate::matches::live_view::LiveFields;
-use crate::matches::settings::MatchRules;
-use crate::matches::view::{
-    FaultView, Hints, PendingUndo, RecordViewerView, ResultView, RoomView, ScoringView, Suggestions,
-};
+use wire::commands::{Requester, RoomPhase};
+use wire::events::{Colour, Event, Seat, StoredEvent};
+use wire::listing::{Listing, SeatLabel};
+use wire::live_view::LiveFields;
+use wire::settings::MatchRules;
+use wire::view::{FaultView, Hints, PendingUndo, RecordViewerView, ResultView, RoomView, ScoringView, Suggestions};
 
 impl MatchState {
     /// The hints of the player to move (000 §8.3).
@@ -245,21 +243,27 @@ impl MatchState {
     }
 }
 
+/// Why there is no view of a record at the event asked for.
+#[derive(Debug)]
+pub enum ReplayedToError {
+    /// No event `got` in this log, whose last is `max`.
+    NoSuchEvent { got: u64, max: u64 },
+    /// The stored log does not replay up to it.
+    Damaged(ReplayError),
+}
+
 impl MatchState {
     /// The room as it stood after event `seq` of `log` (this room's stored log), seen by
     /// nobody in particular, with the clocks as they read at that event.
-    pub fn replayed_to(&self, room_id: i64, log: &[StoredEvent], seq: i64) -> Result<RoomView, crate::AppError> {
+    pub fn replayed_to(&self, room_id: i64, log: &[StoredEvent], seq: i64) -> Result<RoomView, ReplayedToError> {
         let last = log.last().map_or(0, |e| e.seq);
         let Some(end) = log.iter().position(|e| e.seq == seq) else {
             let got = u64::try_from(seq).unwrap_or(0);
             let max = u64::try_from(last).unwrap_or(0);
-            return Err(crate::AppError::input("seq", crate::error::InputProblem::Range { min: 1, max, got }));
+            return Err(ReplayedToError::NoSuchEvent { got, max });
         };
         let at_ms = log[end].at_ms;
-        let state = Self::replay(&log[..=end], self.secrets_for_replay()).map_err(|e| {
-            tracing::error!(room_id, seq = e.seq, why = %e.why, "a stored log does not replay");
-            crate::AppError::Internal
-        })?;
+        let state = Self::replay(&log[..=end], self.secrets_for_replay()).map_err(ReplayedToError::Damaged)?;
         let mut v = state.shared_view(room_id, 0);
         v.may_read_record = true;
         v.server_time_ms = at_ms;

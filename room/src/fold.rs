@@ -277,7 +277,7 @@ impl MatchState {
             Event::Ruling { chains, regions, reasons, .. } => {
                 self.attention = None;
                 let r = &mut self.referee;
-                r.rulings.push(super::super::referee::RulingRecord {
+                r.rulings.push(wire::referee::RulingRecord {
                     number: r.rulings.len() as u32 + 1,
                     chains: chains.clone(),
                     regions: regions.clone(),
@@ -307,7 +307,7 @@ impl MatchState {
             Event::OpinionStated { colour, chain, opinion, reasons } => {
                 let ops = &mut self.referee.opinions;
                 ops.retain(|o| !(o.colour == *colour && o.chain == *chain));
-                ops.push(super::super::referee::Opinion {
+                ops.push(wire::referee::Opinion {
                     colour: *colour,
                     chain: *chain,
                     opinion: *opinion,
@@ -319,19 +319,18 @@ impl MatchState {
                 let r = &mut self.referee;
                 r.objected[colour_index(*colour)] = Some(*ruling);
                 r.ruling_objection =
-                    Some(super::super::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t });
+                    Some(wire::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t });
             }
             Event::ReviewRequested { statement } => {
-                self.referee.awaiting_review =
-                    Some(super::super::referee::ReviewWait { statement: *statement, since_ms: t });
+                self.referee.awaiting_review = Some(wire::referee::ReviewWait { statement: *statement, since_ms: t });
                 if let Some(s) = self.phase.take_scoring() {
                     self.phase = Phase::AwaitingReview(s);
                 }
             }
             Event::StatementConfirmed { .. } => self.referee.awaiting_review = None,
             Event::TimeLossObjected { colour, reasons } => {
-                self.referee.time_loss = Some(super::super::referee::TimeLossReview {
-                    objection: super::super::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t },
+                self.referee.time_loss = Some(wire::referee::TimeLossReview {
+                    objection: wire::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t },
                     cancelled: None,
                     reasons: None,
                 });
@@ -352,7 +351,7 @@ impl MatchState {
                 }
             }
             Event::CorrectionRequested { by, reasons } => {
-                self.referee.correction = Some(super::super::referee::CorrectionCase {
+                self.referee.correction = Some(wire::referee::CorrectionCase {
                     by: *by,
                     reasons: reasons.clone(),
                     at_ms: t,
@@ -362,7 +361,7 @@ impl MatchState {
             }
             Event::CorrectionProposed { result, statement, marks, score, reasons } => {
                 if let Some(c) = &mut self.referee.correction {
-                    c.proposal = Some(super::super::referee::ProposedCorrection {
+                    c.proposal = Some(wire::referee::ProposedCorrection {
                         result: *result,
                         statement: *statement,
                         marks: marks.clone(),
@@ -403,7 +402,7 @@ impl MatchState {
                             sc.score = summary.clone();
                         }
                     }
-                    self.referee.corrections.push(super::super::referee::CorrectionOutcome {
+                    self.referee.corrections.push(wire::referee::CorrectionOutcome {
                         original,
                         corrected: Some(*result),
                         reasons: proposal.map(|p| p.reasons).unwrap_or_default(),
@@ -415,7 +414,7 @@ impl MatchState {
             Event::CorrectionClosed { reasons } => {
                 self.referee.correction = None;
                 if let Some(original) = self.result() {
-                    self.referee.corrections.push(super::super::referee::CorrectionOutcome {
+                    self.referee.corrections.push(wire::referee::CorrectionOutcome {
                         original,
                         corrected: None,
                         reasons: reasons.clone(),

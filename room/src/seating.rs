@@ -11,14 +11,14 @@ impl MatchState {
     /// by invitation, the computer takes the creator's place and the invited person joins
     /// with the second code.
     pub fn seat_at_creation(&mut self, creator: &SeatHolder, now: i64) -> Result<Vec<Event>, MatchError> {
-        use crate::matches::mode::{Opponent, RoomMode};
+        use wire::mode::{Opponent, RoomMode};
         let mode = self.rules.mode().clone();
         let guest = |name: &str| FilledBy::Guest { host: creator.user_id, name: name.trim().to_string() };
         let person =
             Event::SeatTaken { seat: Seat::First, user_id: creator.user_id, username: creator.username.clone() };
         let (first, second) = match &mode {
             // An open challenge: its creator waits in the first seat.
-            RoomMode::Match if self.rules.access() == crate::matches::settings::RoomAccess::Open => {
+            RoomMode::Match if self.rules.access() == wire::settings::RoomAccess::Open => {
                 return self.accept_all(vec![person], now);
             }
             RoomMode::Match => return Ok(Vec::new()),
@@ -57,7 +57,7 @@ impl MatchState {
     /// computer, the side the creator chose for it; otherwise as agreed (host Black, host
     /// White, or nigiri with the room's seed).
     fn black_at_start(&self) -> Seat {
-        use crate::matches::mode::RoomMode;
+        use wire::mode::RoomMode;
         if let RoomMode::ProgramGame { first, .. } = self.rules.mode() {
             return if first.colour == Colour::Black { Seat::First } else { Seat::Second };
         }
@@ -99,7 +99,7 @@ impl MatchState {
         if self.phase() != RoomPhase::Open {
             return Err(self.wrong_phase(PhaseNeeded::Open));
         }
-        if self.rules.access() != crate::matches::settings::RoomAccess::Open {
+        if self.rules.access() != wire::settings::RoomAccess::Open {
             return Err(MatchError::ByInvitationOnly);
         }
         if self.seat_of(caller.user_id).is_some() {
@@ -229,7 +229,7 @@ impl MatchState {
         username: &str,
         account: Option<&SeatHolder>,
     ) -> Result<Vec<Event>, MatchError> {
-        use crate::matches::commands::APPROVED_NAME_LEN as LEN;
+        use wire::commands::APPROVED_NAME_LEN as LEN;
         let (min, max) = (*LEN.start(), *LEN.end());
         let name = username.trim();
         let got = name.chars().count();
@@ -251,7 +251,7 @@ impl MatchState {
 #[cfg(test)]
 mod record_viewer_tests {
     use super::*;
-    use crate::{matches::settings::MatchSettings, Role};
+    use wire::{settings::MatchSettings, Role};
 
     fn who(id: i64, name: &str, role: Role) -> Requester {
         Requester { user_id: id, username: name.into(), role }

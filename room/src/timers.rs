@@ -8,7 +8,7 @@
 //! so a replay needs no clock.
 
 use super::{colour_index, ended, MatchState, Phase};
-use crate::matches::{
+use wire::{
     commands::RoomPhase,
     events::{Attention, Colour, Event, FaultCause, HoldReason},
     settings::MatchRules,

@@ -5,8 +5,8 @@
 //! recorded; the caller is checked to be an administrator before any of this runs.
 
 use super::{check_reasons, MatchState, Phase};
-use crate::matches::commands::{PendingKind, PhaseNeeded, RulingProblem};
-use crate::matches::{
+use wire::commands::{PendingKind, PhaseNeeded, RulingProblem};
+use wire::{
     commands::{Command, MatchError, RoomPhase},
     events::{Event, HoldReason, Mark, MarkKind, Xyz},
     referee::{ChainRuling, ChainVerdict, CorrectionProposal, RegionRuling, RegionVerdict},
@@ -223,7 +223,7 @@ impl MatchState {
                 }
                 let st = self.score_for(&marks).map_err(|_| MatchError::BadMark {
                     at: marks.first().map_or(Xyz { x: 0, y: 0, z: 0 }, |m| m.at),
-                    why: crate::matches::commands::MarkProblem::MarkedOtherwise { kind: MarkKind::Dead, by: None },
+                    why: wire::commands::MarkProblem::MarkedOtherwise { kind: MarkKind::Dead, by: None },
                 })?;
                 let summary = super::scoring::summary(self.game.geometry(), &st);
                 Ok(vec![Event::CorrectionProposed {
