@@ -30,7 +30,7 @@ impl MatchState {
     }
 
     fn computer_step_for(&self, colour: Colour) -> Option<ComputerStep> {
-        let me = colour_index(colour);
+        let me = colour;
         let give = |c| Some(ComputerStep::Give(colour, c));
         let program_game = self.rules.mode().is_program_game();
         let facing_person = self.holder_of(opponent(colour)) != Some(&Occupant::Computer);
@@ -56,9 +56,7 @@ impl MatchState {
                 }
                 // 003 §2.7: asked to count, it agrees.
                 let n = self.game.move_number();
-                if self.scoring_requests[colour_index(opponent(colour))] == Some(n)
-                    && self.scoring_requests[me] != Some(n)
-                {
+                if self.scoring_requests[opponent(colour)] == Some(n) && self.scoring_requests[me] != Some(n) {
                     return give(Command::RequestScoring);
                 }
                 if self.to_move() != colour {
@@ -82,7 +80,7 @@ impl MatchState {
                 // A program game's marks are Black's estimate; White agrees to them
                 // automatically once Black consented (the mode flags them as auto-agreed).
                 if program_game && colour == Colour::White {
-                    let black_agreed = s.consents[colour_index(Colour::Black)] == Some(s.statement);
+                    let black_agreed = s.consents[Colour::Black] == Some(s.statement);
                     return if black_agreed { give(Command::Consent { statement: s.statement }) } else { None };
                 }
                 let marked = s.marks.iter().any(|m| m.by == Some(colour));

@@ -110,7 +110,7 @@ impl MatchState {
             }
             Event::Ready { colour } => {
                 if let Phase::WaitingReady(r) = &mut self.phase {
-                    r.ready[colour_index(*colour)] = true;
+                    r.ready[*colour] = true;
                 }
             }
             Event::PlayResumed => {
@@ -122,8 +122,8 @@ impl MatchState {
                 self.clocks.settle(t, true);
                 self.awaiting_ack = Some((opponent(*colour), *move_number));
                 self.ack_since_ms = t;
-                self.scoring_requests = [None, None];
-                self.draw.plays[colour_index(*colour)] += 1;
+                self.scoring_requests = ByColour::both(None);
+                self.draw.plays[*colour] += 1;
                 self.undo = None;
                 if matches!(e, Event::MovePlayed { .. }) {
                     self.undo_barred = None;
@@ -139,7 +139,7 @@ impl MatchState {
             Event::UndoAccepted { colour, .. } | Event::TakenBack { colour, .. } => {
                 // The answerer's opponent asked; the interrupted turn is charged, not refunded.
                 self.clocks.settle(t, false);
-                self.undos_used[colour_index(opponent(*colour))] += 1;
+                self.undos_used[opponent(*colour)] += 1;
                 self.undo = None;
                 self.awaiting_ack = None;
             }
@@ -156,14 +156,14 @@ impl MatchState {
                 }
             }
             Event::ScoringRequested { colour, move_number } => {
-                self.scoring_requests[colour_index(*colour)] = Some(*move_number);
+                self.scoring_requests[*colour] = Some(*move_number);
             }
-            Event::ScoringRequestCancelled { colour } => self.scoring_requests[colour_index(*colour)] = None,
+            Event::ScoringRequestCancelled { colour } => self.scoring_requests[*colour] = None,
             Event::DrawOffered { colour } => self.draw.pending_by = Some(*colour),
             Event::DrawDeclined { colour, .. } => {
                 let offerer = opponent(*colour);
                 self.draw.pending_by = None;
-                self.draw.declined_at[colour_index(offerer)] = Some(self.draw.plays[colour_index(offerer)]);
+                self.draw.declined_at[offerer] = Some(self.draw.plays[offerer]);
             }
             Event::DrawOfferCancelled { .. } => self.draw.pending_by = None,
             Event::ScoringEntered => {
@@ -171,7 +171,7 @@ impl MatchState {
                 self.phase = Phase::Scoring(ScoringState::entered(t));
                 self.awaiting_ack = None;
                 self.undo = None;
-                self.scoring_requests = [None, None];
+                self.scoring_requests = ByColour::both(None);
                 self.draw.pending_by = None;
             }
             Event::MarkAdded { mark, .. } => {
@@ -190,18 +190,18 @@ impl MatchState {
                     s.marks = marks.clone();
                     s.statement = *number;
                     s.score = score.clone();
-                    s.consents = [None, None];
+                    s.consents = ByColour::both(None);
                 }
                 self.next_statement = number + 1;
             }
             Event::Consented { colour, statement, .. } => {
                 if let Some(s) = self.phase.scoring_mut() {
-                    s.consents[colour_index(*colour)] = Some(*statement);
+                    s.consents[*colour] = Some(*statement);
                 }
             }
             Event::ConsentWithdrawn { colour, .. } => {
                 if let Some(s) = self.phase.scoring_mut() {
-                    s.consents[colour_index(*colour)] = None;
+                    s.consents[*colour] = None;
                 }
                 // 003 §4.6: withdrawn before the result is final — counting goes on.
                 if let Phase::AwaitingReview(_) = self.phase {
@@ -217,10 +217,10 @@ impl MatchState {
             }
             Event::ScoringDeadlinePassed => {}
             Event::ConnectionLost { colour, cause } => {
-                self.faults[colour_index(*colour)] = Some(Fault { cause: *cause, since_ms: t });
+                self.faults[*colour] = Some(Fault { cause: *cause, since_ms: t });
             }
             Event::Reconnected { colour } => {
-                self.faults[colour_index(*colour)] = None;
+                self.faults[*colour] = None;
                 // 000 §8.5: a Classic game went on; the returning device gets the full
                 // acknowledgement time from now for the move it missed.
                 if matches!(self.rules, MatchRules::Classic(_)) {
@@ -235,7 +235,7 @@ impl MatchState {
                     self.wait_for_ready(t);
                 }
             }
-            Event::ReconnectionExpired { colour } => self.faults[colour_index(*colour)] = None,
+            Event::ReconnectionExpired { colour } => self.faults[*colour] = None,
             Event::AttentionNeeded { attention } => {
                 self.attention = Some(*attention);
                 match attention {
@@ -256,14 +256,14 @@ impl MatchState {
                 HoldReason::ServerRestart => {
                     // Nothing after the last stored event is known: stop the clocks there.
                     self.clocks.pause(self.last_event_ms);
-                    self.faults = [None, None];
+                    self.faults = ByColour::both(None);
                     self.wait_for_ready(t);
                 }
                 _ => {
                     // Scoring goes on when resumed; play waits for both players' Ready.
                     let scoring = self.phase.take_scoring();
                     self.phase = Phase::Held { reason: reason.clone(), scoring, since_ms: t };
-                    self.faults = [None, None];
+                    self.faults = ByColour::both(None);
                     self.undo = None;
                 }
             },
@@ -317,7 +317,7 @@ impl MatchState {
             }
             Event::RulingObjected { colour, ruling, reasons } => {
                 let r = &mut self.referee;
-                r.objected[colour_index(*colour)] = Some(*ruling);
+                r.objected[*colour] = Some(*ruling);
                 r.ruling_objection =
                     Some(wire::referee::Objection { colour: *colour, reasons: reasons.clone(), at_ms: t });
             }
@@ -368,7 +368,7 @@ impl MatchState {
                         score: score.as_deref().cloned(),
                         reasons: reasons.clone(),
                         at_ms: t,
-                        answers: [None, None],
+                        answers: ByColour::both(None),
                     });
                 }
                 if let Some(n) = statement {
@@ -378,7 +378,7 @@ impl MatchState {
             Event::CorrectionAnswered { colour, accept } => {
                 if let Some(c) = &mut self.referee.correction {
                     if let Some(p) = &mut c.proposal {
-                        p.answers[colour_index(*colour)] = Some(*accept);
+                        p.answers[*colour] = Some(*accept);
                     }
                     if !*accept {
                         // 003 §4.7: the original stays; the item returns to the queue.
@@ -448,11 +448,11 @@ impl MatchState {
             // grants nothing; the players approve the account again.
             Event::RecordViewerApproved { user_id: None, .. } => {}
             Event::RecordViewerApproved { colour, username, user_id: Some(id) } => {
-                let i = colour_index(*colour);
+                let i = *colour;
                 match self.record_viewers.iter_mut().find(|v| v.user_id == *id) {
                     Some(v) => v.approved[i] = true,
                     None => {
-                        let mut approved = [false, false];
+                        let mut approved = ByColour::both(false);
                         approved[i] = true;
                         self.record_viewers.push(RecordViewer { user_id: *id, username: username.clone(), approved });
                     }
@@ -462,7 +462,7 @@ impl MatchState {
                 self.phase = Phase::Finished { scoring: self.phase.take_scoring() };
                 self.awaiting_ack = None;
                 self.undo = None;
-                self.faults = [None, None];
+                self.faults = ByColour::both(None);
                 self.attention = None;
                 self.draw.pending_by = None;
                 self.referee.ended_ms = Some(t);

@@ -56,6 +56,7 @@ pub use wire::commands::{
     Command, DrawRefusal, MarkProblem, MatchError, PendingKind, PhaseNeeded, Requester, RoomPhase, UndoRefusal,
     REASONS_LEN,
 };
+pub use wire::ByColour;
 use wire::{
     clocks::MatchClocks,
     events::{
@@ -89,12 +90,12 @@ pub struct MatchState {
     pub undo: Option<UndoRequest>,
     /// The move number whose undo was refused or expired: not asked again (003 §5.2).
     pub undo_barred: Option<u32>,
-    pub undos_used: [u32; 2],
+    pub undos_used: ByColour<u32>,
     /// Move number at which each colour asked to count (003 §2.7).
-    pub scoring_requests: [Option<u32>; 2],
+    pub scoring_requests: ByColour<Option<u32>>,
     pub draw: DrawState,
     pub next_statement: u64,
-    pub faults: [Option<Fault>; 2],
+    pub faults: ByColour<Option<Fault>>,
     /// An outstanding notice to the administrator.
     pub attention: Option<Attention>,
     /// Accounts approved to read the stored record, by id, in order of first approval
@@ -109,10 +110,6 @@ pub struct MatchState {
     pub last_event_ms: i64,
     /// A decided event failed to apply: this state must be rebuilt from the log.
     pub poisoned: bool,
-}
-
-pub fn colour_index(c: Colour) -> usize {
-    wire::clocks::index(c)
 }
 
 pub fn opponent(c: Colour) -> Colour {
@@ -180,11 +177,11 @@ impl MatchState {
             ack_since_ms: 0,
             undo: None,
             undo_barred: None,
-            undos_used: [0, 0],
-            scoring_requests: [None, None],
+            undos_used: ByColour::both(0),
+            scoring_requests: ByColour::both(None),
             draw: DrawState::default(),
             next_statement: 1,
-            faults: [None, None],
+            faults: ByColour::both(None),
             attention: None,
             record_viewers: Vec::new(),
             illegal_attempts: 0,
@@ -256,11 +253,11 @@ impl MatchState {
 
     /// The ready flags (Black, White) as the room view shows them: those of the current
     /// wait; none before the start; both once play began.
-    pub fn ready_flags(&self) -> [bool; 2] {
+    pub fn ready_flags(&self) -> ByColour<bool> {
         match &self.phase {
-            Phase::Open => [false, false],
+            Phase::Open => ByColour::both(false),
             Phase::WaitingReady(r) => r.ready,
-            _ => [true, true],
+            _ => ByColour::both(true),
         }
     }
 
@@ -271,7 +268,7 @@ impl MatchState {
             return true;
         }
         // By account id only: never by a name, which another account may spell alike.
-        self.record_viewers.iter().any(|v| v.user_id == who.user_id && v.approved == [true, true])
+        self.record_viewers.iter().any(|v| v.user_id == who.user_id && v.approved.all(|a| *a))
     }
 
     fn wrong_phase(&self, needed: PhaseNeeded) -> MatchError {
@@ -282,7 +279,7 @@ impl MatchState {
     /// a Classic disconnection, which stops nothing (000 §8.5).
     fn suspension(&self) -> Option<MatchError> {
         [Colour::Black, Colour::White].into_iter().find_map(|c| {
-            self.faults[colour_index(c)]
+            self.faults[c]
                 .filter(|f| self.fault_suspends(f))
                 .map(|f| MatchError::Suspended { colour: c, cause: f.cause })
         })
@@ -298,11 +295,11 @@ impl MatchState {
 
     /// A Classic player whose connection closed (000 §8.5).
     fn absent_in_classic(&self, c: Colour) -> bool {
-        self.faults[colour_index(c)].is_some_and(|f| !self.fault_suspends(&f))
+        self.faults[c].is_some_and(|f| !self.fault_suspends(&f))
     }
 
     fn wait_for_ready(&mut self, t: i64) {
-        self.phase = Phase::WaitingReady(Readiness { ready: [false, false], since_ms: t, alerted: false });
+        self.phase = Phase::WaitingReady(Readiness { ready: ByColour::both(false), since_ms: t, alerted: false });
         self.awaiting_ack = self.awaiting_ack.filter(|_| self.game.phase() == engine::Phase::Playing);
     }
 

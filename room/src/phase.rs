@@ -27,9 +27,9 @@ pub struct Fault {
 pub struct DrawState {
     pub pending_by: Option<Colour>,
     /// Moves and passes played by each colour.
-    pub plays: [u32; 2],
+    pub plays: ByColour<u32>,
     /// `plays` of the offerer when their last offer was declined.
-    pub declined_at: [Option<u32>; 2],
+    pub declined_at: ByColour<Option<u32>>,
 }
 
 /// The counting phase (003 §3.4–3.7, §4.5–4.6; 000 §5.5).
@@ -41,7 +41,7 @@ pub struct ScoringState {
     pub statement: u64,
     pub score: ScoreSummary,
     /// The statement number each player consented to.
-    pub consents: [Option<u64>; 2],
+    pub consents: ByColour<Option<u64>>,
     /// The scoring-wait notice was sent (Space, 003 §10.2).
     pub alerted: bool,
 }
@@ -54,7 +54,7 @@ impl ScoringState {
             marks: Vec::new(),
             statement: 0,
             score: scoring::engine_fallback_summary(),
-            consents: [None, None],
+            consents: ByColour::both(None),
             alerted: false,
         }
     }
@@ -64,7 +64,7 @@ impl ScoringState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Readiness {
     /// Ready flags by colour (Black, White).
-    pub ready: [bool; 2],
+    pub ready: ByColour<bool>,
     /// Since when both players' readiness is awaited.
     pub since_ms: i64,
     /// The administrator was told the wait is long (003 §1.6).

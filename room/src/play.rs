@@ -6,7 +6,7 @@
 //! move loses on time), then the engine, which plays it (an illegal attempt is recorded as an
 //! event; the turn and the clock stay).
 
-use super::{colour_index, ended, opponent, Decision, MatchState};
+use super::{ended, opponent, Decision, MatchState};
 use wire::commands::{DrawRefusal, PendingKind, PhaseNeeded, UndoRefusal};
 use wire::{
     commands::{MatchError, RoomPhase},
@@ -125,14 +125,14 @@ impl MatchState {
             // special rules set a limit (003 §1.4).
             MatchRules::Space(sp) => match sp.undo_limit() {
                 Some(0) => return Err(not(UndoRefusal::OffInThisMatch)),
-                Some(n) if self.undos_used[colour_index(colour)] >= n => {
+                Some(n) if self.undos_used[colour] >= n => {
                     return Err(not(UndoRefusal::AllUsed { allowance: n }));
                 }
                 _ => {}
             },
             // 000 §2 `undo`: the agreed allowance per player.
             MatchRules::Classic(c) => {
-                let used = self.undos_used[colour_index(colour)];
+                let used = self.undos_used[colour];
                 match c.undo() {
                     UndoAllowance::Off => return Err(not(UndoRefusal::OffInThisMatch)),
                     UndoAllowance::Limited(n) if used >= n => {
@@ -218,11 +218,11 @@ impl MatchState {
     pub(super) fn request_scoring(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         self.require_play()?;
         let n = self.game.move_number();
-        if self.scoring_requests[colour_index(colour)] == Some(n) {
+        if self.scoring_requests[colour] == Some(n) {
             return Err(MatchError::AlreadyDone);
         }
         let mut events = vec![Event::ScoringRequested { colour, move_number: n }];
-        if self.scoring_requests[colour_index(opponent(colour))] == Some(n) {
+        if self.scoring_requests[opponent(colour)] == Some(n) {
             events.push(Event::ScoringEntered);
             events.push(self.statement_event(Vec::new()));
         }
@@ -231,7 +231,7 @@ impl MatchState {
 
     pub(super) fn cancel_scoring_request(&mut self, colour: Colour) -> Result<Vec<Event>, MatchError> {
         self.require_play()?;
-        if self.scoring_requests[colour_index(colour)].is_none() {
+        if self.scoring_requests[colour].is_none() {
             return Err(MatchError::NoPendingRequest { what: PendingKind::OwnScoringRequest });
         }
         Ok(vec![Event::ScoringRequestCancelled { colour }])
@@ -249,7 +249,7 @@ impl MatchState {
         if let Some(by) = self.draw.pending_by {
             return Err(not(DrawRefusal::OfferPending { by }));
         }
-        let i = colour_index(colour);
+        let i = colour;
         if let Some(at) = self.draw.declined_at[i] {
             let since = self.draw.plays[i] - at;
             if since < DRAW_OFFER_SPACING {

@@ -153,7 +153,7 @@ impl MatchState {
             watchers,
             referee: s.referee.clone(),
             under_review: s.referee.under_review(),
-            present: [false; 2],
+            present: ByColour::both(false),
         }
     }
 }
@@ -215,7 +215,7 @@ impl MatchState {
             to_move: s.to_move(),
             move_number: g.move_number(),
             last_move,
-            captures: [g.captures(engine::Color::Black), g.captures(engine::Color::White)],
+            captures: ByColour::new(g.captures(engine::Color::Black), g.captures(engine::Color::White)),
             clocks: s.clocks.snapshot(now),
             awaiting_ack: s.awaiting_ack,
             undo: s.undo.map(|u| PendingUndo {
@@ -285,7 +285,7 @@ impl MatchState {
         players.sort_unstable();
         players.dedup();
         let mut readers: Vec<i64> =
-            self.record_viewers.iter().filter(|v| v.approved == [true, true]).map(|v| v.user_id).collect();
+            self.record_viewers.iter().filter(|v| v.approved.all(|a| *a)).map(|v| v.user_id).collect();
         readers.sort_unstable();
         readers.dedup();
         let playing = matches!(self.phase, Phase::Playing);
@@ -320,7 +320,7 @@ impl MatchState {
                 .filter_map(|s| self.seats[s.index()].as_ref().and_then(Occupant::account))
                 .collect(),
             Phase::WaitingReady(r) => {
-                colours.into_iter().filter(|c| !r.ready[colour_index(*c)]).filter_map(|c| self.account_of(c)).collect()
+                colours.into_iter().filter(|c| !r.ready[*c]).filter_map(|c| self.account_of(c)).collect()
             }
             Phase::Playing => {
                 let c = if let Some((c, _)) = self.awaiting_ack {
@@ -336,7 +336,7 @@ impl MatchState {
             }
             Phase::Scoring(s) => colours
                 .into_iter()
-                .filter(|c| s.consents[colour_index(*c)] != Some(s.statement))
+                .filter(|c| s.consents[*c] != Some(s.statement))
                 .filter_map(|c| self.account_of(c))
                 .collect(),
             Phase::Held { .. } | Phase::AwaitingReview(_) | Phase::Finished { .. } | Phase::Cancelled => Vec::new(),

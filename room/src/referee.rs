@@ -2,7 +2,7 @@
 //! objections to rulings and to time losses, calls during play, referred errors after the
 //! end and their renewed consent — and the queue items a room's state implies.
 
-use super::{check_reasons, colour_index, MatchState, Phase};
+use super::{check_reasons, opponent, MatchState, Phase};
 use wire::conduct::SanctionStatus;
 use wire::{
     commands::{MatchError, ObjectionRefusal, PendingKind, PhaseNeeded, RoomPhase},
@@ -51,7 +51,7 @@ impl MatchState {
         if !matches!(self.phase, Phase::Scoring(_) | Phase::AwaitingReview(_)) {
             return Err(self.wrong_phase(PhaseNeeded::Scoring));
         }
-        if self.referee.objected[colour_index(colour)] == Some(latest) {
+        if self.referee.objected[colour] == Some(latest) {
             return Err(MatchError::ObjectionNotAllowed { why: ObjectionRefusal::AlreadyObjected });
         }
         Ok(vec![
@@ -113,11 +113,11 @@ impl MatchState {
         let Some(p) = proposal else {
             return Err(MatchError::NoPendingRequest { what: PendingKind::CorrectionProposal });
         };
-        if p.answers[colour_index(colour)].is_some() {
+        if p.answers[colour].is_some() {
             return Err(MatchError::AlreadyDone);
         }
         let mut events = vec![Event::CorrectionAnswered { colour, accept }];
-        let other = p.answers[1 - colour_index(colour)];
+        let other = p.answers[opponent(colour)];
         if accept && other == Some(true) {
             events.push(Event::CorrectionApplied { result: p.result });
         }

@@ -2,7 +2,7 @@
 //! numbered score statements, consents bound to a number, disputes for the administrator,
 //! and the Classic way back to play.
 
-use super::{check_reasons, colour_index, ended, opponent, xyz_of, MatchState};
+use super::{check_reasons, ended, opponent, xyz_of, MatchState};
 use wire::commands::{MarkProblem, PendingKind, PhaseNeeded};
 use wire::{
     commands::{MatchError, RoomPhase},
@@ -233,13 +233,13 @@ impl MatchState {
         if statement != s.statement {
             return Err(MatchError::StaleStatement { given: statement, latest: s.statement });
         }
-        if s.consents[colour_index(colour)] == Some(statement) {
+        if s.consents[colour] == Some(statement) {
             return Err(MatchError::AlreadyDone);
         }
         let (b, w) = (s.score.black.total_half, s.score.white.total_half);
         let mut events = vec![Event::Consented { colour, statement, black_total_half: b, white_total_half: w }];
         // 003 §4.5: final only when both consent to the same latest statement.
-        if s.consents[colour_index(opponent(colour))] == Some(statement) {
+        if s.consents[opponent(colour)] == Some(statement) {
             events.push(self.both_consented(statement)?);
         }
         Ok(events)
@@ -267,7 +267,7 @@ impl MatchState {
             super::Phase::AwaitingReview(s) => s,
             _ => self.require_scoring()?,
         };
-        let Some(n) = s.consents[colour_index(colour)] else {
+        let Some(n) = s.consents[colour] else {
             return Err(MatchError::NoPendingRequest { what: PendingKind::OwnConsent });
         };
         let (b, w) = (s.score.black.total_half, s.score.white.total_half);

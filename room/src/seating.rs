@@ -164,7 +164,7 @@ impl MatchState {
         let Phase::WaitingReady(r) = &self.phase else {
             return Err(self.wrong_phase(PhaseNeeded::WaitingReady));
         };
-        if r.ready[colour_index(colour)] {
+        if r.ready[colour] {
             return Err(MatchError::AlreadyDone);
         }
         let other = opponent(colour);
@@ -172,10 +172,10 @@ impl MatchState {
         // 003 §11.2: in practice one screen's Ready stands for both colours; the computer is
         // always ready (003 §11.4: it moves after the human's start).
         let stands_for_other = self.rules.mode().is_practice() || self.holder_of(other) == Some(&Occupant::Computer);
-        if !r.ready[colour_index(other)] && stands_for_other {
+        if !r.ready[other] && stands_for_other {
             events.push(Event::Ready { colour: other });
         }
-        if r.ready[colour_index(other)] || stands_for_other {
+        if r.ready[other] || stands_for_other {
             events.push(Event::PlayResumed);
         }
         Ok(events)
@@ -186,7 +186,7 @@ impl MatchState {
             Some((c, n)) if c == colour && n == move_number => {
                 let mut events = vec![Event::MoveAcknowledged { colour, move_number }];
                 // A late acknowledgement ends an acknowledgement fault (003 §5.6).
-                if self.faults[colour_index(colour)].is_some_and(|f| f.cause == FaultCause::AcknowledgementTimeout) {
+                if self.faults[colour].is_some_and(|f| f.cause == FaultCause::AcknowledgementTimeout) {
                     events.push(Event::Reconnected { colour });
                 }
                 Ok(events)
@@ -237,7 +237,7 @@ impl MatchState {
             return Err(MatchError::InvalidInput { field: "username".into(), min, max, got });
         }
         let account = account.ok_or_else(|| MatchError::UnknownUser { username: name.to_string() })?;
-        if self.record_viewers.iter().any(|v| v.user_id == account.user_id && v.approved[colour_index(colour)]) {
+        if self.record_viewers.iter().any(|v| v.user_id == account.user_id && v.approved[colour]) {
             return Err(MatchError::AlreadyDone);
         }
         Ok(vec![Event::RecordViewerApproved {
@@ -298,7 +298,7 @@ mod record_viewer_tests {
         assert!(s.may_read_record(&host) && s.may_read_record(&who(3, "referee", Role::Admin)));
         assert_eq!(
             s.record_viewers,
-            vec![RecordViewer { user_id: 7, username: "Ärger_x".into(), approved: [true, true] }]
+            vec![RecordViewer { user_id: 7, username: "Ärger_x".into(), approved: ByColour::both(true) }]
         );
     }
 

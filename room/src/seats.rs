@@ -53,7 +53,7 @@ pub const COMPUTER_NAME: &str = "computer";
 pub struct RecordViewer {
     pub user_id: i64,
     pub username: String,
-    pub approved: [bool; 2],
+    pub approved: ByColour<bool>,
 }
 
 impl MatchState {
@@ -100,7 +100,7 @@ impl MatchState {
         let both = [Colour::Black, Colour::White];
         let to_move = self.to_move();
         Some(match cmd {
-            Ready => both.into_iter().find(|c| !self.ready_flags()[colour_index(*c)]).unwrap_or(to_move),
+            Ready => both.into_iter().find(|c| !self.ready_flags()[*c]).unwrap_or(to_move),
             Acknowledge { .. } => self.awaiting_ack.map_or(to_move, |(c, _)| c),
             // 003 §5.1: the player who made the latest stone move asks; the other answers.
             RequestUndo => opponent(to_move),
@@ -108,20 +108,14 @@ impl MatchState {
             CancelUndo => self.undo.map_or(to_move, |u| u.colour),
             AnswerDraw { .. } => self.draw.pending_by.map_or(to_move, opponent),
             CancelDrawOffer => self.draw.pending_by.unwrap_or(to_move),
-            CancelScoringRequest => {
-                both.into_iter().find(|c| self.scoring_requests[colour_index(*c)].is_some()).unwrap_or(to_move)
-            }
-            RequestScoring => {
-                both.into_iter().find(|c| self.scoring_requests[colour_index(*c)].is_none()).unwrap_or(to_move)
-            }
+            CancelScoringRequest => both.into_iter().find(|c| self.scoring_requests[*c].is_some()).unwrap_or(to_move),
+            RequestScoring => both.into_iter().find(|c| self.scoring_requests[*c].is_none()).unwrap_or(to_move),
             Consent { .. } => match self.scoring() {
-                Some(sc) => {
-                    both.into_iter().find(|c| sc.consents[colour_index(*c)] != Some(sc.statement)).unwrap_or(to_move)
-                }
+                Some(sc) => both.into_iter().find(|c| sc.consents[*c] != Some(sc.statement)).unwrap_or(to_move),
                 None => to_move,
             },
             WithdrawConsent => match self.scoring() {
-                Some(sc) => both.into_iter().find(|c| sc.consents[colour_index(*c)].is_some()).unwrap_or(to_move),
+                Some(sc) => both.into_iter().find(|c| sc.consents[*c].is_some()).unwrap_or(to_move),
                 None => to_move,
             },
             _ => to_move,

@@ -174,13 +174,17 @@ fn blacks_clock_starts_after_both_ready_and_the_opponents_after_acknowledgement(
     t.ok(HOST, Command::Move { at: at(1, 1, 1) });
     let v = t.s.clocks.snapshot(7_000);
     assert_eq!(v.running, None, "no clock runs while White's device has not shown the move");
-    assert_eq!(v.main_ms, [3_600_000 - 5_000, 3_600_000]);
+    assert_eq!(v.main_ms, ByColour::new(3_600_000 - 5_000, 3_600_000));
     // 003 §5.5: no move before the acknowledgement, from either side.
     assert!(matches!(t.err(GUEST, Command::Move { at: at(2, 2, 2) }), MatchError::AwaitingAcknowledgement { .. }));
     t.now = 8_000;
     t.ok(GUEST, Command::Acknowledge { move_number: 1 });
     let v = t.s.clocks.snapshot(10_000);
-    assert_eq!((v.running, v.main_ms[1]), (Some(Colour::White), 3_600_000 - 2_000), "delivery delay is not charged");
+    assert_eq!(
+        (v.running, v.main_ms[Colour::White]),
+        (Some(Colour::White), 3_600_000 - 2_000),
+        "delivery delay is not charged"
+    );
     t.assert_replays();
 }
 
@@ -298,7 +302,7 @@ fn a_classic_disconnection_stops_no_clock_and_needs_no_second_ready() {
     assert!(t.advance(0).is_empty(), "the returning device has its acknowledgement time from now");
     t.ok(HOST, Command::Acknowledge { move_number: 2 });
     t.ok(HOST, Command::Move { at: at(7, 7, 1) });
-    assert_eq!(t.s.clocks.main_ms[0], 600_000 - 30_000, "the absence was charged");
+    assert_eq!(t.s.clocks.main_ms[Colour::Black], 600_000 - 30_000, "the absence was charged");
     // White leaves on Black's turn; Black thinks past the grace: White loses when it is
     // White's turn, at once.
     t.ok(GUEST, Command::Acknowledge { move_number: 3 });
@@ -325,7 +329,7 @@ fn reconnecting_in_time_resumes_after_both_players_are_ready() {
     t.store(&e);
     assert_eq!(T::kinds(&e), ["reconnected"]);
     assert_eq!(t.s.phase(), RoomPhase::WaitingReady);
-    assert_eq!(t.s.clocks.main_ms[0], 3_600_000, "the disconnection is not charged");
+    assert_eq!(t.s.clocks.main_ms[Colour::Black], 3_600_000, "the disconnection is not charged");
     t.ok(HOST, Command::Ready);
     t.ok(GUEST, Command::Ready);
     t.play(HOST, at(1, 1, 1));
@@ -381,7 +385,7 @@ fn undo_accepted_restores_the_stone_and_turn_without_refunding_time() {
     assert_eq!(t.s.to_move(), Colour::Black);
     assert_eq!(t.s.game.stone_at(t.s.point(at(1, 1, 1)).unwrap()), None);
     // White's 6 s (4 s → 10 s) are charged, not refunded; Black's clock runs again.
-    assert_eq!(t.s.clocks.main_ms, [3_600_000 - 4_000, 3_600_000 - 6_000]);
+    assert_eq!(t.s.clocks.main_ms, ByColour::new(3_600_000 - 4_000, 3_600_000 - 6_000));
     assert_eq!(t.s.clocks.snapshot(t.now).running, Some(Colour::Black));
     // 003 §5.3: the undone arrangement may not be recreated by the next stone move.
     assert!(matches!(t.err(HOST, Command::Move { at: at(1, 1, 1) }), MatchError::Illegal { .. }));
@@ -456,7 +460,7 @@ fn classic_undo_takes_back_the_requesters_own_move_and_the_reply() {
     let e = t.ok(HOST, Command::RequestUndo);
     assert!(matches!(e[..], [Event::UndoRequested { colour: Colour::Black, plies: 2, .. }]), "{e:?}");
     t.ok(GUEST, Command::AnswerUndo { accept: true });
-    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (0, Colour::Black, [1, 0]));
+    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (0, Colour::Black, ByColour::new(1, 0)));
     for p in [at(5, 5, 1), at(6, 6, 1)] {
         assert_eq!(t.s.game.stone_at(t.s.point(p).unwrap()), None);
     }
@@ -475,7 +479,7 @@ fn classic_undo_takes_back_the_requesters_own_move_and_the_reply() {
     let e = t.ok(HOST, Command::AnswerUndo { accept: true });
     let [Event::TakenBack { moves, .. }] = &e[..] else { panic!("{e:?}") };
     assert_eq!(moves, &[wire::events::TakenMove { colour: Colour::White, at: None }]);
-    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (1, Colour::White, [2, 1]));
+    assert_eq!((t.s.game.move_number(), t.s.to_move(), t.s.undos_used), (1, Colour::White, ByColour::new(2, 1)));
     t.assert_replays();
 }
 
@@ -509,7 +513,7 @@ fn both_scoring_requests_on_the_same_position_enter_scoring_and_a_move_clears_th
     t.ok(HOST, Command::RequestScoring);
     assert_eq!(t.s.phase(), RoomPhase::Playing, "one request stops nothing");
     t.play(GUEST, at(5, 5, 5));
-    assert_eq!(t.s.scoring_requests, [None, None]);
+    assert_eq!(t.s.scoring_requests, ByColour::both(None));
     t.ok(GUEST, Command::RequestScoring);
     assert_eq!(t.err(GUEST, Command::RequestScoring), MatchError::AlreadyDone);
     // Each player may cancel their own request.
@@ -550,7 +554,7 @@ fn space_scoring_marks_statements_and_consents() {
     // A change issues a new number and clears consents.
     t.ok(HOST, Command::Unmark { at: at(5, 5, 5) });
     let sc = t.s.scoring().unwrap();
-    assert_eq!((sc.statement, sc.consents), (3, [None, None]));
+    assert_eq!((sc.statement, sc.consents), (3, ByColour::both(None)));
     t.ok(HOST, Command::Mark { at: at(5, 5, 5), kind: MarkKind::Dead });
     t.ok(HOST, Command::Consent { statement: 4 });
     let e = t.ok(GUEST, Command::Consent { statement: 4 });
@@ -770,7 +774,7 @@ fn a_restart_holds_play_and_charges_nothing_after_the_last_stored_event() {
     let held = back.on_restart(30_000 + 3_600_000);
     assert_eq!(T::kinds(&held), ["held"]);
     assert_eq!(back.phase(), RoomPhase::WaitingReady);
-    assert_eq!(back.clocks.snapshot(30_000 + 3_600_000).main_ms, [3_600_000 - 30_000, 3_600_000]);
+    assert_eq!(back.clocks.snapshot(30_000 + 3_600_000).main_ms, ByColour::new(3_600_000 - 30_000, 3_600_000));
 }
 
 /// The actor computes the viewer-independent part of the view once per version and adds
@@ -864,7 +868,7 @@ fn a_view_kept_by_applying_live_events_is_the_servers_view() {
         }
         let kept = &kept[0];
         // On the flat board 1,1 has two neighbours, both Black's; in the box it has four.
-        assert_eq!(kept.captures[0], u32::from(z == 1), "Black took a stone on the flat board");
+        assert_eq!(kept.captures[Colour::Black], u32::from(z == 1), "Black took a stone on the flat board");
         assert_eq!(kept.illegal_attempts, 1);
     }
 }

@@ -7,7 +7,7 @@
 //! calls `tick` with the current time; the events `tick` yields are stored like any other,
 //! so a replay needs no clock.
 
-use super::{colour_index, ended, MatchState, Phase};
+use super::{ended, MatchState, Phase};
 use wire::{
     commands::RoomPhase,
     events::{Attention, Colour, Event, FaultCause, HoldReason},
@@ -40,7 +40,7 @@ impl MatchState {
                     t.push((at, Timer::ClockExpiry(c)));
                 }
                 if let Some((c, _)) = self.awaiting_ack {
-                    if self.faults[colour_index(c)].is_none() {
+                    if self.faults[c].is_none() {
                         t.push((self.ack_since_ms + ACK_TIMEOUT_MS, Timer::AckTimeout(c)));
                     }
                 }
@@ -75,7 +75,7 @@ impl MatchState {
                 // on their turn (at once if the grace ended while the opponent thought).
                 let must_act =
                     !(self.absent_in_classic(c) && self.phase() == RoomPhase::Playing && self.to_move() != c);
-                if let Some(f) = self.faults[colour_index(c)].filter(|_| must_act) {
+                if let Some(f) = self.faults[c].filter(|_| must_act) {
                     t.push((f.since_ms + wait_ms, Timer::ReconnectionWait(c)));
                 }
             }
@@ -165,8 +165,8 @@ impl MatchState {
         let mut consents = s.consents;
         let mut events = Vec::new();
         for &c in who {
-            if consents[colour_index(c)] != Some(s.statement) {
-                consents[colour_index(c)] = Some(s.statement);
+            if consents[c] != Some(s.statement) {
+                consents[c] = Some(s.statement);
                 events.push(Event::Consented {
                     colour: c,
                     statement: s.statement,
@@ -186,7 +186,7 @@ impl MatchState {
     /// A player's last live connection closed (`connected == false`) or one opened again.
     /// Returns the events to store (already applied).
     pub fn presence(&mut self, colour: Colour, connected: bool, now: i64) -> Vec<Event> {
-        let fault = self.faults[colour_index(colour)];
+        let fault = self.faults[colour];
         let events = if connected {
             match fault {
                 Some(f) if f.cause == FaultCause::Disconnected => {

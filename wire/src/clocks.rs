@@ -13,6 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ByColour;
+
 use super::{
     settings::{ClassicTime, ClockRule, SpaceHours, TimeControl},
     terms::Colour,
@@ -32,9 +34,9 @@ pub struct TurnClock {
 pub struct MatchClocks {
     pub rule: ClockRule,
     /// Main time left, by colour (Black, White).
-    pub main_ms: [i64; 2],
+    pub main_ms: ByColour<i64>,
     /// Byo-yomi periods left (000 §8.1 `periodsLeft`); 0 for other controls.
-    pub periods_left: [u32; 2],
+    pub periods_left: ByColour<u32>,
     pub turn: Option<TurnClock>,
 }
 
@@ -44,31 +46,26 @@ pub struct Expired {
     pub colour: Colour,
 }
 
-pub fn index(c: Colour) -> usize {
-    match c {
-        Colour::Black => 0,
-        Colour::White => 1,
-    }
-}
-
 impl MatchClocks {
     pub fn new(rule: ClockRule) -> MatchClocks {
         let (main, periods) = match rule {
             // 003 §1.2: hours per side, may differ.
-            ClockRule::Space(SpaceHours { black, white }) => ([black as i64 * 3_600_000, white as i64 * 3_600_000], 0),
+            ClockRule::Space(SpaceHours { black, white }) => {
+                (ByColour::new(black as i64 * 3_600_000, white as i64 * 3_600_000), 0)
+            }
             ClockRule::Classic(t) => match t {
-                ClassicTime::None { .. } => ([0, 0], 0),
-                ClassicTime::Byoyomi { main_s, periods, .. } => ([main_s as i64 * 1000; 2], periods),
-                ClassicTime::Fischer { main_s, .. } => ([main_s as i64 * 1000; 2], 0),
+                ClassicTime::None { .. } => (ByColour::both(0), 0),
+                ClassicTime::Byoyomi { main_s, periods, .. } => (ByColour::both(main_s as i64 * 1000), periods),
+                ClassicTime::Fischer { main_s, .. } => (ByColour::both(main_s as i64 * 1000), 0),
             },
         };
-        MatchClocks { rule, main_ms: main, periods_left: [periods; 2], turn: None }
+        MatchClocks { rule, main_ms: main, periods_left: ByColour::both(periods), turn: None }
     }
 
     /// Everything `colour` may still use in one turn from its start: main time plus every
     /// byo-yomi period (000 §8.5 `deadline`), or the idle limit without a clock.
     pub fn turn_budget_ms(&self, colour: Colour) -> i64 {
-        let i = index(colour);
+        let i = colour;
         match self.rule {
             ClockRule::Space(_) | ClockRule::Classic(ClassicTime::Fischer { .. }) => self.main_ms[i],
             ClockRule::Classic(ClassicTime::Byoyomi { period_s, .. }) => {
@@ -128,7 +125,7 @@ impl MatchClocks {
     pub fn settle(&mut self, now: i64, moved: bool) {
         self.pause(now);
         let Some(t) = self.turn.take() else { return };
-        let i = index(t.colour);
+        let i = t.colour;
         let used = t.used_ms;
         match self.rule {
             ClockRule::Space(_) => self.main_ms[i] = (self.main_ms[i] - used).max(0),
@@ -162,7 +159,7 @@ impl MatchClocks {
         if let Some(t) = self.turn {
             let mut probe = self.clone();
             probe.settle(now, false);
-            let i = index(t.colour);
+            let i = t.colour;
             main[i] = probe.main_ms[i];
             periods[i] = probe.periods_left[i];
             if let ClockRule::Classic(ClassicTime::None { .. }) = self.rule {
@@ -187,8 +184,10 @@ impl MatchClocks {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ClockView {
     pub control: TimeControl,
-    pub main_ms: [i64; 2],
-    pub periods_left: [u32; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<i64>))]
+    pub main_ms: ByColour<i64>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u32>))]
+    pub periods_left: ByColour<u32>,
     pub running: Option<Colour>,
     pub turn_left_ms: Option<i64>,
     pub at_ms: i64,
@@ -205,14 +204,14 @@ mod tests {
     fn space_hours_charge_used_time_only_while_running() {
         // 003 §1.2: hours per side, may differ; 003 §5.2: paused while waiting.
         let mut c = MatchClocks::new(ClockRule::Space(SpaceHours { black: 1, white: 2 }));
-        assert_eq!(c.main_ms, [3_600_000, 7_200_000]);
+        assert_eq!(c.main_ms, ByColour::new(3_600_000, 7_200_000));
         c.run(B, 0);
         c.pause(10_000);
         assert_eq!(c.deadline(), None);
         c.run(B, 50_000); // the pause is not charged
         assert_eq!(c.deadline(), Some((50_000 + 3_600_000 - 10_000, B)));
         c.settle(55_000, true);
-        assert_eq!(c.main_ms[0], 3_600_000 - 15_000);
+        assert_eq!(c.main_ms[B], 3_600_000 - 15_000);
         assert_eq!(c.turn, None);
     }
 
@@ -222,13 +221,13 @@ mod tests {
         let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Byoyomi { main_s: 10, period_s: 30, periods: 3 }));
         c.run(B, 0);
         c.settle(25_000, true); // 10 s main + 15 s of a period: period kept
-        assert_eq!((c.main_ms[0], c.periods_left[0]), (0, 3));
+        assert_eq!((c.main_ms[B], c.periods_left[B]), (0, 3));
         c.run(B, 100_000);
         c.settle(100_000 + 30_000, true); // exactly one period: kept
-        assert_eq!(c.periods_left[0], 3);
+        assert_eq!(c.periods_left[B], 3);
         c.run(B, 200_000);
         c.settle(200_000 + 61_000, true); // two whole periods overrun
-        assert_eq!(c.periods_left[0], 1);
+        assert_eq!(c.periods_left[B], 1);
         c.run(B, 300_000);
         assert_eq!(c.deadline(), Some((330_000, B)));
         assert_eq!(c.expired_at(329_999), None);
@@ -249,10 +248,10 @@ mod tests {
         let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Fischer { main_s: 60, increment_s: 10 }));
         c.run(B, 0);
         c.settle(5_000, true);
-        assert_eq!(c.main_ms[0], 65_000);
+        assert_eq!(c.main_ms[B], 65_000);
         c.run(B, 0);
         c.settle(5_000, false);
-        assert_eq!(c.main_ms[0], 60_000);
+        assert_eq!(c.main_ms[B], 60_000);
     }
 
     #[test]
@@ -271,6 +270,9 @@ mod tests {
         let mut c = MatchClocks::new(ClockRule::Classic(ClassicTime::Byoyomi { main_s: 5, period_s: 10, periods: 2 }));
         c.run(B, 0);
         let v = c.snapshot(7_000);
-        assert_eq!((v.main_ms, v.periods_left, v.running, v.turn_left_ms), ([0, 5_000], [2, 2], Some(B), Some(18_000)));
+        assert_eq!(
+            (v.main_ms, v.periods_left, v.running, v.turn_left_ms),
+            (ByColour::new(0, 5_000), ByColour::new(2, 2), Some(B), Some(18_000))
+        );
     }
 }

@@ -10,6 +10,7 @@
 //! server's (`app::matches::state`).
 
 pub mod audit;
+pub mod by_colour;
 pub mod clocks;
 pub mod commands;
 pub mod conduct;
@@ -27,4 +28,5 @@ pub mod settings;
 pub mod terms;
 pub mod view;
 
+pub use by_colour::ByColour;
 pub use role::Role;

@@ -15,6 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ByColour;
+
 use super::{
     clocks::ClockView,
     commands::RoomPhase,
@@ -35,17 +37,17 @@ pub struct LiveFields {
     pub move_number: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_move: Option<Xyz>,
-    pub captures: [u32; 2],
+    pub captures: ByColour<u32>,
     pub clocks: ClockView,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub awaiting_ack: Option<(Colour, u32)>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undo: Option<PendingUndo>,
-    pub undos_used: [u32; 2],
-    pub scoring_requests: [Option<u32>; 2],
+    pub undos_used: ByColour<u32>,
+    pub scoring_requests: ByColour<Option<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_offer_by: Option<Colour>,
-    pub faults: [Option<FaultView>; 2],
+    pub faults: ByColour<Option<FaultView>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold: Option<HoldReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

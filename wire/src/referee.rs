@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ByColour;
+
 use super::terms::{Colour, Mark, ScoreSummary, Xyz};
 
 /// When the administrator reviews a counted result before it is final (003 §2.7).
@@ -156,7 +158,8 @@ pub struct ProposedCorrection {
     pub reasons: String,
     pub at_ms: i64,
     /// Each side's answer (Black, White): the correction applies only after two yeses.
-    pub answers: [Option<bool>; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<bool>>))]
+    pub answers: ByColour<Option<bool>>,
 }
 
 /// A referral of a calculation or record error after the end (003 §4.7).
@@ -192,7 +195,8 @@ pub struct RefereeRecord {
     /// An objection to the latest ruling, waiting for review.
     pub ruling_objection: Option<Objection>,
     /// The number of the ruling each side (Black, White) objected to: once per ruling.
-    pub objected: [Option<u32>; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<u32>>))]
+    pub objected: ByColour<Option<u32>>,
     pub time_loss: Option<TimeLossReview>,
     pub correction: Option<CorrectionCase>,
     pub corrections: Vec<CorrectionOutcome>,
@@ -373,6 +377,7 @@ pub struct TimelineEntry {
     pub kind: String,
     pub move_number: u32,
     /// Main time left for Black and White after the event.
-    pub clocks_ms: [i64; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<i64>))]
+    pub clocks_ms: ByColour<i64>,
     pub running: Option<Colour>,
 }

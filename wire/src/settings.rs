@@ -230,7 +230,7 @@ pub enum AssistanceScope {
 engine::tag_first!(deny_unknown_fields AssistanceScope, AssistanceScopeCode, "kind"; None, Agreed { assistants });
 
 /// A special rule of the agreement (003 §1.3, §1.4): a kind the pinned common-rules version
-/// permits ([`Permits`]), with its value.
+/// permits ([`crate::governance::Permits`]), with its value.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

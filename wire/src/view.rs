@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ByColour;
+
 use super::{
     clocks::ClockView,
     commands::RoomPhase,
@@ -52,7 +54,8 @@ pub struct ScoringView {
     pub marks: Vec<Mark>,
     pub score: ScoreSummary,
     /// The statement number each side (Black, White) consented to.
-    pub consents: [Option<u64>; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<u64>>))]
+    pub consents: ByColour<Option<u64>>,
     pub started_ms: i64,
     /// Classic: the deadline after which marks stand as agreed (000 §8.5); Space: when the
     /// administrator is notified (003 §10.2), if announced.
@@ -121,7 +124,8 @@ impl<'de> Deserialize<'de> for ResultView {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RecordViewerView {
     pub username: String,
-    pub approved: [bool; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<bool>))]
+    pub approved: ByColour<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -144,23 +148,28 @@ pub struct RoomView {
     /// The viewer's colour, if the viewer is a seated player of a started game.
     pub your_colour: Option<Colour>,
     /// Ready flags (Black, White).
-    pub ready: [bool; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<bool>))]
+    pub ready: ByColour<bool>,
     pub to_move: Colour,
     pub move_number: u32,
     pub stones: Vec<(Xyz, Colour)>,
     pub last_move: Option<Xyz>,
     /// Stones captured by Black and by White.
-    pub captures: [u32; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u32>))]
+    pub captures: ByColour<u32>,
     pub clocks: ClockView,
     /// The colour whose device must still acknowledge a move, and the move's number.
     pub awaiting_ack: Option<(Colour, u32)>,
     pub undo: Option<PendingUndo>,
-    pub undos_used: [u32; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<u32>))]
+    pub undos_used: ByColour<u32>,
     /// Move number at which Black / White asked to count (003 §2.7).
-    pub scoring_requests: [Option<u32>; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<u32>>))]
+    pub scoring_requests: ByColour<Option<u32>>,
     pub draw_offer_by: Option<Colour>,
     pub scoring: Option<ScoringView>,
-    pub faults: [Option<FaultView>; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Option<FaultView>>))]
+    pub faults: ByColour<Option<FaultView>>,
     pub hold: Option<HoldReason>,
     /// Since when the room is held (server time), while it is.
     #[serde(default)]
@@ -192,7 +201,8 @@ pub struct RoomView {
     /// Whether Black's and White's player has this room open now (a live connection to it),
     /// as the room's server counts them when the view is made.
     #[serde(default)]
-    pub present: [bool; 2],
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<bool>))]
+    pub present: ByColour<bool>,
 }
 
 /// What the administrator sees beside the board of a room with an item.

@@ -147,7 +147,7 @@ pub(crate) const RELEASE_AFTER_MS: i64 = 10 * 60 * 1000;
 pub struct ConductFacts {
     pub name: String,
     pub version: i64,
-    pub players: [Option<i64>; 2],
+    pub players: wire::ByColour<Option<i64>>,
     pub sanctions: Vec<(super::conduct::SanctionRecord, Option<i64>)>,
 }
 
@@ -470,7 +470,10 @@ impl Actor {
             }
             Request::Conduct { reply } => {
                 let s = &self.state;
-                let players = [s.account_of(super::events::Colour::Black), s.account_of(super::events::Colour::White)];
+                let players = wire::ByColour::new(
+                    s.account_of(super::events::Colour::Black),
+                    s.account_of(super::events::Colour::White),
+                );
                 let sanctions =
                     s.referee.sanctions.iter().map(|x| (x.clone(), s.sanction_subject_account(x))).collect();
                 let _ = reply.send(ConductFacts { name: s.name.clone(), version: s.version, players, sanctions });
@@ -594,7 +597,7 @@ impl Actor {
         };
         let mut view = view.clone();
         self.state.personalise(&mut view, viewer, now);
-        view.present = [super::events::Colour::Black, super::events::Colour::White]
+        view.present = wire::ByColour::new(super::events::Colour::Black, super::events::Colour::White)
             .map(|c| self.state.account_of(c).is_some_and(|uid| self.connections.contains_key(&uid)));
         view
     }

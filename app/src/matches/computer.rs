@@ -33,7 +33,7 @@ pub(crate) struct ComputerPlayer {
     tx: mpsc::Sender<Thought>,
     /// The pinned models' weights by colour (two in a program game), once loaded and
     /// checked against their fingerprints.
-    weights: [Option<Weights>; 2],
+    weights: wire::ByColour<Option<Weights>>,
     /// The room version a thought is under way for.
     thinking: Option<i64>,
     /// The version at which one of its commands was refused: not tried again there.
@@ -42,7 +42,7 @@ pub(crate) struct ComputerPlayer {
 
 impl ComputerPlayer {
     pub(crate) fn new(tx: mpsc::Sender<Thought>) -> Self {
-        ComputerPlayer { tx, weights: [None, None], thinking: None, refused_at: None }
+        ComputerPlayer { tx, weights: wire::ByColour::both(None), thinking: None, refused_at: None }
     }
 
     /// Starts thinking about `step` unless a thought for this version is under way.
@@ -126,7 +126,7 @@ impl ComputerPlayer {
     /// The pinned model's weights (loaded once per seat). A model that is missing or whose weights do
     /// not match the pinned fingerprint is not played with (003 §12.5).
     async fn weights(&mut self, seat: &ComputerSeat, db: &Db) -> Option<Weights> {
-        let slot = super::state::colour_index(seat.colour);
+        let slot = seat.colour;
         if let Some(w) = self.weights[slot] {
             return Some(w);
         }

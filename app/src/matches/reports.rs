@@ -21,10 +21,6 @@ use crate::{data::conduct::ReportRow, error::AppError};
 /// The latest decided cases the administrators' list shows below the open ones.
 const DECIDED_SHOWN: i64 = 20;
 
-fn index(c: Colour) -> usize {
-    super::clocks::index(c)
-}
-
 /// What an administrator asks to sanction (the room's command, plus the case it closes).
 pub struct SanctionRequest {
     pub room_id: i64,
@@ -56,7 +52,7 @@ impl MatchService {
         let refuse = |why| AppError::ReportRefused { why };
         let description = AppError::check_text("description", &r.description)?;
         let facts = self.conduct_facts(r.room_id).await?;
-        let plays = facts.players.contains(&Some(who.user_id));
+        let plays = facts.players.iter().any(|p| *p == Some(who.user_id));
         if !plays && !self.db.has_viewed(r.room_id, who.user_id).await? {
             return Err(refuse(ReportRefusal::NotAViewer));
         }
@@ -65,13 +61,11 @@ impl MatchService {
         }
         let subject = match &r.about {
             ReportAbout::Match => None,
-            ReportAbout::Player { colour } => {
-                Some(facts.players[index(*colour)].ok_or(refuse(ReportRefusal::NoPerson))?)
-            }
+            ReportAbout::Player { colour } => Some(facts.players[*colour].ok_or(refuse(ReportRefusal::NoPerson))?),
             ReportAbout::Spectator { username } => {
                 let not_one = || refuse(ReportRefusal::NotASpectator { username: username.clone() });
                 let user = self.db.user_by_name(username).await?.ok_or_else(not_one)?;
-                if facts.players.contains(&Some(user.id)) || !self.db.has_viewed(r.room_id, user.id).await? {
+                if facts.players.iter().any(|p| *p == Some(user.id)) || !self.db.has_viewed(r.room_id, user.id).await? {
                     return Err(not_one());
                 }
                 Some(user.id)
@@ -107,7 +101,7 @@ impl MatchService {
         for (c, subject) in &mut cases {
             if let (Some(id), Ok(facts)) = (*subject, self.conduct_facts(c.room_id).await) {
                 c.subject_colour =
-                    [Colour::Black, Colour::White].into_iter().find(|col| facts.players[index(*col)] == Some(id));
+                    [Colour::Black, Colour::White].into_iter().find(|col| facts.players[*col] == Some(id));
             }
         }
         Ok(cases.into_iter().map(|(c, _)| c).collect())

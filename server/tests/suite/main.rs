@@ -8,6 +8,7 @@
 mod support;
 
 mod accounts;
+mod api_document;
 mod backup;
 mod chaos;
 mod conduct;

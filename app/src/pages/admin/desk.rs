@@ -286,7 +286,7 @@ fn Timeline(desk: DeskView) -> impl IntoView {
                     {desk.timeline.into_iter().map(|t| view! {
                         <tr class:hold=t.kind.contains("held") || t.kind.contains("hold")>
                             <td>{t.seq}</td><td>{crate::pages::header::fmt_time_ms(t.at_ms)}</td><td><code>{t.kind.clone()}</code></td>
-                            <td>{t.move_number}</td><td>{clock(t.clocks_ms[0])}</td><td>{clock(t.clocks_ms[1])}</td>
+                            <td>{t.move_number}</td><td>{clock(t.clocks_ms.black)}</td><td>{clock(t.clocks_ms.white)}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>

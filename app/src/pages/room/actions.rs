@@ -55,7 +55,7 @@ fn WaitingReady() -> impl IntoView {
             }
             let names: Vec<String> = [crate::matches::events::Colour::Black, crate::matches::events::Colour::White]
                 .into_iter()
-                .filter(|c| !v.ready[crate::matches::clocks::index(*c)])
+                .filter(|c| !v.ready[*c])
                 .map(super::colour_text)
                 .collect();
             (!names.is_empty()).then(|| tr!("table.waiting_ready", who = names.join(", ")))

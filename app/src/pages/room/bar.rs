@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use super::{colour_text, panel::clock_text, phase_text, RoomCtx};
 use crate::{
     matches::{
-        clocks::{index, ClockView},
+        clocks::ClockView,
         commands::RoomPhase,
         events::{Colour, FaultCause},
         settings::TimeControl,
@@ -33,7 +33,7 @@ pub fn low_time_threshold_ms(control: &TimeControl, c: Colour) -> Option<i64> {
 
 /// Whether `c`'s clock is low `elapsed` ms after the snapshot `k` (when it is running).
 pub fn is_low(k: &ClockView, c: Colour, elapsed: f64) -> bool {
-    let i = index(c);
+    let i = c;
     let running = if k.running == Some(c) { elapsed } else { 0.0 };
     let main = k.main_ms[i] as f64 - running;
     match k.control {
@@ -83,7 +83,7 @@ fn PlayerCard(colour: Colour) -> impl IntoView {
     };
     let running = move || ctx.view.with(|v| v.clocks.running == Some(c));
     let to_move = move || ctx.view.with(|v| v.phase == RoomPhase::Playing && v.to_move == c);
-    let caps = move || ctx.view.with(|v| v.captures[index(c)]);
+    let caps = move || ctx.view.with(|v| v.captures[c]);
     let elapsed = move || {
         let now = ctx.now.get();
         ctx.view.with(|v| (now - ctx.offset.get() - v.server_time_ms as f64).max(0.0))
@@ -106,7 +106,7 @@ fn PlayerCard(colour: Colour) -> impl IntoView {
             if v.settings.mode.computer_playing(c).is_some() || v.your_colour == Some(c) {
                 return None;
             }
-            let i = index(c);
+            let i = c;
             let reconnecting = v.faults[i].as_ref().filter(|f| f.cause == FaultCause::Disconnected).map(|f| {
                 let left = ((f.wait_ends_at_ms as f64 - (ctx.now.get() - ctx.offset.get())) / 1000.0).max(0.0).ceil();
                 tr!("table.reconnecting", s = left)
@@ -198,6 +198,7 @@ mod tests {
     use super::*;
 
     fn clock(control: TimeControl, main_ms: [i64; 2], periods_left: [u32; 2]) -> ClockView {
+        let (main_ms, periods_left) = (main_ms.into(), periods_left.into());
         ClockView { control, main_ms, periods_left, running: Some(Colour::Black), turn_left_ms: None, at_ms: 0 }
     }
 

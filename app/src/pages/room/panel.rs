@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use super::{colour_text, event_line, label, Notice, RoomCtx};
 use crate::{
     matches::{
-        clocks::index,
         commands::Command,
         events::{Colour, Xyz},
         settings::{Preset, TimeControl},
@@ -37,7 +36,7 @@ pub(super) fn clock_text(ctx: RoomCtx, c: Colour) -> String {
     let now = ctx.now.get();
     ctx.view.with(|v| {
         let k = &v.clocks;
-        let i = index(c);
+        let i = c;
         let elapsed =
             if k.running == Some(c) { (now - ctx.offset.get() - v.server_time_ms as f64).max(0.0) } else { 0.0 };
         match k.control {
@@ -249,7 +248,7 @@ pub(super) fn MoveControls() -> impl IntoView {
                     </Show>
                     <button data-testid="request-undo" on:click=move |_| ctx.send(Command::RequestUndo)>{move || tr!("room.request_undo")}</button>
                     {move || {
-                        let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[index(c)].is_some()));
+                        let mine = ctx.view.with(|v| v.your_colour.is_some_and(|c| v.scoring_requests[c].is_some()));
                         if mine {
                             view! { <button data-testid="cancel-scoring" on:click=move |_| ctx.send(Command::CancelScoringRequest)>{tr!("room.cancel_scoring")}</button> }.into_any_sync()
                         } else {
@@ -344,7 +343,7 @@ pub(super) fn Requests() -> impl IntoView {
         })}
         {move || ctx.view.with(|v| {
             let asked: Vec<String> = [Colour::Black, Colour::White].into_iter()
-                .filter(|c| v.scoring_requests[index(*c)].is_some()).map(colour_text).collect();
+                .filter(|c| v.scoring_requests[*c].is_some()).map(colour_text).collect();
             (!asked.is_empty() && v.phase == RoomPhase::Playing).then(|| view! {
                 <p class="request" data-testid="scoring-requests">{tr!("room.scoring_asked", who = asked.join(", "))}</p>
             })

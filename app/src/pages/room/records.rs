@@ -20,7 +20,7 @@ use crate::{
 /// One approval as read: by both players, or by one and awaiting the other.
 fn approval_line(r: &RecordViewerView) -> String {
     let name = r.username.clone();
-    match r.approved {
+    match [r.approved.black, r.approved.white] {
         [true, true] => tr!("record.approved", name = name),
         [black, _] => {
             let (by, other) = if black { (Colour::Black, Colour::White) } else { (Colour::White, Colour::Black) };
@@ -105,9 +105,9 @@ mod tests {
         owner.with(|| {
             provide_context(crate::i18n::UiLang(RwSignal::new(crate::i18n::Lang::EN)));
             let r = |approved| RecordViewerView { username: "dave".into(), approved };
-            assert_eq!(approval_line(&r([true, true])), "dave: approved by both players");
-            assert_eq!(approval_line(&r([true, false])), "dave: approved by Black, waiting for White");
-            assert_eq!(approval_line(&r([false, true])), "dave: approved by White, waiting for Black");
+            assert_eq!(approval_line(&r([true, true].into())), "dave: approved by both players");
+            assert_eq!(approval_line(&r([true, false].into())), "dave: approved by Black, waiting for White");
+            assert_eq!(approval_line(&r([false, true].into())), "dave: approved by White, waiting for Black");
         });
     }
 }

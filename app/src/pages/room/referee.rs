@@ -9,7 +9,6 @@ use leptos::prelude::*;
 use super::{colour_text, label, tr_dyn, RoomCtx};
 use crate::{
     matches::{
-        clocks::index,
         commands::{Command, RoomPhase},
         events::{Colour, Xyz},
         referee::{ChainOpinion, ChainVerdict, RegionVerdict},
@@ -139,7 +138,7 @@ fn Objection() -> impl IntoView {
             let latest = v.referee.rulings.last().map(|r| r.number);
             matches!(v.phase, RoomPhase::Scoring | RoomPhase::Held | RoomPhase::AwaitingReview)
                 && latest.is_some()
-                && v.your_colour.is_some_and(|c| v.referee.objected[index(c)] != latest)
+                && v.your_colour.is_some_and(|c| v.referee.objected[c] != latest)
         })
     };
     view! {
@@ -166,14 +165,14 @@ fn Corrections() -> impl IntoView {
     view! {
         {move || ctx.view.with(|v| v.referee.correction.clone().map(|c| {
             let by = c.by.map(colour_text).unwrap_or_else(|| tr!("referee.administrator"));
-            let mine = v.your_colour.filter(|me| c.proposal.as_ref().is_some_and(|p| p.answers[index(*me)].is_none()));
+            let mine = v.your_colour.filter(|me| c.proposal.as_ref().is_some_and(|p| p.answers[*me].is_none()));
             view! {
                 <div class="correction" data-testid="correction">
                     <p>{tr!("referee.correction_referred", who = by)}": "<q>{c.reasons.clone()}</q></p>
                     {c.proposal.clone().map(|p| view! {
                         <p data-testid="correction-proposal">{tr!("referee.correction_proposed", result = crate::text::result(lang(), &p.result))}
                             " — "<q>{p.reasons.clone()}</q></p>
-                        <p>{[Colour::Black, Colour::White].into_iter().map(|k| format!("{}: {} ", colour_text(k), match p.answers[index(k)] {
+                        <p>{[Colour::Black, Colour::White].into_iter().map(|k| format!("{}: {} ", colour_text(k), match p.answers[k] {
                             None => tr!("scoring.not_yet"),
                             Some(true) => tr!("referee.accepted"),
                             Some(false) => tr!("referee.refused"),

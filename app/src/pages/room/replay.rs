@@ -149,7 +149,7 @@ fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
                 <dl class="replay-facts">
                     <dt>{move || tr!("replay.captures")}</dt>
                     <dd data-testid="replay-captures">{move || ctx.view.with(|v| format!("{} {} · {} {}",
-                        colour_text(Colour::Black), v.captures[0], colour_text(Colour::White), v.captures[1]))}</dd>
+                        colour_text(Colour::Black), v.captures.black, colour_text(Colour::White), v.captures.white))}</dd>
                     <dt>{move || tr!("replay.clocks")}</dt>
                     <dd data-testid="replay-clocks">{move || format!("{} {} · {} {}",
                         colour_text(Colour::Black), super::panel::clock_text(ctx, Colour::Black),

@@ -10,7 +10,6 @@ use leptos::prelude::*;
 use super::{chain_of, colour_text, label, RoomCtx};
 use crate::{
     matches::{
-        clocks::index,
         commands::Command,
         events::{Colour, MarkKind, ScoreSummary, Xyz},
         settings::Preset,
@@ -133,10 +132,8 @@ fn Consents() -> impl IntoView {
     let state = move || {
         ctx.view.with(|v| {
             let s = v.scoring.as_ref()?;
-            let mine = v
-                .your_colour
-                .filter(|_| v.phase == RoomPhase::Scoring)
-                .map(|c| s.consents[index(c)] == Some(s.statement));
+            let mine =
+                v.your_colour.filter(|_| v.phase == RoomPhase::Scoring).map(|c| s.consents[c] == Some(s.statement));
             Some((s.statement, s.consents, mine))
         })
     };
@@ -156,7 +153,7 @@ fn Consents() -> impl IntoView {
             })}
             <p data-testid="consents">
                 {[Colour::Black, Colour::White].into_iter().map(|c| {
-                    let agreed = consents[index(c)] == Some(n);
+                    let agreed = consents[c] == Some(n);
                     format!("{}: {}", colour_text(c), if agreed { tr!("scoring.agreed") } else { tr!("scoring.not_yet") })
                 }).collect::<Vec<_>>().join(" · ")}
             </p>

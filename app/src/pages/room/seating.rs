@@ -80,12 +80,8 @@ pub fn Seating(code: Option<String>) -> impl IntoView {
 #[component]
 pub fn ReadyButton() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
-    let show = move || {
-        ctx.view.with(|v| {
-            v.phase == RoomPhase::WaitingReady
-                && v.your_colour.is_some_and(|c| !v.ready[crate::matches::clocks::index(c)])
-        })
-    };
+    let show =
+        move || ctx.view.with(|v| v.phase == RoomPhase::WaitingReady && v.your_colour.is_some_and(|c| !v.ready[c]));
     view! {
         <Show when=show>
             <button class="primary" data-testid="ready" on:click=move |_| ctx.send(Command::Ready)>

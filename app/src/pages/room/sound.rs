@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::RoomCtx;
-use crate::matches::{clocks::index, events::Colour, settings::TimeControl};
+use crate::matches::{events::Colour, settings::TimeControl};
 
 /// The seconds counted aloud at the end of a byo-yomi period (000 §9).
 pub const COUNTDOWN_S: i64 = 10;
@@ -94,7 +94,7 @@ pub fn countdown(ctx: RoomCtx, c: Colour) -> Option<i64> {
         }
         let TimeControl::Byoyomi { period_s, .. } = k.control else { return None };
         let elapsed = (now - ctx.offset.get() - v.server_time_ms as f64).max(0.0);
-        if k.main_ms[index(c)] as f64 - elapsed > 0.0 {
+        if k.main_ms[c] as f64 - elapsed > 0.0 {
             return None;
         }
         let period = f64::from(period_s) * 1000.0;
