@@ -76,6 +76,18 @@ impl std::fmt::Display for Xyz {
     }
 }
 
+/// The text form back: "x,y,z", spaces allowed around each number.
+impl std::str::FromStr for Xyz {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Xyz, ()> {
+        let n: Vec<i64> = s.split(',').map(|p| p.trim().parse().map_err(|_| ())).collect::<Result<_, _>>()?;
+        match n[..] {
+            [x, y, z] => Ok(Xyz { x, y, z }),
+            _ => Err(()),
+        }
+    }
+}
+
 /// Why play is held.
 // Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]

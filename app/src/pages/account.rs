@@ -42,11 +42,7 @@ pub fn AccountPage() -> impl IntoView {
         });
     };
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <super::HeaderBadges/>
-            <super::LangSwitch/>
-        </header>
+        <crate::pages::TopBar/>
         <main class="page account-page" data-testid="account">
             <h1>{move || tr!("me.title")}</h1>
             <section aria-labelledby="password-title">
@@ -190,7 +186,7 @@ pub fn ResetPage() -> impl IntoView {
     let token = move || use_query_map().read().get("token").unwrap_or_default();
     let action = ServerAction::<ResetPassword>::new();
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::LangSwitch/></header>
+        <crate::pages::TopBar no_badges=true/>
         <main class="page narrow" data-testid="reset">
             <h1>{move || tr!("reset.title")}</h1>
             <ActionForm action=action attr:class="card form" attr:id="reset-form">

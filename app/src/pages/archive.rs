@@ -4,7 +4,7 @@
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
-use super::header::{fmt_time, HeaderBadges};
+use super::header::fmt_time;
 use crate::text::calendar::day_start_ms;
 use crate::{
     api::{
@@ -52,7 +52,7 @@ pub fn ArchivePage() -> impl IntoView {
     Effect::new(move |_| search());
     let sizes = [5u16, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25];
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page" data-testid="archive">
             <h1>{move || tr!("archive.title")}</h1>
             <p class="hint">{move || tr!("archive.hint")}" "<a href="/games/sgf" data-testid="sgf-link">{move || tr!("sgf.title")}</a></p>

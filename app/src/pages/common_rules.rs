@@ -6,7 +6,7 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 
-use super::header::{fmt_time, HeaderBadges};
+use super::header::fmt_time;
 use crate::{
     api::governance::read_common_rules,
     governance::{CommonRules, Permit, Precedent},
@@ -96,7 +96,7 @@ pub fn CommonRulesPage() -> impl IntoView {
     let version = move || use_query_map().read().get("version").and_then(|v| v.parse::<u32>().ok());
     let data = crate::pages::resource(version, read_common_rules);
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page" data-testid="common-rules">
             <h1>{move || tr!("rules.common.title")}</h1>
             <p>{move || tr!("rules.common.intro")}</p>

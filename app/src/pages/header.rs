@@ -1,9 +1,11 @@
-//! The header's badges on every page: the notifications bell with the unread count for
-//! signed-in users, and for administrators the length of the referee's queue. Filled in
-//! the browser after load and every 30 s (the server renders none, so a page never waits
-//! for them); a page that changes them asks for a reload.
+//! The bar at the top of every page (`TopBar`): the brand, a link home; what the page puts
+//! beside it (a room's name, the home page's account); the badges and the switches. The
+//! badges are the notifications bell with the unread count for signed-in users, and for
+//! administrators the length of the referee's queue. Filled in the browser after load and
+//! every 30 s (the server renders none, so a page never waits for them); a page that changes
+//! them asks for a reload.
 
-use leptos::{prelude::*, task::spawn_local};
+use leptos::{either::Either, prelude::*, task::spawn_local};
 
 use crate::{
     api::referee::{header_badges, BadgeCounts},
@@ -38,6 +40,39 @@ pub fn set_queue_len(n: usize) {
                 c.queue = Some(n);
             }
         });
+    }
+}
+
+/// The top bar. `children` stand after the brand; `grouped` keeps the badges and switches
+/// together at the bar's end (a room's bar, whose name takes the middle); `text_size` adds
+/// the large-text switch; `no_badges` is for pages of someone not signed in.
+#[component]
+pub fn TopBar(
+    #[prop(optional)] children: Option<Children>,
+    #[prop(optional)] grouped: bool,
+    #[prop(optional)] text_size: bool,
+    #[prop(optional)] no_badges: bool,
+    /// The home page's brand carries the Korean name too.
+    #[prop(optional)]
+    home: bool,
+) -> impl IntoView {
+    let switches = move || {
+        view! {
+            {(!no_badges).then(|| view! { <HeaderBadges/> })}
+            {text_size.then(|| view! { <super::TextSizeSwitch/> })}
+            <super::LangSwitch/>
+        }
+    };
+    view! {
+        <header class="topbar">
+            <a class="brand" href="/">"Space Baduk"{home.then(|| view! { <span class="sub">" 공간 바둑"</span> })}</a>
+            {children.map(|c| c())}
+            {if grouped {
+                Either::Left(view! { <span class="top-actions">{switches()}</span> })
+            } else {
+                Either::Right(switches())
+            }}
+        </header>
     }
 }
 

@@ -17,12 +17,7 @@ use crate::{
 #[component]
 pub fn HomePage() -> impl IntoView {
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"<span class="sub">" 공간 바둑"</span></a>
-            <Account/>
-            <super::HeaderBadges/>
-            <super::LangSwitch/>
-        </header>
+        <crate::pages::TopBar home=true><Account/></crate::pages::TopBar>
         <main class="home">
             <section class="board-panel" aria-labelledby="board-title">
                 <h2 id="board-title">{move || tr!("home.board_title")}</h2>
@@ -183,7 +178,7 @@ fn MyGames() -> impl IntoView {
                 {list.into_iter().map(|r| {
                     let detail = r.listing.as_ref().map(|l| match &l.result {
                         Some(res) => crate::text::listed_result(crate::i18n::use_lang().get_untracked(), res, l.under_review),
-                        None if l.phase == RoomPhase::Open => super::room::phase_text(r.status),
+                        None if l.phase == RoomPhase::Open => super::words::phase_text(r.status),
                         None => players_line(l),
                     });
                     view! {

@@ -23,12 +23,13 @@ mod rules_page;
 mod setup;
 mod sgf_view;
 mod signup;
+pub mod words;
 
 pub use account::{AccountPage, ResetPage};
 pub use admin::{AccountsAdminPage, AdminPage, AdminRoomPage, AuditLogPage, GovernancePage, LearningPage};
 pub use archive::ArchivePage;
 pub use common_rules::CommonRulesPage;
-pub use header::{Badges, HeaderBadges};
+pub use header::{Badges, HeaderBadges, TopBar};
 pub use home::HomePage;
 pub use new_room::NewRoomPage;
 pub use notifications::NotificationsPage;

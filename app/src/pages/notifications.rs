@@ -4,7 +4,7 @@
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
-use super::header::{fmt_time, Badges, HeaderBadges};
+use super::header::{fmt_time, Badges};
 use crate::{
     api::referee::{mark_notices_read, my_notices},
     matches::referee::{Notice, NoticeKind},
@@ -18,15 +18,15 @@ pub fn notice_text(n: &Notice) -> String {
     let kind: &'static str = n.kind.into();
     // A new queue item names its kind: told in words, not as a code.
     let detail = match n.kind {
-        NoticeKind::NewQueueItem if !detail.is_empty() => super::room::tr_dyn(&format!("queue.{detail}")),
-        NoticeKind::ReportDecided if !detail.is_empty() => super::room::tr_dyn(&format!("case.outcome.{detail}")),
+        NoticeKind::NewQueueItem if !detail.is_empty() => super::words::tr_dyn(&format!("queue.{detail}")),
+        NoticeKind::ReportDecided if !detail.is_empty() => super::words::tr_dyn(&format!("case.outcome.{detail}")),
         _ => detail,
     };
     // Conduct notices carry their reasons; those stored before they did read as they were.
     let with_reasons = !detail.is_empty()
         && matches!(n.kind, NoticeKind::Sanctioned | NoticeKind::AppealOpened | NoticeKind::AppealDecided);
     let key = if with_reasons { format!("notice.{kind}.reasons") } else { format!("notice.{kind}") };
-    super::room::tr_dyn_with(&key, &[("room", &room), ("detail", &detail)])
+    super::words::tr_dyn_with(&key, &[("room", &room), ("detail", &detail)])
 }
 
 #[component]
@@ -47,11 +47,7 @@ pub fn NotificationsPage() -> impl IntoView {
         });
     };
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <HeaderBadges/>
-            <super::LangSwitch/>
-        </header>
+        <crate::pages::TopBar/>
         <main class="page notifications" data-testid="notifications">
             <h1>{move || tr!("notice.title")}</h1>
             <Suspense fallback=|| view! { <p>"…"</p> }>

@@ -6,7 +6,6 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
 
-use super::header::HeaderBadges;
 use crate::{
     api::{
         profiles::{player_profile, GameCounts, Profile},
@@ -109,7 +108,7 @@ pub fn ProfilePage() -> impl IntoView {
     let name = move || params.read().get("name").unwrap_or_default();
     let data = crate::pages::resource(name, player_profile);
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page narrow" data-testid="profile">
             <Suspense fallback=|| view! { <p>"…"</p> }>
                 {move || Suspend::new(async move {

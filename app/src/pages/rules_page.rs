@@ -54,7 +54,7 @@ pub fn RulesPage() -> impl IntoView {
     };
     let para = |key: &'static str| view! { <p>{move || crate::i18n::text(crate::i18n::use_lang().get(), key)}</p> };
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page rules-page" data-testid="rules-page">
             <h1>{move || tr!("rules.title")}</h1>
             <p>{move || tr!("rules.intro")}" "<a href="/rules/common">{move || tr!("rules.common_link")}</a></p>

@@ -13,7 +13,7 @@ pub fn SetupPage() -> impl IntoView {
     let action = ServerAction::<CompleteSetup>::new();
     let result = action.value();
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page narrow">
             <h1>{move || tr!("setup.title")}</h1>
             <p>{move || tr!("setup.only_link")}</p>

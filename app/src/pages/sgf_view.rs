@@ -126,7 +126,7 @@ fn charset_of(bytes: &[u8]) -> Option<String> {
 fn read_chosen(_: leptos::ev::Event, _: impl FnOnce(Result<String, engine::sgf::SgfError>) + 'static) {}
 
 fn step_text(f: &Frame) -> String {
-    let who = |c: Colour| super::room::colour_text(c);
+    let who = |c: Colour| super::words::colour_text(c);
     match &f.step {
         None => tr!("replay.start"),
         Some((n, c, Some(at))) => tr!("replay.move", n = n, who = who(*c), at = at.clone()),
@@ -178,7 +178,7 @@ pub fn SgfViewPage() -> impl IntoView {
         move || loaded.with(|l| l.as_ref().and_then(|r| r.as_ref().ok()).and_then(|l| l.frames.get(at.get()).cloned()));
     let cells = Signal::derive(move || frame().map(|f| f.cells).unwrap_or_default());
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page" data-testid="sgf-view">
             <h1>{move || tr!("sgf.title")}</h1>
             <p class="hint">{move || tr!("sgf.hint")}</p>

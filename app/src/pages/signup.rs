@@ -9,7 +9,7 @@ use crate::{api::SignUp, tr};
 pub fn SignUpPage() -> impl IntoView {
     let action = ServerAction::<SignUp>::new();
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page narrow">
             <h1>{move || tr!("signup.title")}</h1>
             <ActionForm action=action attr:class="card form" attr:id="signup-form">

@@ -3,12 +3,11 @@
 //! password-reset link (shown once). Each action is in the administrators' log
 //! (`/admin/log`). Administrators only (the server refuses everyone else the data).
 
-use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::error_text;
 
-use super::super::header::{fmt_time, HeaderBadges};
+use super::super::header::fmt_time;
 use crate::{
     accounts::{AccountChange, AccountSummary, ResetLink},
     api::account::{admin_accounts, admin_change_account, admin_reset_link},
@@ -19,24 +18,10 @@ use crate::{
 pub fn AccountsAdminPage() -> impl IntoView {
     let data = crate::pages::resource(|| (), |_| super::for_admin(admin_accounts));
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <HeaderBadges/>
-            <super::super::LangSwitch/>
-        </header>
-        <main class="page admin" data-testid="accounts-admin">
-            <h1>{move || tr!("accounts.title")}</h1>
-            <Suspense fallback=|| view! { <p>"…"</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Ok(Some(list)) => view! { <Accounts initial=list/> }.into_any_sync(),
-                        Ok(None) => super::refusal().into_any_sync(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
-                    }
-                })}
-            </Suspense>
+        <super::AdminFrame testid="accounts-admin" title="accounts.title">
+            <super::Loaded data body=|list| view! { <Accounts initial=list/> }/>
             <p><a href="/admin/log">{move || tr!("log.title")}</a>" · "<a href="/admin">{move || tr!("admin.title")}</a></p>
-        </main>
+        </super::AdminFrame>
     }
 }
 

@@ -6,7 +6,7 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use strum::IntoEnumIterator;
 
-use super::desk::{send_reasoned, Reasons, REASONS_MAX};
+use crate::pages::room::reasons::{send_reasoned, Reasons, REASONS_MAX};
 use crate::{
     api::conduct::{admin_dismiss_report, admin_report_cases, admin_sanction},
     matches::{
@@ -16,7 +16,8 @@ use crate::{
     },
     pages::{
         header::fmt_time,
-        room::{colour_text, tr_dyn, Notice, RoomCtx},
+        room::{Notice, RoomCtx},
+        words::{colour_text, tr_dyn},
     },
     tr,
 };

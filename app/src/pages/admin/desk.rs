@@ -16,13 +16,15 @@ use crate::{
     },
     pages::{
         header::fmt_time,
-        room::{colour_text, label, tr_dyn, RoomCtx},
+        room::{
+            label,
+            reasons::{send_reasoned, Reasons},
+            Notice, RoomCtx,
+        },
+        words::{colour_text, tr_dyn},
     },
     tr,
 };
-
-/// Reasons: 1–2000 characters (the server checks them again).
-pub const REASONS_MAX: usize = 2000;
 
 fn xyz_id(p: Xyz) -> String {
     format!("{}-{}-{}", p.x, p.y, p.z)
@@ -87,15 +89,6 @@ impl RulingDraft {
     }
 }
 
-/// Parses "x,y,z" (spaces allowed).
-pub fn parse_xyz(s: &str) -> Option<Xyz> {
-    let n: Vec<i64> = s.split(',').map(|p| p.trim().parse().ok()).collect::<Option<_>>()?;
-    match n[..] {
-        [x, y, z] => Some(Xyz { x, y, z }),
-        _ => None,
-    }
-}
-
 #[component]
 pub fn DeskPanel() -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
@@ -124,8 +117,8 @@ pub fn DeskPanel() -> impl IntoView {
             <h2>{move || tr!("desk.title")}</h2>
             <Show when=admin fallback=|| super::refusal()>
                 {move || ctx.notice.get().map(|n| match n {
-                    crate::pages::room::Notice::Info(t) => view! { <p class="notice" data-testid="desk-notice" role="status">{t}</p> }.into_any_sync(),
-                    crate::pages::room::Notice::Error(t) => view! { <p class="notice error" data-testid="desk-notice" role="alert">{t}</p> }.into_any_sync(),
+                    Notice::Info(t) => view! { <p class="notice" data-testid="desk-notice" role="status">{t}</p> }.into_any_sync(),
+                    Notice::Error(t) => view! { <p class="notice error" data-testid="desk-notice" role="alert">{t}</p> }.into_any_sync(),
                 })}
                 {move || match desk.get() {
                     None => view! { <p>"…"</p> }.into_any_sync(),
@@ -296,34 +289,6 @@ fn Timeline(desk: DeskView) -> impl IntoView {
     }
 }
 
-/// A textarea for the reasons every action carries.
-#[component]
-pub fn Reasons(value: RwSignal<String>) -> impl IntoView {
-    view! {
-        <label class="reasons">{move || tr!("desk.reasons")}
-            <textarea data-testid="reasons" required minlength="1" maxlength=REASONS_MAX.to_string() rows="2"
-                prop:value=value on:input=move |e| value.set(event_target_value(&e))></textarea>
-        </label>
-    }
-}
-
-/// Sends `cmd` built from the reasons; on success the reasons are cleared.
-pub fn send_reasoned(ctx: RoomCtx, reasons: RwSignal<String>, make: impl FnOnce(String) -> Option<Command>) {
-    let r = reasons.get_untracked();
-    let n = r.trim().chars().count();
-    if n == 0 || r.chars().count() > REASONS_MAX {
-        ctx.notice.set(Some(crate::pages::room::Notice::Error(tr!("desk.reasons_needed", max = REASONS_MAX))));
-        return;
-    }
-    if let Some(cmd) = make(r) {
-        ctx.send_and(cmd, move |ok| {
-            if ok {
-                reasons.set(String::new());
-            }
-        });
-    }
-}
-
 #[component]
 fn RulingForm(draft: RulingDraft) -> impl IntoView {
     let ctx = expect_context::<RoomCtx>();
@@ -332,9 +297,12 @@ fn RulingForm(draft: RulingDraft) -> impl IntoView {
     let region_kind = RwSignal::new("neutral".to_string());
     let add_region = move || {
         let text = region_at.get_untracked();
-        let at = parse_xyz(&text).or_else(|| if text.trim().is_empty() { ctx.selection.get_untracked() } else { None });
+        let at =
+            text.parse::<Xyz>()
+                .ok()
+                .or_else(|| if text.trim().is_empty() { ctx.selection.get_untracked() } else { None });
         let Some(at) = at else {
-            ctx.notice.set(Some(crate::pages::room::Notice::Error(tr!("desk.bad_point"))));
+            ctx.notice.set(Some(Notice::Error(tr!("desk.bad_point"))));
             return;
         };
         let verdict = if region_kind.get_untracked() == "seki" { RegionVerdict::Seki } else { RegionVerdict::Neutral };
@@ -444,7 +412,7 @@ fn Actions(draft: RulingDraft) -> impl IntoView {
                 method,
             },
             _ => {
-                ctx.notice.set(Some(crate::pages::room::Notice::Error(tr!("desk.bad_margin"))));
+                ctx.notice.set(Some(Notice::Error(tr!("desk.bad_margin"))));
                 return None;
             }
         };

@@ -4,13 +4,9 @@
 //! precedent to the common rules (003 §1.5). Every change with reasons, in the
 //! administrators' log. Administrators only (the server refuses everyone else).
 
-use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
-use super::{
-    super::header::{fmt_time, HeaderBadges},
-    error_text,
-};
+use super::{super::header::fmt_time, error_text};
 use crate::{
     api::governance::{admin_add_precedent, admin_retention, admin_run_retention, admin_set_site_defaults},
     governance::{NewPrecedent, RetentionHold, RetentionItem, RetentionReport, RetentionStatus, RulingRef, RunTrigger},
@@ -21,26 +17,12 @@ use crate::{
 pub fn GovernancePage() -> impl IntoView {
     let data = crate::pages::resource(|| (), |_| super::for_admin(admin_retention));
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <HeaderBadges/>
-            <super::super::LangSwitch/>
-        </header>
-        <main class="page admin" data-testid="governance">
-            <h1>{move || tr!("governance.title")}</h1>
-            <Suspense fallback=|| view! { <p>"…"</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Ok(Some(status)) => view! { <Governance initial=status/> }.into_any_sync(),
-                        Ok(None) => super::refusal().into_any_sync(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
-                    }
-                })}
-            </Suspense>
+        <super::AdminFrame testid="governance" title="governance.title">
+            <super::Loaded data body=|status| view! { <Governance initial=status/> }/>
             <p><a href="/rules/common">{move || tr!("rules.common.title")}</a>" · "
                 <a href="/admin/log">{move || tr!("log.title")}</a>" · "
                 <a href="/admin">{move || tr!("admin.title")}</a></p>
-        </main>
+        </super::AdminFrame>
     }
 }
 

@@ -7,42 +7,23 @@ use leptos::{prelude::*, task::spawn_local};
 
 use super::error_text;
 
-use super::super::header::HeaderBadges;
 use crate::{
-    api::{
-        current_user,
-        learning::{import_model, list_models, start_training, training_run},
-    },
+    api::learning::{import_model, list_models, start_training, training_run},
     learning::{EpochPoint, ModelSummary, RunState, TrainingRequest, TrainingStatus, EPOCHS},
     tr, AppError,
 };
 
 #[component]
 pub fn LearningPage() -> impl IntoView {
-    let admin = crate::pages::resource(
-        || (),
-        |_| async move { current_user().await.map(|m| m.is_some_and(|m| m.role.is_admin())) },
-    );
+    // What the page loads is only whether the reader is an administrator: the parts load
+    // their own data.
+    let data = crate::pages::resource(|| (), |_| super::for_admin(|| async { Ok::<_, AppError>(()) }));
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <HeaderBadges/>
-            <super::super::LangSwitch/>
-        </header>
-        <main class="page admin" data-testid="learning">
-            <h1>{move || tr!("learning.title")}</h1>
+        <super::AdminFrame testid="learning" title="learning.title">
             <p class="hint">{move || tr!("learning.metrics_caveat")}</p>
-            <Suspense fallback=|| view! { <p>"…"</p> }>
-                {move || Suspend::new(async move {
-                    match admin.await {
-                        Ok(true) => view! { <Models/><Train/><super::programs::ProgramMatches/> }.into_any_sync(),
-                        Ok(false) => super::refusal().into_any_sync(),
-                        Err(e) => view! { <p class="error" role="alert">{error_text(&e)}</p> }.into_any_sync(),
-                    }
-                })}
-            </Suspense>
+            <super::Loaded data body=|()| view! { <Models/><Train/><super::programs::ProgramMatches/> }/>
             <p><a href="/admin">{move || tr!("admin.title")}</a></p>
-        </main>
+        </super::AdminFrame>
     }
 }
 

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos_router::hooks::use_query_map;
 use strum::IntoEnumIterator;
 
-use super::super::header::{fmt_time, HeaderBadges};
+use super::super::header::fmt_time;
 use crate::text::calendar::day_start_ms;
 use crate::{
     api::account::admin_log,
@@ -63,48 +63,38 @@ pub fn AuditLogPage() -> impl IntoView {
     };
     let data = crate::pages::resource(query, |q| super::for_admin(move || admin_log(q.filter())));
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
-            <HeaderBadges/>
-            <super::super::LangSwitch/>
-        </header>
-        <main class="page admin" data-testid="audit-log">
-            <h1>{move || tr!("log.title")}</h1>
+        <super::AdminFrame testid="audit-log" title="log.title">
             <Filters q=query()/>
             <p class="exports">
                 <a data-testid="export-json" href=move || format!("/api/v1/admin/audit{}", query().export_query())>{move || tr!("log.export_json")}</a>" · "
                 <a data-testid="export-csv" href=move || format!("/api/v1/admin/audit.csv{}", query().export_query())>{move || tr!("log.export_csv")}</a>
             </p>
-            <Suspense fallback=|| view! { <p>"…"</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Ok(Some(log)) if log.is_empty() => view! {
-                            <p class="empty" data-testid="audit-empty">{move || tr!("log.empty")}</p>
-                        }.into_any_sync(),
-                        Ok(Some(log)) => view! {
-                            <div class="table-wrap">
-                                <table class="audit" data-testid="audit">
-                                    <thead><tr>
-                                        <th>{move || tr!("log.when")}</th>
-                                        <th>{move || tr!("log.actor")}</th>
-                                        <th>{move || tr!("log.action")}</th>
-                                        <th>{move || tr!("log.target")}</th>
-                                        <th>{move || tr!("log.reasons")}</th>
-                                    </tr></thead>
-                                    <tbody>{log.into_iter().map(row).collect_view()}</tbody>
-                                </table>
-                            </div>
-                        }.into_any_sync(),
-                        Ok(None) => super::refusal().into_any_sync(),
-                        Err(e) => view! {
-                            <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p>
-                        }.into_any_sync(),
-                    }
-                })}
-            </Suspense>
+            <super::Loaded data body=entries/>
             <p><a href="/admin/accounts">{move || tr!("accounts.title")}</a>" · "<a href="/admin">{move || tr!("admin.title")}</a></p>
-        </main>
+        </super::AdminFrame>
     }
+}
+
+/// The log's entries as a table, or the note that there are none.
+fn entries(log: Vec<AuditEntry>) -> impl IntoView {
+    if log.is_empty() {
+        return view! { <p class="empty" data-testid="audit-empty">{move || tr!("log.empty")}</p> }.into_any_sync();
+    }
+    view! {
+        <div class="table-wrap">
+            <table class="audit" data-testid="audit">
+                <thead><tr>
+                    <th>{move || tr!("log.when")}</th>
+                    <th>{move || tr!("log.actor")}</th>
+                    <th>{move || tr!("log.action")}</th>
+                    <th>{move || tr!("log.target")}</th>
+                    <th>{move || tr!("log.reasons")}</th>
+                </tr></thead>
+                <tbody>{log.into_iter().map(row).collect_view()}</tbody>
+            </table>
+        </div>
+    }
+    .into_any_sync()
 }
 
 /// A plain GET form: the filter lands in the page's query, so it works before hydration

@@ -8,7 +8,7 @@ use crate::{
     api::referee::claim_item,
     matches::referee::QueueEntry,
     pages::header::{age_text, now_ms, set_queue_len},
-    pages::room::tr_dyn,
+    pages::words::tr_dyn,
     tr,
 };
 

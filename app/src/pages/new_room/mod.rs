@@ -118,7 +118,7 @@ pub fn NewRoomPage() -> impl IntoView {
         })
     };
     view! {
-        <header class="topbar"><a class="brand" href="/">"Space Baduk"</a><super::HeaderBadges/><super::LangSwitch/></header>
+        <crate::pages::TopBar/>
         <main class="page narrow">
             <h1>{move || tr!("new.title")}</h1>
             <form class="card form" data-testid="new-room" on:submit=move |e| { e.prevent_default(); submit(); }>

@@ -14,7 +14,7 @@ use crate::{
         conduct::{AppealRefusal, Category, NewReport, ReportAbout, SanctionRecord, Subject},
         events::Colour,
     },
-    pages::{admin::desk::REASONS_MAX, header::fmt_time},
+    pages::{header::fmt_time, room::reasons::REASONS_MAX},
     tr,
 };
 

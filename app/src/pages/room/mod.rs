@@ -15,6 +15,7 @@ mod seating;
 pub use seating::ReadyButton;
 mod live;
 mod panel;
+pub mod reasons;
 mod referee;
 mod scoring;
 mod sound;
@@ -29,6 +30,8 @@ mod replay;
 pub use replay::ReplayPage;
 
 use crate::matches::commands::RoomPhase;
+// The page words every part of the room uses (`super::colour_text`, …).
+use super::words::{colour_text, phase_text, tr_dyn, tr_dyn_with};
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -429,27 +432,6 @@ pub fn label_set(v: &RoomView) -> Option<engine::LabelSet> {
     })
 }
 
-pub fn colour_text(c: Colour) -> String {
-    match c {
-        Colour::Black => tr!("colour.black"),
-        Colour::White => tr!("colour.white"),
-    }
-}
-
-pub fn phase_text(phase: RoomPhase) -> String {
-    tr_dyn(&format!("phase.{}", phase.as_str()))
-}
-
-/// Translates a key built at run time.
-pub fn tr_dyn(key: &str) -> String {
-    crate::i18n::text(crate::i18n::use_lang().get(), key)
-}
-
-/// Translates a key built at run time, with parameters.
-pub fn tr_dyn_with(key: &str, params: &[(&str, &str)]) -> String {
-    crate::text::t_with(crate::i18n::use_lang().get(), key, params)
-}
-
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
@@ -504,11 +486,12 @@ pub fn event_line(v: &RoomView, e: &Event) -> Option<(String, bool)> {
 
 #[component]
 pub fn RoomPage() -> impl IntoView {
-    room_page(false)
+    room_page(None)
 }
 
-/// The room page; with `desk` (`/admin/rooms/{id}`) the referee's desk spans the page below it.
-pub fn room_page(desk: bool) -> impl IntoView {
+/// The room page; with a `desk` (`/admin/rooms/{id}`: the referee's, made by the console) it
+/// spans the page below the board.
+pub fn room_page(desk: Option<fn() -> AnyView>) -> impl IntoView {
     let params = use_params_map();
     let query = use_query_map();
     let id = move || params.read().get("id").and_then(|s| s.parse::<i64>().ok());
@@ -537,7 +520,7 @@ pub fn room_page(desk: bool) -> impl IntoView {
 }
 
 #[component]
-fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(optional)] desk: bool) -> impl IntoView {
+fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, desk: Option<fn() -> AnyView>) -> impl IntoView {
     let ctx = RoomCtx::new(initial, me);
     ctx.sound.set(sound::remembered());
     provide_context(ctx);
@@ -548,14 +531,12 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
     // page's order (so the keyboard's and a screen reader's too); the rest follows, folded.
     // On a wide screen the board takes the left, the bar and the action head the right.
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
+        <crate::pages::TopBar grouped=true text_size=true>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-            <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::TextSizeSwitch/><crate::pages::LangSwitch/></span>
-        </header>
+        </crate::pages::TopBar>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
         // data-version: the last event the page holds, so a test can wait until it is in step.
-        <main class="room" class:flat=flat class:with-desk=desk data-version=move || ctx.view.with(|v| v.version)
+        <main class="room" class:flat=flat class:with-desk=desk.is_some() data-version=move || ctx.view.with(|v| v.version)
             data-phase=move || ctx.view.with(|v| v.phase.as_str())
             class:counting=move || ctx.my_colour().and_then(|c| sound::countdown(ctx, c)).is_some()>
             // 000 §9: the last seconds of a byo-yomi period in large numbers.
@@ -583,7 +564,7 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, #[prop(op
                 {view! { <conduct::ReportForm/> }.into_any_sync()}
             </aside>
             // The referee's desk spans the page below the board: its tables need the width.
-            {desk.then(|| view! { <div class="desk-area"><crate::pages::admin::desk::DeskPanel/></div> }.into_any_sync())}
+            {desk.map(|d| view! { <div class="desk-area">{d()}</div> }.into_any_sync())}
         </main>
     }
 }

@@ -15,8 +15,8 @@ use crate::{
         view::RoomView,
     },
     pages::{
-        admin::desk::{send_reasoned, Reasons},
         header::fmt_time,
+        room::reasons::{send_reasoned, Reasons},
     },
     tr,
 };
@@ -263,7 +263,7 @@ fn ScoringControls() -> impl IntoView {
         <Show when=scoring>
             <form class="opinion" data-testid="opinion-form" on:submit=move |e| {
                 e.prevent_default();
-                let at = crate::pages::admin::desk::parse_xyz(&chain.get_untracked());
+                let at = chain.get_untracked().parse::<crate::matches::events::Xyz>().ok();
                 let op = match opinion.get_untracked().as_str() {
                     "dead" => ChainOpinion::Dead,
                     "seki" => ChainOpinion::Seki,

@@ -117,11 +117,9 @@ fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
     let flat = ctx.is_flat();
     let describe = move |s: &ReplayStep| ctx.view.with_untracked(|v| step_text(v, &s.kind));
     view! {
-        <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"</a>
+        <crate::pages::TopBar grouped=true>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-            <span class="top-actions"><crate::pages::HeaderBadges/><crate::pages::LangSwitch/></span>
-        </header>
+        </crate::pages::TopBar>
         <main class="room replay" class:flat=flat data-testid="replay">
             {if flat {
                 view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any_sync()

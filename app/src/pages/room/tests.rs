@@ -5,6 +5,8 @@
 
 use leptos::prelude::*;
 
+use crate::sync_hydrate::IntoAnySync;
+
 use super::Room;
 use crate::{
     api::auth::UserView,
@@ -86,8 +88,10 @@ fn stages(mut settings: MatchSettings, first: Xyz, second: Xyz) -> Vec<(&'static
 fn render(lang: Lang, s: &MatchState, who: Option<i64>) -> String {
     let viewer = who.map(caller);
     let view = s.view(7, viewer.as_ref(), 60_000, 1);
-    let desk = who == Some(ADMIN);
-    let role = if desk { Role::Admin } else { Role::Player };
+    let admin = who == Some(ADMIN);
+    let role = if admin { Role::Admin } else { Role::Player };
+    // The administrator's room page: the console's desk below the board.
+    let desk = admin.then_some((|| crate::pages::admin::desk::DeskPanel().into_any_sync()) as fn() -> AnyView);
     let me = who.map(|id| UserView { id, username: name(id), role });
     let owner = Owner::new();
     owner.with(|| {
@@ -219,7 +223,7 @@ fn render_for(lang: Lang, s: &MatchState, viewer: Option<Requester>) -> String {
     let owner = Owner::new();
     owner.with(|| {
         provide_context(UiLang(RwSignal::new(lang)));
-        view! { <Room initial=view me=me code=None/> }.to_html()
+        view! { <Room initial=view me=me code=None desk=None/> }.to_html()
     })
 }
 
