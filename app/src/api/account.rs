@@ -16,10 +16,10 @@ use super::{auth::now_ms, auth::session, db, play::signed_in};
 
 /// The administrator asking, or the refusal (`admin_only`; not signed in: 401).
 #[cfg(feature = "ssr")]
-pub(crate) async fn admin() -> Result<crate::matches::commands::Requester, AppError> {
+pub(crate) async fn admin() -> Result<wire::commands::Requester, AppError> {
     let r = signed_in().await?;
     if !r.role.is_admin() {
-        return Err(crate::matches::commands::MatchError::AdminOnly.into());
+        return Err(wire::commands::MatchError::AdminOnly.into());
     }
     Ok(r)
 }

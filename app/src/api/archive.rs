@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::RoomSummary;
-use crate::{matches::settings::Preset, AppError};
+use crate::AppError;
+use wire::settings::Preset;
 
 /// How a game ended for the viewer, as the archive filters it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +60,7 @@ impl ArchiveFilter {
         let Some(listing) = &r.listing else { return self.outcome.is_none() && self.player.trim().is_empty() };
         let wanted = self.player.trim().to_lowercase();
         if !wanted.is_empty() {
-            use crate::matches::listing::SeatLabel;
+            use wire::listing::SeatLabel;
             let named = listing.seats.iter().flatten().any(|s| match s {
                 SeatLabel::Person { username } => username.to_lowercase().contains(&wanted),
                 SeatLabel::Guest { name } => name.to_lowercase().contains(&wanted),

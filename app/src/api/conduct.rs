@@ -5,10 +5,9 @@
 
 use leptos::prelude::*;
 
-use crate::{
-    matches::conduct::{Category, NewReport, Penalty, ReportCase, SanctionEntry, SanctionRecord, Target},
-    AppError,
-};
+use crate::AppError;
+
+use wire::conduct::{Category, NewReport, Penalty, ReportCase, SanctionEntry, SanctionRecord, Target};
 
 #[cfg(feature = "ssr")]
 use super::{account::admin, play::service, play::signed_in};

@@ -28,7 +28,7 @@ pub async fn import_model(json: String) -> Result<ModelSummary, AppError> {
 pub async fn training_run() -> Result<TrainingStatus, AppError> {
     let who = signed_in().await?;
     if !who.is_admin() {
-        return Err(AppError::Match(crate::matches::state::MatchError::AdminOnly));
+        return Err(AppError::Match(room::MatchError::AdminOnly));
     }
     Ok(service()?.training_status())
 }

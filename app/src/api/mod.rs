@@ -30,6 +30,6 @@ pub(crate) fn db() -> Result<crate::data::Db, crate::AppError> {
 /// The signed-in user as the one asking: sending match commands, watching a room, reading
 /// its record.
 #[cfg(feature = "ssr")]
-pub fn requester(u: crate::data::User) -> crate::matches::commands::Requester {
-    crate::matches::commands::Requester { user_id: u.id, username: u.username, role: u.role }
+pub fn requester(u: crate::data::User) -> wire::commands::Requester {
+    wire::commands::Requester { user_id: u.id, username: u.username, role: u.role }
 }

@@ -4,14 +4,12 @@
 
 use leptos::prelude::*;
 
-use crate::{
-    matches::{
-        commands::Command,
-        commands::{CommandReply, CreatedRoom},
-        settings::MatchSettings,
-        view::RoomView,
-    },
-    AppError,
+use crate::AppError;
+
+use wire::{
+    commands::{Command, CommandReply, CreatedRoom},
+    settings::MatchSettings,
+    view::RoomView,
 };
 
 #[cfg(feature = "ssr")]
@@ -24,13 +22,13 @@ pub(super) fn service() -> Result<crate::matches::service::MatchService, AppErro
 
 /// Who is asking: the signed-in user, or `None` for a visitor.
 #[cfg(feature = "ssr")]
-pub(super) async fn viewer() -> Result<Option<crate::matches::commands::Requester>, AppError> {
+pub(super) async fn viewer() -> Result<Option<wire::commands::Requester>, AppError> {
     let user = crate::data::sessions::current(&super::db()?, &super::auth::session().await?).await?;
     Ok(user.map(super::requester))
 }
 
 #[cfg(feature = "ssr")]
-pub(super) async fn signed_in() -> Result<crate::matches::commands::Requester, AppError> {
+pub(super) async fn signed_in() -> Result<wire::commands::Requester, AppError> {
     viewer().await?.ok_or(AppError::NotSignedIn)
 }
 

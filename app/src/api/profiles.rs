@@ -6,8 +6,8 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::RoomSummary;
-use crate::matches::{conduct::SanctionEntry, mode::ModeTag, settings::Preset};
 use crate::AppError;
+use wire::{conduct::SanctionEntry, mode::ModeTag, settings::Preset};
 
 /// One preset and kind of game: how many were played and how they ended for this player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,9 +49,9 @@ pub enum Outcome {
 }
 
 /// `username`'s outcome in a finished room (its listing).
-pub fn outcome(listing: &crate::matches::listing::Listing, mode: ModeTag, username: &str) -> Outcome {
-    use crate::matches::listing::SeatLabel;
+pub fn outcome(listing: &wire::listing::Listing, mode: ModeTag, username: &str) -> Outcome {
     use engine::GameResult as R;
+    use wire::listing::SeatLabel;
     let Some(result) = &listing.result else { return Outcome::Other };
     if *result == R::Void {
         return Outcome::Void;

@@ -5,10 +5,11 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::{
-    matches::referee::{Notice, QueueEntry, QueueKind},
-    matches::view::DeskView,
-    AppError,
+use crate::AppError;
+
+use wire::{
+    referee::{Notice, QueueEntry, QueueKind},
+    view::DeskView,
 };
 
 #[cfg(feature = "ssr")]

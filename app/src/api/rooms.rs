@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::matches::{commands::RoomPhase, listing::Listing, settings::Preset};
 use crate::AppError;
+use wire::{commands::RoomPhase, listing::Listing, settings::Preset};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RoomSummary {
@@ -18,7 +18,7 @@ pub struct RoomSummary {
     /// `Open`, `Playing` or `Finished` (the rooms table keeps no finer phase).
     pub status: RoomPhase,
     /// Marked in lists: one device, practice, against the computer (003 §11.1).
-    pub mode: crate::matches::mode::ModeTag,
+    pub mode: wire::mode::ModeTag,
     pub created_at_ms: i64,
     /// When the game ended, once it has.
     #[serde(default)]

@@ -21,7 +21,7 @@ mod renderer;
 
 use leptos::prelude::*;
 
-use crate::matches::events::Colour;
+use wire::events::Colour;
 
 /// What the 3D view shows: the box, its stones (actual coordinates), the last move, the
 /// selecting player's translucent preview (003 §2.4), the active layer (003 §7.6) and the

@@ -17,7 +17,7 @@ use super::{
     lattice::{points_on, segments, world_pos, LineKind, Segment},
     BoardScene,
 };
-use crate::matches::events::Colour;
+use wire::events::Colour;
 
 /// An sRGB colour with alpha, 0–255.
 pub type Rgba = [u8; 4];

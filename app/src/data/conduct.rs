@@ -7,11 +7,8 @@ use super::{
     audit::{append, Logged},
     internal, write_tx, Db,
 };
-use crate::{
-    audit::AuditAction,
-    matches::conduct::{CaseOutcome, Category, ReportCase, ReportLine},
-    AppError,
-};
+use crate::{audit::AuditAction, AppError};
+use wire::conduct::{CaseOutcome, Category, ReportCase, ReportLine};
 
 /// A report to store: its case is the open one about `subject` (`None`: the match) in the
 /// room, or a new one.

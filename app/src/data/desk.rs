@@ -4,8 +4,8 @@
 use crate::data::{on, Cols, Neutral};
 
 use super::{internal, Db};
-use crate::matches::referee::{Notice, NoticeKind, QueueEntry, QueueKind, RoomItem};
 use crate::AppError;
+use wire::referee::{Notice, NoticeKind, QueueEntry, QueueKind, RoomItem};
 
 /// A claim refused: someone else already handles the item.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,7 +4,8 @@ use crate::data::{on, Cols, Neutral};
 use serde::{Deserialize, Serialize};
 
 use super::{internal, Db};
-use crate::{learning::programs::PinnedContestant, matches::settings::MatchSettings, AppError};
+use crate::{learning::programs::PinnedContestant, AppError};
+use wire::settings::MatchSettings;
 
 /// What a series plays, fixed when it starts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -72,12 +72,12 @@ mod tests {
     use strum::IntoEnumIterator;
 
     use super::*;
-    use crate::matches::commands::*;
-    use crate::matches::conduct::{AppealRefusal, ReportRefusal, SanctionProblem, SanctionProblemCode};
-    use crate::matches::events::{Colour, FaultCause, MarkKind, Xyz};
-    use crate::matches::referee::QueueKind;
     use serde_json::{Map, Value};
+    use wire::commands::*;
+    use wire::conduct::{AppealRefusal, ReportRefusal, SanctionProblem, SanctionProblemCode};
     use wire::decode::{Fields, Tagged};
+    use wire::events::{Colour, FaultCause, MarkKind, Xyz};
+    use wire::referee::QueueKind;
 
     /// Every sample reads back as itself from its serialized form, and the samples name every
     /// variant of `T` (so a variant added without a sample fails here).
@@ -295,7 +295,7 @@ mod tests {
 
     #[test]
     fn every_seat_label_reads_back() {
-        use crate::matches::listing::SeatLabel;
+        use wire::listing::SeatLabel;
         every_variant_round_trips(
             &[
                 SeatLabel::Person { username: "kim".into() },

@@ -13,7 +13,7 @@ use leptos::server_fn::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::matches::commands::MatchError;
+use wire::commands::MatchError;
 
 mod decode;
 use wire::decode::Tagged;
@@ -81,7 +81,7 @@ pub enum AppError {
     DatabaseUnavailable { retry_after_s: u64 },
     /// The administrator's queue has no such item (it may have been decided meanwhile).
     #[error("room {room_id} has no open {kind:?} item in the queue")]
-    NoQueueItem { room_id: i64, kind: crate::matches::referee::QueueKind },
+    NoQueueItem { room_id: i64, kind: wire::referee::QueueKind },
     /// Another administrator already handles the item.
     #[error("{by} already handles this item")]
     ClaimedByOther { by: String },
@@ -117,7 +117,7 @@ pub enum AppError {
     TrainingRefused { why: crate::learning::TrainingRefusal },
     /// A report refused (003 §6.4): who may report, about whom, at which event.
     #[error("report not possible: {why:?}")]
-    ReportRefused { why: crate::matches::conduct::ReportRefusal },
+    ReportRefused { why: wire::conduct::ReportRefusal },
     /// No report case has this id, or it is already decided.
     #[error("there is no open report case {id}")]
     NoReportCase { id: i64 },
@@ -207,7 +207,7 @@ impl AppError {
     /// A text field of reasons, evidence or a description: trimmed, 1–2000 characters
     /// (`REASONS_LEN`), or the typed length problem naming `field`.
     pub fn check_text(field: &str, text: &str) -> Result<String, Self> {
-        let range = crate::matches::commands::REASONS_LEN;
+        let range = wire::commands::REASONS_LEN;
         let t = text.trim();
         let n = t.chars().count();
         if range.contains(&n) {
@@ -233,7 +233,7 @@ impl AppError {
             | NoAccount { .. }
             | NoPlayer { .. } => 404,
             LastAdministrator => 409,
-            ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer } => 403,
+            ReportRefused { why: wire::conduct::ReportRefusal::NotAViewer } => 403,
             ReportRefused { .. } => 422,
             NoReportCase { .. } | NoRulesVersion { .. } => 404,
             NotAClause { .. } | NotARuling { .. } => 422,
@@ -399,8 +399,8 @@ mod response {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
             }
             if let AppError::Match(
-                crate::matches::commands::MatchError::ServedElsewhere { retry_after_s }
-                | crate::matches::commands::MatchError::DatabaseUnavailable { retry_after_s },
+                wire::commands::MatchError::ServedElsewhere { retry_after_s }
+                | wire::commands::MatchError::DatabaseUnavailable { retry_after_s },
             ) = self
             {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
@@ -413,7 +413,7 @@ mod response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::events::{Colour, Xyz};
+    use wire::events::{Colour, Xyz};
 
     #[test]
     fn every_kind_of_error_round_trips_through_its_body() {

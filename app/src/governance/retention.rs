@@ -5,10 +5,9 @@
 //! Runs at start and daily; every run is recorded, and a dry run is the dashboard's report.
 
 use super::{RetentionHold, RetentionItem, RetentionReport, RetentionStatus, RunTrigger};
-use crate::{
-    matches::{commands::Requester, service::MatchService, state::MatchError},
-    AppError,
-};
+use crate::{matches::service::MatchService, AppError};
+use room::MatchError;
+use wire::commands::Requester;
 
 /// How often the scheduled run comes.
 pub const EVERY_MS: i64 = 24 * 3600 * 1000;
@@ -34,7 +33,7 @@ impl MatchService {
         let Some(log) = self.db().load_log_checked(room_id).await? else { return Ok(j) };
         j.last_seq = log.last_seq;
         let state = match log.damage {
-            None => crate::matches::state::MatchState::replay(&log.events, log.secrets.clone()).ok(),
+            None => room::MatchState::replay(&log.events, log.secrets.clone()).ok(),
             Some(_) => None,
         };
         let Some(state) = state else {

@@ -3,16 +3,11 @@
 //! administrators, with reasons, logged.
 
 use super::{seed::is_citation, Agreements, CommonRules, NewPrecedent, Precedent, RulesVersion, SiteDefaults};
-use crate::{
-    error::InputProblem,
-    governance::SCORING_WAIT_MIN_MAX,
-    matches::{
-        commands::Requester,
-        service::MatchService,
-        settings::{Field, MatchSettings, ProblemKind, SettingProblem, SettingsError, RETENTION_DAYS_MAX},
-        state::MatchError,
-    },
-    AppError,
+use crate::{error::InputProblem, governance::SCORING_WAIT_MIN_MAX, matches::service::MatchService, AppError};
+use room::MatchError;
+use wire::{
+    commands::Requester,
+    settings::{Field, MatchSettings, ProblemKind, SettingProblem, SettingsError, RETENTION_DAYS_MAX},
 };
 
 fn admin_only(who: &Requester) -> Result<(), AppError> {

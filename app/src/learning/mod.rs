@@ -13,7 +13,7 @@ pub mod programs;
 #[cfg(feature = "ssr")]
 pub mod service;
 
-use crate::matches::mode::ModeTag;
+use wire::mode::ModeTag;
 
 /// 003 §12.3: a run has 1–50 epochs.
 pub const EPOCHS: std::ops::RangeInclusive<u32> = 1..=50;

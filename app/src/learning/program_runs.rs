@@ -11,14 +11,14 @@ use super::programs::{
 use crate::{
     data::programs::{SeriesPlan, SeriesRow},
     error::InputProblem,
-    matches::{
-        commands::RoomPhase,
-        events::{Colour, Event},
-        mode::{ComputerSeat, ModelPin, RoomMode},
-        service::MatchService,
-        state::{MatchError, Requester},
-    },
+    matches::service::MatchService,
     AppError, Role,
+};
+use room::{MatchError, Requester};
+use wire::{
+    commands::RoomPhase,
+    events::{Colour, Event},
+    mode::{ComputerSeat, ModelPin, RoomMode},
 };
 
 impl MatchService {
@@ -202,7 +202,7 @@ impl MatchService {
 /// Game `game`'s settings: the shared ones with both seats held by the computer, A in the
 /// first seat, Black in the odd games, and every count reviewed by the administrator before
 /// it is final (003 §12.4: "with human life and territory review").
-fn game_settings(plan: &SeriesPlan, series: i64, game: u32) -> crate::matches::settings::MatchSettings {
+fn game_settings(plan: &SeriesPlan, series: i64, game: u32) -> wire::settings::MatchSettings {
     let seat = |c: &PinnedContestant, colour| ComputerSeat {
         colour,
         level: c.level,
@@ -214,7 +214,7 @@ fn game_settings(plan: &SeriesPlan, series: i64, game: u32) -> crate::matches::s
     let a_colour = if Side::black_in(game) == Side::A { Colour::Black } else { Colour::White };
     let b_colour = if a_colour == Colour::Black { Colour::White } else { Colour::Black };
     let mut settings = plan.settings.clone();
-    settings.review = crate::matches::referee::ReviewPolicy::Required;
+    settings.review = wire::referee::ReviewPolicy::Required;
     settings.mode = RoomMode::ProgramGame {
         first: Box::new(seat(&plan.a, a_colour)),
         second: Box::new(seat(&plan.b, b_colour)),

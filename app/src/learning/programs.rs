@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::matches::{commands::RoomPhase, events::Colour, mode::ModelPin, settings::MatchSettings};
+use wire::{commands::RoomPhase, events::Colour, mode::ModelPin, settings::MatchSettings};
 
 /// A series has an even number of games, so that each side plays Black as often as White.
 pub const SERIES_GAMES: std::ops::RangeInclusive<u32> = 2..=100;

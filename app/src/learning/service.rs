@@ -20,13 +20,11 @@ use crate::{
         models::{ModelRow, ModelSource},
         rfc3339,
     },
-    matches::{
-        commands::Requester,
-        service::MatchService,
-        state::{Command, MatchState},
-    },
+    matches::service::MatchService,
     AppError,
 };
+use room::{Command, MatchState};
+use wire::commands::Requester;
 
 /// The one training run at a time and its progress, shared with the page that shows it.
 #[derive(Clone, Default)]
@@ -62,10 +60,7 @@ fn judge(room_id: i64, log: &crate::matches::store::CheckedLog) -> Result<Eligib
     }
     let state = MatchState::replay(&log.events, log.secrets.clone()).map_err(|_| ExclusionKind::Damaged)?;
     let statement = match (state.result(), &state.ended) {
-        (
-            Some(engine::GameResult::Score { .. }),
-            Some(crate::matches::events::Event::Ended { statement: Some(n), .. }),
-        ) => *n,
+        (Some(engine::GameResult::Score { .. }), Some(wire::events::Event::Ended { statement: Some(n), .. })) => *n,
         (Some(r), _) if r.is_draw() => return Err(ExclusionKind::Draw),
         (Some(engine::GameResult::Resign { .. }), _) => return Err(ExclusionKind::Resignation),
         (Some(engine::GameResult::Time { .. }), _) => return Err(ExclusionKind::Time),
@@ -75,7 +70,7 @@ fn judge(room_id: i64, log: &crate::matches::store::CheckedLog) -> Result<Eligib
         return Err(ExclusionKind::UnderReview);
     }
     let mode = state.rules.mode().tag();
-    if mode == crate::matches::mode::ModeTag::ProgramMatch {
+    if mode == wire::mode::ModeTag::ProgramMatch {
         return Err(ExclusionKind::ProgramGame);
     }
     Ok(Eligible { game: GameRef { room_id, statement, mode }, state })
@@ -145,7 +140,7 @@ impl MatchService {
     /// number and the fingerprint are checked, each refusal naming the field.
     pub async fn import_model(&self, who: &Requester, json: &str) -> Result<ModelSummary, AppError> {
         if !who.is_admin() {
-            return Err(AppError::Match(crate::matches::state::MatchError::AdminOnly));
+            return Err(AppError::Match(room::MatchError::AdminOnly));
         }
         let file = ModelFile::from_json(json).map_err(|e| bad_file(&e))?;
         let p = &file.provenance;
@@ -212,7 +207,7 @@ impl MatchService {
     /// play, the administrator confirmed pausing them (with reasons both players see).
     pub async fn start_training(&self, who: &Requester, req: TrainingRequest) -> Result<TrainingStatus, AppError> {
         if !who.is_admin() {
-            return Err(AppError::Match(crate::matches::state::MatchError::AdminOnly));
+            return Err(AppError::Match(room::MatchError::AdminOnly));
         }
         let refuse = |why| Err(AppError::TrainingRefused { why });
         if !EPOCHS.contains(&req.epochs) {
@@ -236,7 +231,7 @@ impl MatchService {
         let reasons = req.reasons.trim().to_string();
         if !in_play.is_empty() {
             let n = reasons.chars().count();
-            let range = crate::matches::state::REASONS_LEN;
+            let range = room::REASONS_LEN;
             if !range.contains(&n) {
                 let problem = crate::error::InputProblem::Length {
                     min: *range.start() as u64,

@@ -21,19 +21,19 @@ use std::{collections::HashMap, sync::Arc};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::desk::Desk;
-use super::listing::Listing;
 use super::published::Published;
-use super::{
-    events::{Event, StoredEvent},
-    state::{Command, Decision, MatchError, MatchState, Requester, SeatHolder},
-    view::RoomView,
-};
 use crate::{
     clock::Clock,
     data::{leases::Lease, Db},
 };
+use room::{Command, Decision, MatchError, MatchState, Requester, SeatHolder};
+use wire::listing::Listing;
+use wire::{
+    events::{Event, StoredEvent},
+    view::RoomView,
+};
 
-pub use super::commands::CommandReply;
+pub use wire::commands::CommandReply;
 
 pub(crate) enum Request {
     Command {

@@ -7,11 +7,10 @@ use std::time::{Duration, Instant};
 use engine::computer::{self, Level, SearchLimits, Weights};
 use tokio::sync::mpsc;
 
-use super::{
-    mode::ComputerSeat,
-    state::{Command, ComputerStep, MatchState},
-};
+use wire::mode::ComputerSeat;
+
 use crate::data::Db;
+use room::{Command, ComputerStep, MatchState};
 
 /// Playouts for the dead-stone proposal when counting starts.
 const OWNERSHIP_PLAYOUTS: u32 = 400;

@@ -6,12 +6,13 @@
 
 use tokio::sync::broadcast;
 
-use super::{
+use wire::{
     events::{Colour, Event, StoredEvent},
     referee::{ChainDetail, NoticeKind, QueueKind, RoomItem, SpaceDetail, TimelineEntry},
-    state::MatchState,
 };
+
 use crate::data::Db;
+use room::MatchState;
 
 #[derive(Clone)]
 pub struct Desk {

@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::Utf8Bytes;
 
-use super::{events::StoredEvent, live_view::LiveFields};
+use wire::{events::StoredEvent, live_view::LiveFields};
 
 #[derive(Debug)]
 pub struct Published {
@@ -68,8 +68,8 @@ impl std::ops::Deref for Published {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::events::Event;
     use std::cell::Cell;
+    use wire::events::Event;
 
     #[test]
     fn the_frame_is_made_once_and_shared() {

@@ -6,7 +6,9 @@
 
 use serde::Serialize;
 
-use super::{events::StoredEvent, settings::MatchSettings, state::MatchState};
+use wire::{events::StoredEvent, settings::MatchSettings};
+
+use room::MatchState;
 
 /// The format version of the downloaded JSON.
 pub const ROOM_RECORD_VERSION: u32 = 1;

@@ -7,6 +7,11 @@ use tokio::sync::oneshot;
 
 use super::{
     actor::{ConductFacts, Request},
+    service::MatchService,
+};
+
+use crate::{data::conduct::ReportRow, error::AppError};
+use wire::{
     commands::{Command, MatchError, Requester},
     conduct::{
         CaseOutcome, Category, NewReport, Penalty, ReportAbout, ReportCase, ReportRefusal, SanctionEntry,
@@ -14,9 +19,7 @@ use super::{
     },
     events::Colour,
     referee::NoticeKind,
-    service::MatchService,
 };
-use crate::{data::conduct::ReportRow, error::AppError};
 
 /// The latest decided cases the administrators' list shows below the open ones.
 const DECIDED_SHOWN: i64 = 20;

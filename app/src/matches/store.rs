@@ -12,15 +12,18 @@
 use crate::data::{on, Cols, Conn, Neutral};
 
 use super::{
-    commands::RoomPhase,
-    events::{Event, RoomSecrets, StoredEvent},
     group_commit::Append,
-    listing::Listing,
-    settings::MatchSettings,
     upgrade::{self, Body},
 };
+
 use crate::data::{internal, leases::Lease, Db};
 use crate::AppError;
+use wire::{
+    commands::RoomPhase,
+    events::{Event, RoomSecrets, StoredEvent},
+    listing::Listing,
+    settings::MatchSettings,
+};
 
 /// Who caused appended events (`None`: the server itself) and, for an administrator's
 /// action, where the room stood before it (kept in their log).

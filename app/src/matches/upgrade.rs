@@ -22,7 +22,7 @@
 use engine::ScoringMethod;
 use serde_json::{json, Map, Value};
 
-use super::events::Event;
+use wire::events::Event;
 
 /// Whether `body` is a format-1 event that `upgrade` changes.
 fn is_format_1(body: &Value) -> bool {
@@ -236,7 +236,7 @@ mod tests {
         );
         assert_eq!(serde_json::to_value(&e).unwrap().get("user_id"), None, "written back without an id");
         let mut settings = MatchSettings::classic_default(9);
-        settings.colours = crate::matches::settings::ColourAssignment::HostBlack;
+        settings.colours = wire::settings::ColourAssignment::HostBlack;
         let secrets = RoomSecrets {
             invite_sha256: [crate::data::sha256_hex("a"), crate::data::sha256_hex("b")],
             nigiri_seed: None,
@@ -246,17 +246,11 @@ mod tests {
         let white = engine::Color::White;
         let log = vec![
             stored(1, Event::RoomCreated { name: "r".into(), settings, created_by: 1 }),
-            stored(
-                2,
-                Event::SeatTaken { seat: crate::matches::events::Seat::First, user_id: 1, username: "host".into() },
-            ),
-            stored(
-                3,
-                Event::SeatTaken { seat: crate::matches::events::Seat::Second, user_id: 2, username: "guest".into() },
-            ),
-            stored(4, Event::SettingsConfirmed { seat: crate::matches::events::Seat::First }),
-            stored(5, Event::SettingsConfirmed { seat: crate::matches::events::Seat::Second }),
-            stored(6, Event::Started { black: crate::matches::events::Seat::First }),
+            stored(2, Event::SeatTaken { seat: wire::events::Seat::First, user_id: 1, username: "host".into() }),
+            stored(3, Event::SeatTaken { seat: wire::events::Seat::Second, user_id: 2, username: "guest".into() }),
+            stored(4, Event::SettingsConfirmed { seat: wire::events::Seat::First }),
+            stored(5, Event::SettingsConfirmed { seat: wire::events::Seat::Second }),
+            stored(6, Event::Started { black: wire::events::Seat::First }),
             stored(7, Event::RecordViewerApproved { colour: black, username: "dave".into(), user_id: None }),
             stored(8, Event::RecordViewerApproved { colour: white, username: "dave".into(), user_id: None }),
         ];
@@ -329,7 +323,7 @@ mod tests {
             e,
             Event::IllegalAttempt {
                 colour: engine::Color::Black,
-                at: crate::matches::events::Xyz { x: 1, y: 1, z: 1 },
+                at: wire::events::Xyz { x: 1, y: 1, z: 1 },
                 reason: engine::IllegalKind::Suicide
             }
         );

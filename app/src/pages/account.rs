@@ -16,9 +16,9 @@ use crate::{
         conduct::my_sanctions,
         match_command,
     },
-    matches::{commands::Command, conduct::SanctionEntry},
     tr, AppError,
 };
+use wire::{commands::Command, conduct::SanctionEntry};
 
 fn error_line(e: AppError) -> impl IntoView {
     view! { <p class="error" role="alert">{move || crate::text::app_error(crate::i18n::use_lang().get(), &e)}</p> }

@@ -5,14 +5,11 @@
 
 use leptos::{prelude::*, task::spawn_local};
 
-use crate::{
-    governance::Agreements,
-    matches::settings::{
-        AssistanceExtent, AssistanceScope, Assistant, AssistantKind, AssistedPlayer, MatchSettings, Preset,
-        SpecialRule, SpecialRuleKind, MAX_ASSISTANTS,
-    },
-    pages::header::fmt_time,
-    tr,
+use crate::{governance::Agreements, pages::header::fmt_time, tr};
+
+use wire::settings::{
+    AssistanceExtent, AssistanceScope, Assistant, AssistantKind, AssistedPlayer, MatchSettings, Preset, SpecialRule,
+    SpecialRuleKind, MAX_ASSISTANTS,
 };
 
 /// One assistant's row in the form.

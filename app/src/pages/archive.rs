@@ -11,9 +11,9 @@ use crate::{
         archive::{archive, ArchiveFilter, ArchiveOutcome},
         RoomSummary,
     },
-    matches::settings::Preset,
     tr,
 };
+use wire::settings::Preset;
 
 const DAY_MS: i64 = 86_400_000;
 

@@ -4,7 +4,7 @@
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
-use crate::matches::events::Colour;
+use wire::events::Colour;
 
 const CELL: f64 = 40.0;
 

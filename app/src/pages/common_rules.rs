@@ -10,9 +10,9 @@ use super::header::fmt_time;
 use crate::{
     api::governance::read_common_rules,
     governance::{CommonRules, Permit, Precedent},
-    matches::settings::SpecialRuleKind,
     tr,
 };
+use wire::settings::SpecialRuleKind;
 
 fn permit_text(p: &Permit) -> String {
     match (p.kind, p.min, p.max) {

@@ -7,11 +7,12 @@ use leptos::server_fn::ServerFn as _;
 use crate::{
     api::{current_user, lobby, lobby_command, my_games, server_info, LobbyAction, RoomSummary, SignIn, SignOut},
     board_view::BoardCanvas,
-    matches::{
-        commands::RoomPhase,
-        listing::{Listing, SeatLabel},
-    },
     tr,
+};
+
+use wire::{
+    commands::RoomPhase,
+    listing::{Listing, SeatLabel},
 };
 
 #[component]
@@ -261,16 +262,16 @@ fn role_label(role: crate::Role) -> String {
 }
 
 /// " · practice" and the like; nothing for an ordinary match.
-fn mode_mark(tag: crate::matches::mode::ModeTag) -> Option<impl IntoView> {
-    (tag != crate::matches::mode::ModeTag::Match).then(|| {
+fn mode_mark(tag: wire::mode::ModeTag) -> Option<impl IntoView> {
+    (tag != wire::mode::ModeTag::Match).then(|| {
         view! { " · "<span class="mode-tag" data-testid="mode-tag">{move || crate::text::mode_tag(crate::i18n::use_lang().get(), tag)}</span> }
     })
 }
 
-fn preset_text(preset: crate::matches::settings::Preset) -> String {
+fn preset_text(preset: wire::settings::Preset) -> String {
     match preset {
-        crate::matches::settings::Preset::Classic => tr!("new.classic"),
-        crate::matches::settings::Preset::Space => tr!("new.space"),
+        wire::settings::Preset::Classic => tr!("new.classic"),
+        wire::settings::Preset::Space => tr!("new.space"),
     }
 }
 

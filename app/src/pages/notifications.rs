@@ -7,9 +7,9 @@ use leptos::{prelude::*, task::spawn_local};
 use super::header::{fmt_time, Badges};
 use crate::{
     api::referee::{mark_notices_read, my_notices},
-    matches::referee::{Notice, NoticeKind},
     tr,
 };
+use wire::referee::{Notice, NoticeKind};
 
 /// A notification's sentence in the page's language.
 pub fn notice_text(n: &Notice) -> String {

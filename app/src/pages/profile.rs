@@ -14,7 +14,7 @@ use crate::{
     tr,
 };
 
-fn mode_name(m: crate::matches::mode::ModeTag) -> &'static str {
+fn mode_name(m: wire::mode::ModeTag) -> &'static str {
     m.into()
 }
 

@@ -10,9 +10,9 @@ use super::board_picture::Cell;
 use super::board_picture::{parse, BoardPicture};
 use crate::{
     board_view::{BoardCanvas, BoardScene},
-    matches::events::Colour,
     tr,
 };
+use wire::events::Colour;
 
 /// A diagram from its ASCII form (see [`Cell`]), with its caption.
 #[component]

@@ -6,7 +6,8 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
 
 use super::board_picture::{BoardPicture, Cell};
-use crate::{matches::events::Colour, tr};
+use crate::tr;
+use wire::events::Colour;
 
 /// One position of the record: after `n` moves.
 #[derive(Debug, Clone, PartialEq)]

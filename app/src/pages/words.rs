@@ -4,10 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::{
-    matches::{commands::RoomPhase, events::Colour},
-    tr,
-};
+use crate::tr;
+
+use wire::{commands::RoomPhase, events::Colour};
 
 /// The name of colour `c`.
 pub fn colour_text(c: Colour) -> String {

@@ -2,13 +2,13 @@
 
 use super::{colour, t, t_with};
 use crate::i18n::Lang;
-use crate::matches::commands::{DrawRefusal, MarkProblem, MatchError, ObjectionRefusal, RulingProblem, UndoRefusal};
-use crate::matches::conduct::{AppealRefusal, ReportRefusal};
+use wire::commands::{DrawRefusal, MarkProblem, MatchError, ObjectionRefusal, RulingProblem, UndoRefusal};
+use wire::conduct::{AppealRefusal, ReportRefusal};
 
 pub fn match_error(lang: Lang, e: &MatchError) -> String {
     let tw = |key: &str, params: &[(&str, &str)]| t_with(lang, key, params);
     let key = |prefix: &str, name: &str| t(lang, &format!("{prefix}.{name}"));
-    let xyz = |at: &crate::matches::events::Xyz| at.to_string();
+    let xyz = |at: &wire::events::Xyz| at.to_string();
     match e {
         MatchError::Illegal { at, reason } => {
             tw("error.illegal", &[("at", &xyz(at)), ("reason", &key("reason", reason.as_str()))])
@@ -25,8 +25,8 @@ pub fn match_error(lang: Lang, e: &MatchError) -> String {
         ),
         MatchError::Suspended { colour: c, cause } => {
             let cause: &str = match cause {
-                crate::matches::events::FaultCause::Disconnected => "error.suspended_disconnected",
-                crate::matches::events::FaultCause::AcknowledgementTimeout => "error.suspended_no_ack",
+                wire::events::FaultCause::Disconnected => "error.suspended_disconnected",
+                wire::events::FaultCause::AcknowledgementTimeout => "error.suspended_no_ack",
             };
             tw(cause, &[("colour", &colour(lang, *c))])
         }

@@ -32,8 +32,8 @@ pub fn t_with(lang: Lang, key: &str, params: &[(&str, &str)]) -> String {
 }
 
 /// A mode's mark in lists, results and records (003 §11.1).
-pub fn mode_tag(lang: Lang, tag: crate::matches::mode::ModeTag) -> String {
-    use crate::matches::mode::ModeTag;
+pub fn mode_tag(lang: Lang, tag: wire::mode::ModeTag) -> String {
+    use wire::mode::ModeTag;
     t(
         lang,
         match tag {
@@ -77,10 +77,10 @@ pub fn duration(lang: Lang, s: u32) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::matches::commands::*;
-    use crate::matches::events::{FaultCause, MarkKind, Xyz};
-    use crate::matches::settings::MatchSettings;
     use engine::{Color, GameResult, IllegalKind, ScoringMethod};
+    use wire::commands::*;
+    use wire::events::{FaultCause, MarkKind, Xyz};
+    use wire::settings::MatchSettings;
 
     /// Every key of the catalogue (those of the fallback language, which every language has).
     fn keys() -> Vec<String> {
@@ -266,11 +266,11 @@ pub(crate) mod tests {
             E::input("name", InputProblem::Length { min: 1, max: 60, got: 61 }),
             E::input("description", InputProblem::Length { min: 1, max: 2000, got: 0 }),
             E::input("evidence", InputProblem::Length { min: 1, max: 2000, got: 0 }),
-            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NotAViewer },
-            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::Yourself },
-            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NoPerson },
-            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NotASpectator { username: "kim".into() } },
-            E::ReportRefused { why: crate::matches::conduct::ReportRefusal::NoSuchEvent { max: 9 } },
+            E::ReportRefused { why: wire::conduct::ReportRefusal::NotAViewer },
+            E::ReportRefused { why: wire::conduct::ReportRefusal::Yourself },
+            E::ReportRefused { why: wire::conduct::ReportRefusal::NoPerson },
+            E::ReportRefused { why: wire::conduct::ReportRefusal::NotASpectator { username: "kim".into() } },
+            E::ReportRefused { why: wire::conduct::ReportRefusal::NoSuchEvent { max: 9 } },
             E::NoReportCase { id: 3 },
             E::NoRulesVersion { version: 9, current: 2 },
             E::NotAClause { clause: "003 §99".into(), version: 2 },

@@ -5,7 +5,7 @@ use engine::{KoRule, ScoringMethod};
 
 use super::{colour, duration, t, t_with};
 use crate::i18n::Lang;
-use crate::matches::settings::{
+use wire::settings::{
     format_half_points, AssistanceExtent, AssistanceScope, AssistantKind, AssistedPlayer, ColourAssignment,
     MatchSettings, Preset, SpecialRule, TimeControl, UndoAllowance,
 };
@@ -69,7 +69,7 @@ pub fn play_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
 }
 
 /// A listed room's rules in one line: komi, handicap and the repetition rule.
-pub fn listing_rules(lang: Lang, l: &crate::matches::listing::Listing) -> String {
+pub fn listing_rules(lang: Lang, l: &wire::listing::Listing) -> String {
     let mut parts = vec![if l.komi_half_points == 0 {
         t(lang, "summary.no_komi")
     } else {
@@ -206,8 +206,8 @@ pub fn settings_summary(lang: Lang, s: &MatchSettings) -> Vec<String> {
 }
 
 /// The mode, as the agreement states it (none for an ordinary match; 003 §1.2, §11.1).
-fn mode_line(lang: Lang, mode: &crate::matches::mode::RoomMode) -> Option<String> {
-    use crate::matches::mode::RoomMode;
+fn mode_line(lang: Lang, mode: &wire::mode::RoomMode) -> Option<String> {
+    use wire::mode::RoomMode;
     Some(match mode {
         RoomMode::Match => return None,
         RoomMode::OneDevice { second_player } => {
@@ -234,17 +234,17 @@ fn mode_line(lang: Lang, mode: &crate::matches::mode::RoomMode) -> Option<String
 }
 
 /// "the basic computer (Black, level 2, 1 s per move, model 3 v3)".
-pub fn computer_name(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
+pub fn computer_name(lang: Lang, c: &wire::mode::ComputerSeat) -> String {
     computer_text(lang, c, Some(c.colour))
 }
 
 /// The computer beside its colour's name: "the basic computer (level 2, 1 s per move, model 3
 /// v3)" — the colour is already said.
-pub fn computer_name_short(lang: Lang, c: &crate::matches::mode::ComputerSeat) -> String {
+pub fn computer_name_short(lang: Lang, c: &wire::mode::ComputerSeat) -> String {
     computer_text(lang, c, None)
 }
 
-fn computer_text(lang: Lang, c: &crate::matches::mode::ComputerSeat, with_colour: Option<engine::Color>) -> String {
+fn computer_text(lang: Lang, c: &wire::mode::ComputerSeat, with_colour: Option<engine::Color>) -> String {
     let (id, version) = c
         .model
         .as_ref()
@@ -272,8 +272,8 @@ fn duration_ms(ms: u32) -> String {
 
 /// One settings problem as people read it: the value, why it is refused, what is allowed and
 /// the clause (the allowed range is the validator's words, shared by the API's errors).
-pub fn problem(lang: Lang, p: &crate::matches::settings::SettingProblem) -> String {
-    use crate::matches::settings::ProblemKind;
+pub fn problem(lang: Lang, p: &wire::settings::SettingProblem) -> String {
+    use wire::settings::ProblemKind;
     let key = match p.kind {
         ProblemKind::OutOfRange => "new.problem.out_of_range",
         ProblemKind::NotAllowed => "new.problem.not_allowed",

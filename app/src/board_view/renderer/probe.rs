@@ -9,7 +9,7 @@ use crate::board_view::{
     lattice::world_pos,
     paint::{STONE_MIN_PX, STONE_R},
 };
-use crate::matches::events::Colour;
+use wire::events::Colour;
 
 impl Scene {
     /// For a test that asked (`data-probe` on the canvas): where the stones, the last move and

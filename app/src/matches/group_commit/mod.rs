@@ -16,13 +16,13 @@ pub use sqlite::StartError;
 use sqlx::Acquire;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{
-    events::{Event, StoredEvent},
-    listing::Listing,
-};
 use crate::{
     data::{backend::AsConn, begin_rows, internal, on, Pool},
     AppError,
+};
+use wire::{
+    events::{Event, StoredEvent},
+    listing::Listing,
 };
 
 /// The most appends one transaction carries: bounds a batch's latency and memory.
@@ -328,7 +328,7 @@ mod tests {
         assert_eq!((new.epoch, previous), (old.epoch + 1, Previous::Lapsed));
         let answers = db.writer().append_together(vec![append(old, 1), append(other, 1), append(new, 1)]).await;
         let got: Vec<_> = answers.into_iter().map(|a| a.map(|s| s[0].seq)).collect();
-        use crate::matches::commands::MatchError;
+        use wire::commands::MatchError;
         assert_eq!(got, vec![Err(AppError::Match(MatchError::ServedElsewhere { retry_after_s: 1 })), Ok(2), Ok(2)]);
         assert_eq!(seqs(&db, new).await, vec![1, 2]);
         // The first instance, renewing, no longer finds the room among its leases.
@@ -399,8 +399,7 @@ mod tests {
         let before = serde_json::json!({ "phase": "playing" });
         let held = Event::Resumed { reasons: "the clocks were checked".into() };
         let secrets = RoomSecrets { invite_sha256: ["a".into(), "b".into()], nigiri_seed: None };
-        let state =
-            crate::matches::state::MatchState::new("r0".into(), MatchSettings::classic_default(9), admin, secrets);
+        let state = room::MatchState::new("r0".into(), MatchSettings::classic_default(9), admin, secrets);
         let mut listing = state.unwrap().listing();
         listing.players = vec![admin];
         let job = Append {

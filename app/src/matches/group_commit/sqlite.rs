@@ -14,14 +14,11 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{gather, refuse, unavailable, Append, Job, Msg, BATCH};
-use crate::{
-    matches::{
-        commands::{MatchError, RoomPhase},
-        events::StoredEvent,
-        listing::Listing,
-        store,
-    },
-    AppError,
+use crate::{matches::store, AppError};
+use wire::{
+    commands::{MatchError, RoomPhase},
+    events::StoredEvent,
+    listing::Listing,
 };
 
 /// Why the writer did not start.

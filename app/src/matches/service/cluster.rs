@@ -18,12 +18,10 @@ use crate::{
         doorbell::Ring,
         leases::{Lease, Peer, LEASE_MS, RENEW_EVERY_MS},
     },
-    matches::{
-        actor::{CommandReply, Request, RoomHandle},
-        state::{Command, MatchError, Requester},
-    },
+    matches::actor::{CommandReply, Request, RoomHandle},
     AppError,
 };
+use room::{Command, MatchError, Requester};
 
 /// This server instance among those sharing a PostgreSQL database: its name, under
 /// which it holds room leases, and where its peers reach it.

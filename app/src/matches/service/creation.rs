@@ -4,14 +4,11 @@
 use super::{CreatedRoom, MatchService};
 use crate::{
     data::{leases::Taking, secrets::random_hex, sha256_hex},
-    matches::{
-        actor,
-        events::RoomSecrets,
-        settings::MatchSettings,
-        state::{MatchError, MatchState, Requester, SeatHolder},
-    },
+    matches::actor,
     AppError,
 };
+use room::{MatchError, MatchState, Requester, SeatHolder};
+use wire::{events::RoomSecrets, settings::MatchSettings};
 
 /// Room names: 1–60 characters.
 pub const ROOM_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=60;
@@ -112,13 +109,12 @@ impl MatchService {
     /// §12.5): practice is the administrator's; a computer seat plays the chosen stored
     /// model (by default the built-in one), fixed for the room's life.
     pub(super) async fn prepare_mode(&self, creator: &Requester, settings: &mut MatchSettings) -> Result<(), AppError> {
-        use crate::matches::mode::{ModelPin, RoomMode};
-        use crate::matches::settings::ColourAssignment;
+        use wire::mode::{ModelPin, RoomMode};
+        use wire::settings::ColourAssignment;
         if settings.mode.is_practice() && !creator.is_admin() {
             return Err(AppError::Match(MatchError::AdminOnly));
         }
-        let invited =
-            matches!(settings.mode, RoomMode::VsComputer { opponent: crate::matches::mode::Opponent::Invited, .. });
+        let invited = matches!(settings.mode, RoomMode::VsComputer { opponent: wire::mode::Opponent::Invited, .. });
         let program_game = settings.mode.is_program_game();
         let now = self.clock.now_ms();
         let mut first_is_black = None;

@@ -4,14 +4,11 @@
 use tokio::sync::{broadcast, oneshot};
 
 use super::MatchService;
-use crate::{
-    matches::{
-        actor::Request,
-        referee::{Notice, QueueEntry, QueueKind},
-        state::{MatchError, Requester},
-        view::DeskView,
-    },
-    AppError,
+use crate::{matches::actor::Request, AppError};
+use room::{MatchError, Requester};
+use wire::{
+    referee::{Notice, QueueEntry, QueueKind},
+    view::DeskView,
 };
 
 impl MatchService {

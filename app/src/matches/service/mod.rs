@@ -20,19 +20,19 @@ use crate::{
     data::{leases::Peer, Db},
     matches::{
         actor::{CommandReply, Request, RoomHandle},
-        conduct::Target,
         desk::Desk,
-        events::StoredEvent,
-        state::{Command, MatchError, Requester, SeatHolder},
-        view::RoomView,
     },
     AppError,
 };
 
-pub use crate::matches::commands::CreatedRoom;
+use wire::{conduct::Target, events::StoredEvent, view::RoomView};
+
+use room::{Command, MatchError, Requester, SeatHolder};
+
 pub use cluster::{forwarded_path, Forwarded, Instance, PEER_KEY_HEADER};
 use cluster::{Forwarding, Sent};
 pub use creation::ROOM_NAME_LEN;
+pub use wire::commands::CreatedRoom;
 
 #[derive(Clone)]
 pub struct MatchService {
@@ -167,8 +167,7 @@ impl MatchService {
             // 003 §8.1: the name means an account (by its key, as at sign-up); the room
             // records the approval by the account's id.
             Command::ApproveRecordViewer { username } => {
-                let account = if crate::matches::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count())
-                {
+                let account = if wire::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
                     let user = self.db.user_by_name(&username).await.map_err(from_app)?;
                     user.map(|u| SeatHolder { user_id: u.id, username: u.username })
                 } else {
@@ -178,13 +177,12 @@ impl MatchService {
             }
             // 003 §6.5: a spectator is named by account; the room records the account's id.
             Command::AdminSanction { target: Target::Spectator { ref username }, .. } => {
-                let spectator =
-                    if crate::matches::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
-                        let user = self.db.user_by_name(username).await.map_err(from_app)?;
-                        user.map(|u| SeatHolder { user_id: u.id, username: u.username })
-                    } else {
-                        None
-                    };
+                let spectator = if wire::commands::APPROVED_NAME_LEN.contains(&username.trim().chars().count()) {
+                    let user = self.db.user_by_name(username).await.map_err(from_app)?;
+                    user.map(|u| SeatHolder { user_id: u.id, username: u.username })
+                } else {
+                    None
+                };
                 Request::Sanction { caller, cmd, spectator, reply }
             }
             cmd @ Command::AdminSanction { .. } => Request::Sanction { caller, cmd, spectator: None, reply },
@@ -237,7 +235,7 @@ impl MatchService {
         &self,
         room_id: i64,
         viewer: Requester,
-    ) -> Result<(Box<crate::matches::state::MatchState>, Vec<crate::matches::events::StoredEvent>), MatchError> {
+    ) -> Result<(Box<room::MatchState>, Vec<wire::events::StoredEvent>), MatchError> {
         let h = self.handle(room_id).await?;
         let (reply, rx) = oneshot::channel();
         self.deliver(room_id, h, Request::Record { viewer, reply }).await?;
@@ -266,7 +264,7 @@ impl MatchService {
         let mut out = Vec::new();
         for id in ids {
             if let Ok(v) = self.view(id, None).await {
-                if v.attention.is_some() || v.phase == crate::matches::commands::RoomPhase::Held {
+                if v.attention.is_some() || v.phase == wire::commands::RoomPhase::Held {
                     out.push(v);
                 }
             }

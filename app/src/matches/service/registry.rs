@@ -14,12 +14,10 @@ use tokio::sync::oneshot;
 use super::{from_app, MatchService};
 use crate::{
     data::leases::{Lease, Previous, Taking},
-    matches::{
-        actor::{self, Request, RoomHandle},
-        state::{MatchError, MatchState},
-    },
+    matches::actor::{self, Request, RoomHandle},
     AppError,
 };
+use room::{MatchError, MatchState};
 
 /// How often the service looks for idle rooms to release.
 const RELEASE_SWEEP_MS: i64 = 60 * 1000;
@@ -93,12 +91,11 @@ impl MatchService {
                 tracing::error!(room_id, error = %e, "event log has no first event");
                 MatchError::Internal
             })?;
-        if let Some(crate::matches::events::HoldReason::DamagedRecord { seq, why }) = state.hold() {
+        if let Some(wire::events::HoldReason::DamagedRecord { seq, why }) = state.hold() {
             tracing::error!(room_id, seq, why, "event log does not replay; room held as damaged");
         }
         if let Some(lease) = lease.filter(|_| {
-            restarting
-                && state.hold().is_none_or(|h| !matches!(h, crate::matches::events::HoldReason::DamagedRecord { .. }))
+            restarting && state.hold().is_none_or(|h| !matches!(h, wire::events::HoldReason::DamagedRecord { .. }))
         }) {
             let held = state.on_restart(self.clock.now_ms());
             if !held.is_empty() {

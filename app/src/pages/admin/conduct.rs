@@ -9,17 +9,17 @@ use strum::IntoEnumIterator;
 use crate::pages::room::reasons::{send_reasoned, Reasons, REASONS_MAX};
 use crate::{
     api::conduct::{admin_dismiss_report, admin_report_cases, admin_sanction},
-    matches::{
-        commands::Command,
-        conduct::{AppealRefusal, Category, Penalty, ReportCase, SanctionStatus, Target},
-        events::Colour,
-    },
     pages::{
         header::fmt_time,
         room::{Notice, RoomCtx},
         words::{colour_text, tr_dyn},
     },
     tr,
+};
+use wire::{
+    commands::Command,
+    conduct::{AppealRefusal, Category, Penalty, ReportCase, SanctionStatus, Target},
+    events::Colour,
 };
 
 /// The report cases: open ones first (oldest first), then the latest decided.

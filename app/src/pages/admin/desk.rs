@@ -8,12 +8,6 @@ use leptos::{prelude::*, task::spawn_local};
 
 use crate::{
     api::referee::admin_desk,
-    matches::{
-        commands::Command,
-        events::{Colour, Xyz},
-        referee::{ChainDetail, ChainRuling, ChainVerdict, CorrectionProposal, RegionRuling, RegionVerdict},
-        view::DeskView,
-    },
     pages::{
         header::fmt_time,
         room::{
@@ -24,6 +18,13 @@ use crate::{
         words::{colour_text, tr_dyn},
     },
     tr,
+};
+
+use wire::{
+    commands::Command,
+    events::{Colour, Xyz},
+    referee::{ChainDetail, ChainRuling, ChainVerdict, CorrectionProposal, RegionRuling, RegionVerdict},
+    view::DeskView,
 };
 
 fn xyz_id(p: Xyz) -> String {
@@ -174,10 +175,10 @@ fn Chains(chains: Vec<ChainDetail>, draft: RulingDraft) -> impl IntoView {
                     let coords = ctx.view.with_untracked(|v| c.stones.iter().map(|p| label(v, *p)).collect::<Vec<_>>().join(" "));
                     let head = ctx.view.with_untracked(|v| label(v, at));
                     let mark = c.mark.map(|m| match m {
-                        crate::matches::events::MarkKind::Dead => "scoring.dead",
-                        crate::matches::events::MarkKind::Unresolved => "scoring.unresolved",
-                        crate::matches::events::MarkKind::Seki => "scoring.seki",
-                        crate::matches::events::MarkKind::Neutral => "verdict.neutral",
+                        wire::events::MarkKind::Dead => "scoring.dead",
+                        wire::events::MarkKind::Unresolved => "scoring.unresolved",
+                        wire::events::MarkKind::Seki => "scoring.seki",
+                        wire::events::MarkKind::Neutral => "verdict.neutral",
                     });
                     let colour = c.colour;
                     let spaces = c.life_spaces.clone();

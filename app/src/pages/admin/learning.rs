@@ -16,12 +16,13 @@ use crate::{
 #[component]
 pub fn LearningPage() -> impl IntoView {
     // What the page loads is only whether the reader is an administrator: the parts load
-    // their own data.
-    let data = crate::pages::resource(|| (), |_| super::for_admin(|| async { Ok::<_, AppError>(()) }));
+    // their own data. (A `bool`, not `()`: `Some(())` is `null` in JSON and would read back
+    // in the browser as `None`, the refusal — a page that never hydrates.)
+    let data = crate::pages::resource(|| (), |_| super::for_admin(|| async { Ok::<_, AppError>(true) }));
     view! {
         <super::AdminFrame testid="learning" title="learning.title">
             <p class="hint">{move || tr!("learning.metrics_caveat")}</p>
-            <super::Loaded data body=|()| view! { <Models/><Train/><super::programs::ProgramMatches/> }/>
+            <super::Loaded data body=|_: bool| view! { <Models/><Train/><super::programs::ProgramMatches/> }/>
             <p><a href="/admin">{move || tr!("admin.title")}</a></p>
         </super::AdminFrame>
     }

@@ -12,12 +12,13 @@ use crate::{
     learning::programs::{
         Contestant, PinnedContestant, ProgramMatch, ProgramMatchRequest, SeriesGame, Side, SERIES_GAMES,
     },
-    matches::{
-        commands::RoomPhase,
-        mode::{DEFAULT_MOVE_MS, LEVELS, MOVE_MS},
-        settings::MatchSettings,
-    },
     tr, AppError,
+};
+
+use wire::{
+    commands::RoomPhase,
+    mode::{DEFAULT_MOVE_MS, LEVELS, MOVE_MS},
+    settings::MatchSettings,
 };
 
 /// One side's choices in the form.

@@ -6,11 +6,14 @@ use leptos::{prelude::*, task::spawn_local};
 
 use crate::{
     api::referee::claim_item,
-    matches::referee::QueueEntry,
-    pages::header::{age_text, now_ms, set_queue_len},
-    pages::words::tr_dyn,
+    pages::{
+        header::{age_text, now_ms, set_queue_len},
+        words::tr_dyn,
+    },
     tr,
 };
+
+use wire::referee::QueueEntry;
 
 /// One message of the admin stream (read in the browser only).
 #[cfg_attr(not(feature = "hydrate"), allow(dead_code))]
@@ -170,6 +173,6 @@ mod tests {
         let text = r#"{"type":"queue","items":[{"room_id":3,"room_name":"R","kind":"player_call","since_ms":5,"claimed_by":null,"claimed_at_ms":null}]}"#;
         let super::StreamMessage::Queue { items } = serde_json::from_str(text).expect("a queue message");
         assert_eq!(items.len(), 1);
-        assert_eq!(items[0].kind, crate::matches::referee::QueueKind::PlayerCall);
+        assert_eq!(items[0].kind, wire::referee::QueueKind::PlayerCall);
     }
 }

@@ -11,12 +11,10 @@ use super::{
     problems::FieldProblems,
     KOMI,
 };
-use crate::{
-    matches::settings::{
-        SettingProblem, TimeControl, UndoAllowance, CLASSIC_DISCONNECT_GRACE_S, CLASSIC_IDLE_LIMIT_S, CLASSIC_PERIOD_S,
-        CLASSIC_SCORING_DEADLINE_S,
-    },
-    tr,
+use crate::tr;
+use wire::settings::{
+    SettingProblem, TimeControl, UndoAllowance, CLASSIC_DISCONNECT_GRACE_S, CLASSIC_IDLE_LIMIT_S, CLASSIC_PERIOD_S,
+    CLASSIC_SCORING_DEADLINE_S,
 };
 
 /// Sets the board to `n`×`n` and the time to that size's defaults of the chosen kind (000 §2:

@@ -6,9 +6,7 @@ use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
-use crate::matches::settings::{
-    classic_default_komi_half_points, format_half_points, ColourAssignment, MatchSettings, Preset,
-};
+use wire::settings::{classic_default_komi_half_points, format_half_points, ColourAssignment, MatchSettings, Preset};
 
 #[derive(Clone, Copy)]
 pub struct Draft {

@@ -10,15 +10,13 @@ mod space;
 use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
-use crate::{
-    api::create_match,
-    matches::{
-        commands::CreatedRoom,
-        settings::{ColourAssignment, MatchSettings, Preset, RoomAccess},
-    },
-    tr,
-};
+use crate::{api::create_match, tr};
+
 use draft::Draft;
+use wire::{
+    commands::CreatedRoom,
+    settings::{ColourAssignment, MatchSettings, Preset, RoomAccess},
+};
 
 /// The komi field's test id (both presets have one).
 const KOMI: &str = "komi";
@@ -30,7 +28,7 @@ pub fn NewRoomPage() -> impl IntoView {
     // The preset's own settings, edited field by field and checked as they change.
     let draft = Draft::new(MatchSettings::space_default());
     // 003 §2.7: the referee's review before the result is final; `None`: the preset's default.
-    let review = RwSignal::new(None::<crate::matches::referee::ReviewPolicy>);
+    let review = RwSignal::new(None::<wire::referee::ReviewPolicy>);
     // 003 §7.1: numeric, English, Korean or custom labels.
     let labels = space::LabelChoice::new();
     // Who plays (003 §1.2, §11): a match by invitation, one device, the computer, practice.
@@ -40,7 +38,7 @@ pub fn NewRoomPage() -> impl IntoView {
     let second_player = RwSignal::new(String::new());
     let computer_colour = RwSignal::new(engine::Color::White);
     let level = RwSignal::new(2u8);
-    let move_ms = RwSignal::new(crate::matches::mode::DEFAULT_MOVE_MS);
+    let move_ms = RwSignal::new(wire::mode::DEFAULT_MOVE_MS);
     let model_id = RwSignal::new(None::<i64>);
     // Loaded after hydration, so that server and browser first render the same options.
     let models = RwSignal::new(Vec::<crate::learning::ModelSummary>::new());
@@ -65,7 +63,7 @@ pub fn NewRoomPage() -> impl IntoView {
         if let Some(r) = review.get() {
             s.review = r;
         }
-        use crate::matches::mode::{ComputerSeat, Opponent, RoomMode};
+        use wire::mode::{ComputerSeat, Opponent, RoomMode};
         let seat = || ComputerSeat {
             colour: computer_colour.get(),
             level: level.get(),
@@ -246,8 +244,8 @@ pub fn NewRoomPage() -> impl IntoView {
                 <super::agreement_fields::AgreementFields state=agreement preset=preset/>
                 <label>{move || tr!("new.review")}
                     <select data-testid="review" on:change=move |e| review.set(match event_target_value(&e).as_str() {
-                        "required" => Some(crate::matches::referee::ReviewPolicy::Required),
-                        "when_disputed" => Some(crate::matches::referee::ReviewPolicy::WhenDisputed),
+                        "required" => Some(wire::referee::ReviewPolicy::Required),
+                        "when_disputed" => Some(wire::referee::ReviewPolicy::WhenDisputed),
                         _ => None,
                     })>
                         <option value="default">{move || tr!("new.review_default")}</option>

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::matches::settings::SettingProblem;
+use wire::settings::SettingProblem;
 
 /// Whether `p` concerns the field at `path` (`time` covers `time.main_s`, `board` covers
 /// `board.x`, `special_rules` covers `special_rules[2].text`).
@@ -42,7 +42,7 @@ pub fn Unreadable(bad: Signal<bool>, testid: &'static str) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::settings::{Field, ProblemKind};
+    use wire::settings::{Field, ProblemKind};
 
     fn at(path: &str) -> SettingProblem {
         SettingProblem {

@@ -11,10 +11,8 @@ use super::{
     problems::{FieldProblems, Unreadable},
     KOMI,
 };
-use crate::{
-    matches::settings::{CoordLabels, SettingProblem, TimeControl},
-    tr,
-};
+use crate::tr;
+use wire::settings::{CoordLabels, SettingProblem, TimeControl};
 
 /// The coordinate labels chosen (003 §7.1): one built-in kind for the three axes, a kind per
 /// axis, or a custom list per axis.

@@ -12,13 +12,10 @@ use super::{
     panel::{hold_text, MoveControls, Notices, PassGuidance, RecordLinks, Requests},
     tr_dyn, RoomCtx,
 };
-use crate::{
-    matches::{
-        commands::RoomPhase,
-        events::{Event, HoldReason},
-    },
-    pages::header::fmt_time,
-    tr,
+use crate::{pages::header::fmt_time, tr};
+use wire::{
+    commands::RoomPhase,
+    events::{Event, HoldReason},
 };
 
 #[component]
@@ -53,7 +50,7 @@ fn WaitingReady() -> impl IntoView {
             if v.phase != RoomPhase::WaitingReady {
                 return None;
             }
-            let names: Vec<String> = [crate::matches::events::Colour::Black, crate::matches::events::Colour::White]
+            let names: Vec<String> = [wire::events::Colour::Black, wire::events::Colour::White]
                 .into_iter()
                 .filter(|c| !v.ready[*c])
                 .map(super::colour_text)

@@ -9,14 +9,12 @@
 use leptos::prelude::*;
 
 use super::{colour_text, panel::clock_text, phase_text, RoomCtx};
-use crate::{
-    matches::{
-        clocks::ClockView,
-        commands::RoomPhase,
-        events::{Colour, FaultCause},
-        settings::TimeControl,
-    },
-    tr,
+use crate::tr;
+use wire::{
+    clocks::ClockView,
+    commands::RoomPhase,
+    events::{Colour, FaultCause},
+    settings::TimeControl,
 };
 
 /// How close to losing on time a clock is marked as low: a tenth of the time the player
@@ -174,7 +172,7 @@ fn StatusLine() -> impl IntoView {
                     (false, None) => tr!("mode.screen_one_device_any"),
                 });
             }
-            if v.settings.mode.tag() != crate::matches::mode::ModeTag::Match {
+            if v.settings.mode.tag() != wire::mode::ModeTag::Match {
                 parts.push(crate::text::mode_tag(crate::i18n::use_lang().get(), v.settings.mode.tag()));
             }
             if let Some(r) = &v.result {

@@ -9,9 +9,9 @@ use leptos::prelude::*;
 use super::{label, RoomCtx};
 use crate::{
     board_view::region::{Span, Window},
-    matches::events::{Colour, Event, MarkKind, Xyz},
     tr,
 };
+use wire::events::{Colour, Event, MarkKind, Xyz};
 
 const CELL: f64 = 40.0;
 
@@ -388,7 +388,7 @@ pub fn LayerSvg(
     let changed = move || {
         let me = ctx.my_colour()?;
         let stones = ctx.view.with(|v| {
-            if v.phase != crate::matches::commands::RoomPhase::Scoring {
+            if v.phase != wire::commands::RoomPhase::Scoring {
                 return None;
             }
             ctx.events.with(|es| {

@@ -2,7 +2,7 @@
 //! them: a chain marked or isolated, its liberties ringed and counted, the ataris a move
 //! made. The server decides everything that matters; these only describe the position.
 
-use crate::matches::{
+use wire::{
     events::{Colour, Xyz},
     view::RoomView,
 };

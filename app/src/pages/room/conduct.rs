@@ -9,13 +9,13 @@ use strum::IntoEnumIterator;
 use super::{colour_text, tr_dyn, tr_dyn_with, Notice, RoomCtx};
 use crate::{
     api::conduct::file_report,
-    matches::{
-        commands::{Command, RoomPhase},
-        conduct::{AppealRefusal, Category, NewReport, ReportAbout, SanctionRecord, Subject},
-        events::Colour,
-    },
     pages::{header::fmt_time, room::reasons::REASONS_MAX},
     tr,
+};
+use wire::{
+    commands::{Command, RoomPhase},
+    conduct::{AppealRefusal, Category, NewReport, ReportAbout, SanctionRecord, Subject},
+    events::Colour,
 };
 
 /// One sanction's lines: who, what, why, and each appeal with its decision.

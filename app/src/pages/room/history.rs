@@ -6,7 +6,7 @@
 //! the captures of the move it undid are lifted again). Stepping back stops at the first
 //! event it cannot reverse — an undo of a move the page never saw.
 
-use crate::matches::events::{Colour, Event, StoredEvent, Xyz};
+use wire::events::{Colour, Event, StoredEvent, Xyz};
 
 /// One position a player can step back to: the board after event `seq`, the move that
 /// made it (when it was a stone) and what that move captured.
@@ -206,7 +206,7 @@ pub fn recent_moves(events: &[StoredEvent], n: usize) -> Vec<(Xyz, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::events::TakenMove;
+    use wire::events::TakenMove;
 
     fn p(x: i64, y: i64, z: i64) -> Xyz {
         Xyz { x, y, z }

@@ -8,12 +8,10 @@
 use leptos::prelude::*;
 
 use super::{label, RoomCtx};
-use crate::{
-    matches::{
-        commands::RoomPhase,
-        events::{Colour, Xyz},
-    },
-    tr,
+use crate::tr;
+use wire::{
+    commands::RoomPhase,
+    events::{Colour, Xyz},
 };
 
 fn symbol(c: Option<Colour>) -> &'static str {

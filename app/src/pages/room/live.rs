@@ -83,9 +83,7 @@ mod hydrate {
         let c = conn.clone();
         Effect::new(move |_| {
             let pending = ctx.view.with(|v| match (v.awaiting_ack, v.your_colour) {
-                (Some((who, n)), Some(me)) if who == me && v.phase == crate::matches::commands::RoomPhase::Playing => {
-                    Some(n)
-                }
+                (Some((who, n)), Some(me)) if who == me && v.phase == wire::commands::RoomPhase::Playing => Some(n),
                 _ => None,
             });
             if let Some(n) = pending {
@@ -208,7 +206,7 @@ mod hydrate {
             // The browser's own framing: a write's events in few bytes.
             Kind::Packed => {
                 // A message that cannot be read: the view is fetched instead.
-                let Ok(events) = crate::matches::packed::unpack(text) else { return ctx.refresh() };
+                let Ok(events) = wire::packed::unpack(text) else { return ctx.refresh() };
                 for (e, live) in events {
                     on_event(ctx, conn, e, live);
                 }
@@ -218,7 +216,7 @@ mod hydrate {
                 on_event(ctx, conn, e, read::<LiveFields>(msg.live));
             }
             Kind::Snapshot => {
-                if let Some(v) = read::<crate::matches::view::RoomView>(msg.room) {
+                if let Some(v) = read::<wire::view::RoomView>(msg.room) {
                     conn.borrow_mut().last_seq = v.version;
                     ctx.view.set(v);
                 }
@@ -367,8 +365,8 @@ mod hydrate {
         if let Event::MovePlayed { colour, captured, .. } = e {
             if ctx.animate.get_untracked() && !captured.is_empty() {
                 let lost = match colour {
-                    crate::matches::events::Colour::Black => crate::matches::events::Colour::White,
-                    crate::matches::events::Colour::White => crate::matches::events::Colour::Black,
+                    wire::events::Colour::Black => wire::events::Colour::White,
+                    wire::events::Colour::White => wire::events::Colour::Black,
                 };
                 let ghosts: Vec<_> = captured.iter().map(|p| (*p, lost)).collect();
                 ctx.ghosts.set(ghosts.clone());

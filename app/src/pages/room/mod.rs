@@ -29,7 +29,7 @@ pub use chains::chain_of;
 mod replay;
 pub use replay::ReplayPage;
 
-use crate::matches::commands::RoomPhase;
+use wire::commands::RoomPhase;
 // The page words every part of the room uses (`super::colour_text`, …).
 use super::words::{colour_text, phase_text, tr_dyn, tr_dyn_with};
 use crate::sync_hydrate::IntoAnySync;
@@ -38,13 +38,14 @@ use leptos_router::hooks::{use_params_map, use_query_map};
 
 use crate::{
     api::{current_user, match_command, match_view, UserView},
-    matches::{
-        commands::Command,
-        events::{Colour, Event, MarkKind, StoredEvent, Xyz},
-        settings::Preset,
-        view::RoomView,
-    },
     tr, AppError,
+};
+
+use wire::{
+    commands::Command,
+    events::{Colour, Event, MarkKind, StoredEvent, Xyz},
+    settings::Preset,
+    view::RoomView,
 };
 
 /// What the page tells the player (003 §2.5–2.6): kind decides the styling and the ARIA role.
@@ -235,7 +236,7 @@ impl RoomCtx {
                         let later: Vec<Event> = self.events.with_untracked(|es| {
                             es.iter().filter(|e| e.seq > v.version).map(|e| e.event.clone()).collect()
                         });
-                        behind = !later.iter().all(crate::matches::live_view::applied_in_browser);
+                        behind = !later.iter().all(wire::live_view::applied_in_browser);
                         if !behind {
                             later.iter().for_each(|e| v.apply_live(e, None));
                             self.offset.set(local_now() - v.server_time_ms as f64);
@@ -410,7 +411,7 @@ pub fn label(v: &RoomView, at: Xyz) -> String {
 /// vertices: their settings keep numeric labels). Built once per room and kept, since the
 /// move list asks for every move.
 pub fn label_set(v: &RoomView) -> Option<engine::LabelSet> {
-    use crate::matches::settings::CoordLabels;
+    use wire::settings::CoordLabels;
     type Key = (engine::BoxSpec, CoordLabels);
     thread_local! {
         static LAST: std::cell::RefCell<Option<(Key, Option<engine::LabelSet>)>> = const { std::cell::RefCell::new(None) };
@@ -441,7 +442,7 @@ pub fn describe_error(e: &AppError) -> String {
 /// A refusal in the room's own words: an illegal point is named by the room's labels, as the
 /// selection and the move list name it (003 §2.5, §7.1).
 pub fn room_error(lang: crate::i18n::Lang, v: &RoomView, e: &AppError) -> String {
-    if let AppError::Match(crate::matches::commands::MatchError::Illegal { at, reason }) = e {
+    if let AppError::Match(wire::commands::MatchError::Illegal { at, reason }) = e {
         let reason = crate::text::t(lang, &format!("reason.{}", reason.as_str()));
         return crate::text::t_with(lang, "error.illegal", &[("at", &label(v, *at)), ("reason", &reason)]);
     }

@@ -3,18 +3,16 @@
 //! draw offers (each shown only in the phase and turn where it can be used), the move list
 //! with illegal attempts told apart, and the number of watchers. Spectators see no controls.
 
-use crate::matches::commands::RoomPhase;
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
+use wire::commands::RoomPhase;
 
 use super::{colour_text, event_line, label, Notice, RoomCtx};
-use crate::{
-    matches::{
-        commands::Command,
-        events::{Colour, Xyz},
-        settings::{Preset, TimeControl},
-    },
-    tr,
+use crate::tr;
+use wire::{
+    commands::Command,
+    events::{Colour, Xyz},
+    settings::{Preset, TimeControl},
 };
 
 fn fmt_ms(ms: f64) -> String {
@@ -84,8 +82,8 @@ pub(super) fn PassGuidance() -> impl IntoView {
     }
 }
 
-pub(super) fn hold_text(h: &crate::matches::events::HoldReason) -> String {
-    use crate::matches::events::HoldReason::*;
+pub(super) fn hold_text(h: &wire::events::HoldReason) -> String {
+    use wire::events::HoldReason::*;
     match h {
         ServerRestart => tr!("hold.restart"),
         Disconnection { colour } => tr!("hold.disconnection", who = colour_text(*colour)),
@@ -101,7 +99,7 @@ pub(super) fn hold_text(h: &crate::matches::events::HoldReason) -> String {
 
 /// What each typed coordinate may be, first–last: a flat board's column letters and row
 /// numbers ("A–J", "1–9" on 9×9; 000 §9), a room's own labels, or the box's numbers (003 §7.1).
-pub(super) fn entry_ranges(v: &crate::matches::view::RoomView) -> [String; 3] {
+pub(super) fn entry_ranges(v: &wire::view::RoomView) -> [String; 3] {
     let b = v.settings.board;
     let numbers = |a: engine::Axis| format!("{}–{}", a.start, a.end);
     if let Some(names) = super::label_set(v) {
@@ -430,7 +428,7 @@ pub(super) fn RecordLinks() -> impl IntoView {
 
 /// A point's name on each axis as the coordinate fields take it: the room's labels, a Classic
 /// board's column letter and row number, or the coordinates themselves.
-pub(super) fn axis_labels(v: &crate::matches::view::RoomView, at: Xyz) -> [String; 3] {
+pub(super) fn axis_labels(v: &wire::view::RoomView, at: Xyz) -> [String; 3] {
     let b = v.settings.board;
     if let Some(names) = super::label_set(v) {
         let name = |a: engine::AxisName, k: i64| names.axis(a).get(k as usize).cloned().unwrap_or_default();

@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use super::{Notice, RoomCtx};
-use crate::{matches::commands::Command, tr};
+use crate::tr;
+use wire::commands::Command;
 
 /// Reasons: 1–2000 characters (the server checks them again).
 pub const REASONS_MAX: usize = 2000;

@@ -7,14 +7,11 @@ use crate::sync_hydrate::IntoAnySync;
 use leptos::{prelude::*, task::spawn_local};
 
 use super::{colour_text, describe_error, RoomCtx};
-use crate::{
-    api::match_command,
-    matches::{
-        commands::{Command, RoomPhase},
-        events::Colour,
-        view::RecordViewerView,
-    },
-    tr,
+use crate::{api::match_command, tr};
+use wire::{
+    commands::{Command, RoomPhase},
+    events::Colour,
+    view::RecordViewerView,
 };
 
 /// One approval as read: by both players, or by one and awaiting the other.

@@ -8,17 +8,17 @@ use leptos::prelude::*;
 
 use super::{colour_text, label, tr_dyn, RoomCtx};
 use crate::{
-    matches::{
-        commands::{Command, RoomPhase},
-        events::{Colour, Xyz},
-        referee::{ChainOpinion, ChainVerdict, RegionVerdict},
-        view::RoomView,
-    },
     pages::{
         header::fmt_time,
         room::reasons::{send_reasoned, Reasons},
     },
     tr,
+};
+use wire::{
+    commands::{Command, RoomPhase},
+    events::{Colour, Xyz},
+    referee::{ChainOpinion, ChainVerdict, RegionVerdict},
+    view::RoomView,
 };
 
 /// The points drawn as cited safe spaces: each cited point of the latest ruling with the
@@ -100,7 +100,7 @@ pub fn Rulings() -> impl IntoView {
 
 /// One ruling: each chain's verdict with the safe spaces it cites (drawn on the boards as
 /// well), each region's, the reasons and the confirmation.
-fn ruling_view(v: &RoomView, r: &crate::matches::referee::RulingRecord) -> impl IntoView {
+fn ruling_view(v: &RoomView, r: &wire::referee::RulingRecord) -> impl IntoView {
     view! {
         <div class="ruling" data-testid="ruling" data-number=r.number.to_string()>
             <p><strong>{tr!("referee.ruling_n", n = r.number, statement = r.statement)}</strong>" · "{fmt_time(r.at_ms)}</p>
@@ -263,7 +263,7 @@ fn ScoringControls() -> impl IntoView {
         <Show when=scoring>
             <form class="opinion" data-testid="opinion-form" on:submit=move |e| {
                 e.prevent_default();
-                let at = chain.get_untracked().parse::<crate::matches::events::Xyz>().ok();
+                let at = chain.get_untracked().parse::<wire::events::Xyz>().ok();
                 let op = match opinion.get_untracked().as_str() {
                     "dead" => ChainOpinion::Dead,
                     "seki" => ChainOpinion::Seki,

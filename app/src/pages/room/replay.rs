@@ -12,12 +12,12 @@ use leptos_router::hooks::use_params_map;
 use super::{board2d, colour_text, describe_error, label, space, RoomCtx};
 use crate::{
     api::replay::{replay_frame, replay_steps},
-    matches::{
-        events::Colour,
-        replay::{ReplayStep, StepKind},
-        view::RoomView,
-    },
     tr, AppError,
+};
+use wire::{
+    events::Colour,
+    replay::{ReplayStep, StepKind},
+    view::RoomView,
 };
 
 #[component]

@@ -3,18 +3,16 @@
 //! suggestions shown as proposals only, a chain's details, dispute (Space) or resume play
 //! (Classic). After the end it shows the agreed statement.
 
-use crate::matches::commands::RoomPhase;
 use crate::sync_hydrate::IntoAnySync;
 use leptos::prelude::*;
+use wire::commands::RoomPhase;
 
 use super::{chain_of, colour_text, label, RoomCtx};
-use crate::{
-    matches::{
-        commands::Command,
-        events::{Colour, MarkKind, ScoreSummary, Xyz},
-        settings::Preset,
-    },
-    tr,
+use crate::tr;
+use wire::{
+    commands::Command,
+    events::{Colour, MarkKind, ScoreSummary, Xyz},
+    settings::Preset,
 };
 
 fn half(h: i64) -> String {

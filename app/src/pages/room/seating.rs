@@ -4,11 +4,8 @@
 use leptos::prelude::*;
 
 use super::{colour_text, RoomCtx};
-use crate::{
-    matches::commands::{Command, RoomPhase},
-    sync_hydrate::IntoAnySync,
-    tr,
-};
+use crate::{sync_hydrate::IntoAnySync, tr};
+use wire::commands::{Command, RoomPhase};
 
 /// Before the start: taking a seat by invitation and confirming the settings (003 §1.3).
 #[component]
@@ -44,7 +41,7 @@ pub fn Seating(code: Option<String>) -> impl IntoView {
                             </button>
                         }.into_any_sync(),
                         // An open room's free seat, for anyone signed in.
-                        (true, false, None) if ctx.view.with(|v| v.settings.access == crate::matches::settings::RoomAccess::Open
+                        (true, false, None) if ctx.view.with(|v| v.settings.access == wire::settings::RoomAccess::Open
                             && v.seats.iter().any(Option::is_none)) => view! {
                             <button class="primary" data-testid="take-seat" on:click=move |_| ctx.send(Command::TakeSeat)>
                                 {tr!("lobby.join")}

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 
 use super::RoomCtx;
-use crate::matches::{events::Colour, settings::TimeControl};
+use wire::{events::Colour, settings::TimeControl};
 
 /// The seconds counted aloud at the end of a byo-yomi period (000 §9).
 pub const COUNTDOWN_S: i64 = 10;

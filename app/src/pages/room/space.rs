@@ -20,9 +20,9 @@ use crate::{
         region::{follow_layer, group_span, local_span, local_window, Span, Window},
         BoardCanvas, BoardScene, Focus, ViewPreset, ViewTurn,
     },
-    matches::events::Xyz,
     tr,
 };
+use wire::events::Xyz;
 
 /// How the region window is chosen (003 §7.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -474,7 +474,7 @@ fn ManualBounds(manual: RwSignal<Option<RegionBox>>, full: Signal<RegionBox>) ->
 
 /// The names along the axes of `b` (the whole box or the region) and of its reference point,
 /// in the room's labels (003 §7.1–7.2).
-fn ticks_of(v: &crate::matches::view::RoomView, b: engine::BoxSpec) -> crate::board_view::Ticks {
+fn ticks_of(v: &wire::view::RoomView, b: engine::BoxSpec) -> crate::board_view::Ticks {
     let origin = Xyz { x: b.x.start, y: b.y.start, z: b.z.start };
     let axes = [b.x, b.y, b.z].map(|a| u16::try_from(a.end - a.start + 1).unwrap_or(1));
     let along = |axis: usize| {

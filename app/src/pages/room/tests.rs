@@ -12,15 +12,15 @@ use crate::{
     api::auth::UserView,
     data::sha256_hex,
     i18n::{pseudo::QPS, Lang, UiLang},
-    matches::{
-        commands::{Command, Requester, RoomPhase},
-        events::{RoomSecrets, Xyz},
-        referee::{ChainRuling, ChainVerdict},
-        settings::{ColourAssignment, MatchSettings},
-        state::MatchState,
-    },
     text::tests::outside_catalogue,
     Role,
+};
+use room::MatchState;
+use wire::{
+    commands::{Command, Requester, RoomPhase},
+    events::{RoomSecrets, Xyz},
+    referee::{ChainRuling, ChainVerdict},
+    settings::{ColourAssignment, MatchSettings},
 };
 
 const HOST: i64 = 1;
@@ -231,7 +231,7 @@ fn render_for(lang: Lang, s: &MatchState, viewer: Option<Requester>) -> String {
 /// approved, and for nobody else; the players approve by user name and see by whom.
 #[test]
 fn the_record_links_follow_who_may_read_the_record() {
-    use crate::matches::state::SeatHolder;
+    use room::SeatHolder;
     let xyz = |x, y| Xyz { x, y, z: 1 };
     let (_, mut s) = stages(MatchSettings::classic_default(9), xyz(3, 3), xyz(7, 7)).swap_remove(2);
     let viewer = Requester { user_id: 5, username: "dave".into(), role: Role::Player };
