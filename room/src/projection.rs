@@ -215,7 +215,7 @@ impl MatchState {
             to_move: s.to_move(),
             move_number: g.move_number(),
             last_move,
-            captures: ByColour::new(g.captures(engine::Color::Black), g.captures(engine::Color::White)),
+            captures: ByColour::from_fn(|c| g.captures(c)),
             clocks: s.clocks.snapshot(now),
             awaiting_ack: s.awaiting_ack,
             undo: s.undo.map(|u| PendingUndo {

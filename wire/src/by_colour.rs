@@ -18,6 +18,12 @@ impl<T> ByColour<T> {
         ByColour { black, white }
     }
 
+    /// Each colour's value, made from the colour (Black's first).
+    pub fn from_fn(mut f: impl FnMut(Color) -> T) -> Self {
+        let black = f(Color::Black);
+        ByColour { black, white: f(Color::White) }
+    }
+
     /// The same value for both.
     pub fn both(v: T) -> Self
     where
@@ -46,11 +52,6 @@ impl<T> ByColour<T> {
         ByColour { black, white: f(self.white) }
     }
 
-    /// The values by reference.
-    pub fn as_ref(&self) -> ByColour<&T> {
-        ByColour { black: &self.black, white: &self.white }
-    }
-
     /// Black's value, then White's.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         [&self.black, &self.white].into_iter()
@@ -59,13 +60,6 @@ impl<T> ByColour<T> {
     /// Whether both values satisfy `f`.
     pub fn all(&self, mut f: impl FnMut(&T) -> bool) -> bool {
         f(&self.black) && f(&self.white)
-    }
-
-    /// The colours whose value satisfies `f`, Black first.
-    pub fn colours_where(&self, mut f: impl FnMut(&T) -> bool) -> impl Iterator<Item = Color> {
-        let black = f(&self.black).then_some(Color::Black);
-        let white = f(&self.white).then_some(Color::White);
-        black.into_iter().chain(white)
     }
 }
 
@@ -124,8 +118,8 @@ mod tests {
         let mut b = ByColour::both(0);
         b[Color::White] += 2;
         assert_eq!((b[Color::Black], b[Color::White]), (0, 2));
-        assert_eq!(b.colours_where(|n| *n > 0).collect::<Vec<_>>(), vec![Color::White]);
         assert_eq!(b.map(|n| n + 1), ByColour::new(1, 3));
+        assert_eq!(ByColour::from_fn(|c| c), ByColour::new(Color::Black, Color::White));
         assert!(b.all(|n| *n < 3) && !b.all(|n| *n > 0));
     }
 }

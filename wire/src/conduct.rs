@@ -234,7 +234,7 @@ pub enum AppealRefusal {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(SanctionProblemCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::EnumIter, strum::IntoStaticStr),
     strum(serialize_all = "snake_case")
 )]
 pub enum SanctionProblem {

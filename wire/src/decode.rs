@@ -44,7 +44,7 @@ pub trait Tagged: Sized {
 }
 
 /// The object a variant's fields are read from.
-pub struct Fields<'a>(pub &'a Map<String, Value>);
+pub struct Fields<'a>(&'a Map<String, Value>);
 
 impl Fields<'_> {
     /// A missing field reads as `null`: only an `Option` accepts it (as serde does).

@@ -197,3 +197,18 @@ pub struct Mark {
     pub kind: MarkKind,
     pub by: Option<Colour>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Xyz;
+
+    #[test]
+    fn a_point_reads_back_from_its_text() {
+        let p = Xyz { x: -2, y: 10, z: 1 };
+        assert_eq!(p.to_string().parse::<Xyz>(), Ok(p));
+        assert_eq!(" 3 , 4,5 ".parse::<Xyz>(), Ok(Xyz { x: 3, y: 4, z: 5 }));
+        for bad in ["", "1,2", "1,2,3,4", "a,2,3", "1,,3"] {
+            assert!(bad.parse::<Xyz>().is_err(), "{bad}");
+        }
+    }
+}

@@ -72,10 +72,10 @@ mod tests {
     use strum::IntoEnumIterator;
 
     use super::*;
-    use serde_json::{Map, Value};
+    use serde_json::Value;
     use wire::commands::*;
     use wire::conduct::{AppealRefusal, ReportRefusal, SanctionProblem, SanctionProblemCode};
-    use wire::decode::{Fields, Tagged};
+    use wire::decode::Tagged;
     use wire::events::{Colour, FaultCause, MarkKind, Xyz};
     use wire::referee::QueueKind;
 
@@ -219,7 +219,10 @@ mod tests {
     /// Unit variants only: one sample per code.
     fn sanction_problems() -> Vec<SanctionProblem> {
         SanctionProblemCode::iter()
-            .map(|c| SanctionProblem::decode(c, &Fields(&Map::new())).expect("a unit variant"))
+            .map(|c| {
+                let code: &str = c.into();
+                SanctionProblem::from_map(json!({ "code": code }).as_object().unwrap()).expect("a unit variant")
+            })
             .collect()
     }
 

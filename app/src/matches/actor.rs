@@ -470,10 +470,7 @@ impl Actor {
             }
             Request::Conduct { reply } => {
                 let s = &self.state;
-                let players = wire::ByColour::new(
-                    s.account_of(super::events::Colour::Black),
-                    s.account_of(super::events::Colour::White),
-                );
+                let players = wire::ByColour::from_fn(|c| s.account_of(c));
                 let sanctions =
                     s.referee.sanctions.iter().map(|x| (x.clone(), s.sanction_subject_account(x))).collect();
                 let _ = reply.send(ConductFacts { name: s.name.clone(), version: s.version, players, sanctions });
@@ -597,8 +594,9 @@ impl Actor {
         };
         let mut view = view.clone();
         self.state.personalise(&mut view, viewer, now);
-        view.present = wire::ByColour::new(super::events::Colour::Black, super::events::Colour::White)
-            .map(|c| self.state.account_of(c).is_some_and(|uid| self.connections.contains_key(&uid)));
+        view.present = wire::ByColour::from_fn(|c| {
+            self.state.account_of(c).is_some_and(|uid| self.connections.contains_key(&uid))
+        });
         view
     }
 
