@@ -14,8 +14,8 @@ scripts/module-graph.py --check
 scripts/long-files.py
 say "cargo fmt --check"
 cargo fmt --all --check
-say "clippy: engine, wire, room, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
-cargo clippy -p engine -p wire -p room -p participant -p server --all-targets -- -D warnings
+say "clippy: tag_first, engine, wire, room, the participant engine, server (with app[ssr]), the load, soak and chaos tools"
+cargo clippy -p tag_first -p engine -p wire -p room -p participant -p server --all-targets -- -D warnings
 cargo clippy -p participant --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p server --features load --bin load --bin soak --bin chaos -- -D warnings
 say "clippy: app[ssr] with its tests"

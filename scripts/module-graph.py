@@ -6,6 +6,9 @@ Usage:
   scripts/module-graph.py --arrows   also every arrow between folders
   scripts/module-graph.py --check    fail if a crate's top-level modules import each other in a
                                      circle that `scripts/module-circles.allowed` does not list
+  scripts/module-graph.py --why CRATE A B
+                                     the files and paths that make top-level module A of CRATE
+                                     import module B (what to move to break a circle)
 
 A *folder* is a source directory (`app/src/matches/state` → `app/matches/state`); a file imports
 a folder when it names a path in it (`use crate::…`, `super::…`, `engine::…`, or such a path
@@ -98,11 +101,19 @@ def folder_of_file(crate_dir, src, path):
 
 
 def resolve(crate_dir, src, segments):
-    """The folder a module path lands in: the deepest existing directory along it."""
+    """The folder a module path lands in: the deepest existing directory along it. A module
+    written as `name.rs` beside a `name/` folder of submodules (its tests, say) lives in the
+    folder of `name.rs`, unless the path goes on into one of those submodules."""
     d = src
-    for seg in segments:
+    for i, seg in enumerate(segments):
         nxt = os.path.join(d, seg)
         if os.path.isdir(nxt):
+            if os.path.exists(nxt + ".rs"):
+                rest = segments[i + 1:]
+                into_child = rest and (os.path.isdir(os.path.join(nxt, rest[0]))
+                                       or os.path.exists(os.path.join(nxt, rest[0] + ".rs")))
+                if not into_child:
+                    return folder_of_file(crate_dir, src, nxt + ".rs")
             d = nxt
         else:
             if d == src and os.path.exists(nxt + ".rs"):
@@ -117,6 +128,8 @@ def read_graph():
     folder_arrows = defaultdict(set)  # from folder → to folders
     folders = set()
     top_arrows = defaultdict(lambda: defaultdict(set))  # crate → from top module → to top modules
+    global WHY
+    WHY = defaultdict(list)  # (crate, from, to) → [(file, path)]
     for name, crate_dir in sorted(CRATES.items()):
         src = os.path.join(ROOT, crate_dir, "src")
         for dirpath, _, filenames in os.walk(src):
@@ -163,6 +176,7 @@ def read_graph():
                         is_module = os.path.exists(os.path.join(src, b)) or os.path.exists(os.path.join(src, b + ".rs"))
                         if a != b and is_module:
                             top_arrows[name][a].add(b)
+                            WHY[(name, a, b)].append((os.path.relpath(path, ROOT), p))
     return folders, folder_arrows, top_arrows
 
 
@@ -246,6 +260,11 @@ def figures(folders, arrows):
 
 def main():
     folders, arrows, top = read_graph()
+    if "--why" in sys.argv:
+        crate, a, b = sys.argv[sys.argv.index("--why") + 1:][:3]
+        for file, path in sorted(set(WHY.get((crate, a, b), []))):
+            print(f"{file}: {path}")
+        return
     pairs, upward, floors, circles = figures(folders, arrows)
     mutual = sorted({tuple(sorted((a, b))) for a, b in pairs if a in arrows.get(b, ())})
     print(f"folders {len(folders)}, arrows between folders {len(pairs)}, upward {len(upward)}, "

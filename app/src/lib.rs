@@ -15,8 +15,11 @@ pub mod board_view;
 pub mod clock;
 pub mod error;
 pub mod governance;
+#[cfg(feature = "hydrate")]
+pub mod hydrated;
 pub mod i18n;
 pub mod learning;
+#[cfg(feature = "ssr")]
 pub mod matches;
 pub mod pages;
 pub mod sync_hydrate;

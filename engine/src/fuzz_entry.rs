@@ -3,8 +3,8 @@
 //! bad input, and panics (an assertion, which the fuzzer reports) when a
 //! round trip does not give back what it was given.
 
+use crate::game::record::GameRecord;
 use crate::gtp::GtpEngine;
-use crate::record::GameRecord;
 use crate::rules::Rules;
 use crate::sgf::{export_sgf, game_from_sgf, import_sgf, parse_sgf, write_sgf};
 
@@ -49,7 +49,8 @@ pub fn record_json(data: &[u8]) {
     let parsed =
         GameRecord::from_json(&json).unwrap_or_else(|e| panic!("printed record does not parse ({e}):\n{json}"));
     assert_eq!(parsed, out, "record → JSON → record changed the record:\n{json}");
-    let again = crate::record::replay_json(&json).unwrap_or_else(|e| panic!("printed record does not replay ({e})"));
+    let again =
+        crate::game::record::replay_json(&json).unwrap_or_else(|e| panic!("printed record does not replay ({e})"));
     assert_eq!(again, game, "JSON → game changed the game");
     assert_eq!(again.log(), game.log());
 }

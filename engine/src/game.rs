@@ -12,13 +12,15 @@
 
 mod errors;
 mod history;
+pub mod record;
+pub mod scoring;
 
 pub use errors::{IllegalKind, IllegalMove, PhaseError, RepetitionKind, SetupError, UndoError};
 
 use crate::board::{BasicIllegal, Board, Color, MoveEffect};
+use crate::game::record::{Action, GameRecord, RECORD_VERSION};
 use crate::geometry::{Coord, Geometry, Point};
 use crate::labels::handicap_points;
-use crate::record::{Action, GameRecord, RECORD_VERSION};
 use crate::result::GameResult;
 use crate::rules::{KoRule, Rules};
 use history::{after_move_equals_cells, History, Step};
@@ -323,7 +325,11 @@ impl Game {
             version: RECORD_VERSION,
             geometry: g.spec(),
             rules: self.rules,
-            setup: self.setup.iter().map(|&(p, c)| crate::record::SetupStone { color: c, at: self.coord(p) }).collect(),
+            setup: self
+                .setup
+                .iter()
+                .map(|&(p, c)| crate::game::record::SetupStone { color: c, at: self.coord(p) })
+                .collect(),
             first_to_move: self.first_to_move,
             actions: self.log(),
         }
@@ -759,13 +765,13 @@ impl Game {
     /// 000 §6). Allowed in the playing and scoring phases.
     pub fn finish_by_score(
         &mut self,
-        marks: &crate::scoring::ScoringMarks,
-    ) -> Result<crate::scoring::ScoreStatement, crate::scoring::ScoringError> {
+        marks: &crate::game::scoring::ScoringMarks,
+    ) -> Result<crate::game::scoring::ScoreStatement, crate::game::scoring::ScoringError> {
         if self.phase == Phase::Over {
-            return Err(crate::scoring::ScoringError::GameOver);
+            return Err(crate::game::scoring::ScoringError::GameOver);
         }
-        let st = crate::scoring::score(self, marks)?;
-        let rec = crate::record::MarksRecord::from_marks(self.geometry(), marks);
+        let st = crate::game::scoring::score(self, marks)?;
+        let rec = crate::game::record::MarksRecord::from_marks(self.geometry(), marks);
         self.phase = Phase::Over;
         self.result = Some(st.result);
         self.log_other(Action::Score { marks: rec });

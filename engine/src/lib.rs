@@ -13,12 +13,12 @@
 //! * [`board`] — the fast board (incremental chains, liberties, Zobrist hash).
 //! * [`rules`] — independent rule settings and the `Space` / `Classic` presets.
 //! * [`game`] — checked play, typed [`IllegalMove`] reasons (`errors`), undo with
-//!   the 003 §5.3 restriction, the repetition journal (`history`), phases.
+//!   the 003 §5.3 restriction, the repetition journal (`history`), phases; with the two
+//!   parts that need a whole game and that it needs in turn: [`scoring`] (territory, area
+//!   and Space formula score statements) and [`record`] (versioned JSON game records with
+//!   deterministic replay), re-exported here as `engine::scoring` and `engine::record`.
 //! * [`analysis`] — chains, empty components, life-space / dead / seki candidates.
-//! * [`scoring`] — territory, area and Space formula score statements.
 //! * [`result`] — [`GameResult`], one variant per way a game ends; no sentences.
-//! * `tag_first` — the tag-first reader of internally tagged enums.
-//! * [`record`] — versioned JSON game records with deterministic replay.
 //! * [`sgf`] — SGF import and export for flat boards.
 //! * [`gtp`] — GTP version 2 and the 3D `space_*` extension (binary `space-baduk-gtp`).
 //! * [`playout`] — the standard random-playout workload used by benchmarks.
@@ -42,11 +42,8 @@ pub mod game;
 pub mod geometry;
 pub mod labels;
 pub mod playout;
-pub mod record;
 pub mod result;
 pub mod rules;
-pub mod scoring;
-pub mod tag_first;
 mod zobrist;
 
 pub use analysis::{
@@ -54,6 +51,7 @@ pub use analysis::{
     EmptyComponent, LifeSpace, SekiCandidate,
 };
 pub use board::{Board, Color};
+pub use game::{record, scoring};
 pub use game::{
     AtariChain, Game, IllegalKind, IllegalMove, Move, Phase, PhaseError, PlayOutcome, RepetitionKind, SetupError,
     UndoError, UndoOutcome,

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// A finished game's result. The serde tag `reason` and its names are those of the stored
 /// event logs (000 §8.6 `reason`).
-// Read by `tag_first!` below, not serde's derive (`crate::tag_first`: smaller WASM).
+// Read by `tag_first!` below, not serde's derive (the `tag_first` crate says why: smaller WASM).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(tag = "reason", rename_all = "snake_case")]
@@ -38,7 +38,7 @@ pub enum GameResult {
     Void,
 }
 
-crate::tag_first!(GameResult, GameResultCode, "reason";
+tag_first::tag_first!(GameResult, GameResultCode, "reason";
     Score { winner, margin_half, method },
     Jigo { method },
     Resign { winner },

@@ -41,6 +41,6 @@ pub fn hydrate() {
         }
         let body = leptos::prelude::document().body().expect("a page has a body");
         leptos::mount::hydrate_from_async(body, app::App).await.forget();
-        app::pages::mark_hydrated();
+        app::hydrated::mark_hydrated();
     });
 }

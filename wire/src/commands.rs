@@ -304,7 +304,7 @@ pub const APPROVED_NAME_LEN: std::ops::RangeInclusive<usize> = 1..=40;
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(MatchErrorCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum MatchError {
@@ -405,7 +405,7 @@ pub enum MatchError {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(RulingProblemCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum RulingProblem {
@@ -429,7 +429,7 @@ pub enum RulingProblem {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(ObjectionRefusalCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum ObjectionRefusal {
@@ -475,7 +475,7 @@ pub enum PhaseNeeded {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(UndoRefusalCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum UndoRefusal {
@@ -496,7 +496,7 @@ pub enum UndoRefusal {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(DrawRefusalCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum DrawRefusal {
@@ -537,7 +537,7 @@ pub enum PendingKind {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(MarkProblemCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum MarkProblem {

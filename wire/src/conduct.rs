@@ -89,7 +89,7 @@ impl Penalty {
 }
 
 /// Who a sanction is for, as the room records it.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -103,7 +103,7 @@ pub enum Subject {
     Spectator { user_id: i64, username: String },
 }
 
-engine::tag_first!(deny_unknown_fields Subject, SubjectCode, "kind"; Player { colour }, Spectator { user_id, username });
+tag_first::tag_first!(deny_unknown_fields Subject, SubjectCode, "kind"; Player { colour }, Spectator { user_id, username });
 
 /// Who an administrator names for a sanction (a spectator by account name; the server
 /// finds the account).
@@ -212,7 +212,7 @@ impl SanctionRecord {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(AppealRefusalCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum AppealRefusal {
@@ -234,7 +234,7 @@ pub enum AppealRefusal {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(SanctionProblemCode),
-    derive(strum::EnumString, strum::EnumIter, strum::IntoStaticStr),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter, strum::IntoStaticStr),
     strum(serialize_all = "snake_case")
 )]
 pub enum SanctionProblem {
@@ -285,7 +285,7 @@ pub struct NewReport {
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(ReportRefusalCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum ReportRefusal {

@@ -11,7 +11,7 @@ pub use super::terms::{
 };
 
 /// Who fills a seat without an invitation (the event [`Event::SeatFilled`]).
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -28,7 +28,7 @@ pub enum FilledBy {
     Computer,
 }
 
-engine::tag_first!(FilledBy, FilledByCode, "kind"; Guest { host, name }, Computer);
+tag_first::tag_first!(FilledBy, FilledByCode, "kind"; Guest { host, name }, Computer);
 
 /// One move taken back (000 §8.2): a stone at `at`, or a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,7 +49,7 @@ fn is_one_ply(n: &u8) -> bool {
 
 // Read by `tag_first!` below, not serde's derive: the browser reads events from every
 // stream message and record, and the derive's buffering doubled their reader in the room's
-// WASM (engine::tag_first).
+// WASM (the `tag_first` crate).
 #[derive(Debug, Clone, PartialEq, Serialize, strum::IntoStaticStr, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -385,7 +385,7 @@ pub enum Event {
     },
 }
 
-engine::tag_first!(Event, EventCode, "type";
+tag_first::tag_first!(Event, EventCode, "type";
     RoomCreated { name, settings, created_by },
     SeatTaken { seat, user_id, username },
     SeatLeft { seat },

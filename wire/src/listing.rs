@@ -17,7 +17,7 @@ use super::{
 // Read by hand (`crate::decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(SeatLabelCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum SeatLabel {

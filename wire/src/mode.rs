@@ -69,7 +69,7 @@ pub enum Opponent {
 }
 
 /// The room's mode.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -106,7 +106,7 @@ pub enum RoomMode {
     ProgramGame { first: Box<ComputerSeat>, second: Box<ComputerSeat>, series: i64, game: u32 },
 }
 
-engine::tag_first!(deny_unknown_fields RoomMode, RoomModeCode, "kind"; Match, OneDevice { second_player }, Practice { computer = Default::default() }, VsComputer { computer, opponent = Default::default() }, ProgramGame { first, second, series, game });
+tag_first::tag_first!(deny_unknown_fields RoomMode, RoomModeCode, "kind"; Match, OneDevice { second_player }, Practice { computer = Default::default() }, VsComputer { computer, opponent = Default::default() }, ProgramGame { first, second, series, game });
 
 impl RoomMode {
     /// Every computer seat of the room (none, one, or two in a program game).

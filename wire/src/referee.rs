@@ -26,7 +26,7 @@ pub enum ReviewPolicy {
 }
 
 /// An administrator's verdict on one chain (003 §3.2–3.3, §3.6, §8.4).
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -47,7 +47,7 @@ pub enum ChainVerdict {
     Unresolved,
 }
 
-engine::tag_first!(deny_unknown_fields ChainVerdict, ChainVerdictCode, "kind"; Alive { spaces }, Seki, Dead, Unresolved);
+tag_first::tag_first!(deny_unknown_fields ChainVerdict, ChainVerdictCode, "kind"; Alive { spaces }, Seki, Dead, Unresolved);
 
 /// A ruling on the chain that has a stone at `at`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -37,12 +37,14 @@ use engine::{
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod defaults;
 mod limits;
 mod permits;
 mod rules;
 mod validate;
 pub use super::mode::RoomMode;
 pub use super::referee::ReviewPolicy;
+pub use defaults::classic_default_komi_half_points;
 pub use limits::*;
 pub use permits::{Permit, Permits};
 pub use rules::{ClassicRules, ClassicTime, ClockRule, MatchRules, SpaceHours, SpaceRules};
@@ -73,7 +75,7 @@ impl Preset {
 }
 
 /// Time limits.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -93,7 +95,7 @@ pub enum TimeControl {
     Fischer { main_s: u32, increment_s: u32 },
 }
 
-engine::tag_first!(deny_unknown_fields TimeControl, TimeControlCode, "kind"; SpaceHours { black, white }, None { idle_limit_s }, Byoyomi { main_s, period_s, periods }, Fischer { main_s, increment_s });
+tag_first::tag_first!(deny_unknown_fields TimeControl, TimeControlCode, "kind"; SpaceHours { black, white }, None { idle_limit_s }, Byoyomi { main_s, period_s, periods }, Fischer { main_s, increment_s });
 
 impl TimeControl {
     /// 000 §2 default main time per board size: 9 → 180 s, 13 → 600 s, 19 → 1200 s
@@ -211,7 +213,7 @@ pub struct Assistant {
 
 /// The agreed scope of outside assistance (003 §6.4). Spectators' real-time advice is never
 /// allowed, whatever is agreed here (and there is no channel for it).
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -227,11 +229,11 @@ pub enum AssistanceScope {
     Agreed { assistants: Vec<Assistant> },
 }
 
-engine::tag_first!(deny_unknown_fields AssistanceScope, AssistanceScopeCode, "kind"; None, Agreed { assistants });
+tag_first::tag_first!(deny_unknown_fields AssistanceScope, AssistanceScopeCode, "kind"; None, Agreed { assistants });
 
 /// A special rule of the agreement (003 §1.3, §1.4): a kind the pinned common-rules version
 /// permits ([`crate::governance::Permits`]), with its value.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -248,7 +250,7 @@ pub enum SpecialRule {
     Note { text: String },
 }
 
-engine::tag_first!(deny_unknown_fields SpecialRule, SpecialRuleCode, "kind"; UndoLimit { per_player }, Note { text });
+tag_first::tag_first!(deny_unknown_fields SpecialRule, SpecialRuleCode, "kind"; UndoLimit { per_player }, Note { text });
 
 impl SpecialRule {
     pub fn kind(&self) -> SpecialRuleKind {
@@ -416,7 +418,7 @@ pub const MAX_LABEL_CHARS: usize = 6;
 /// per axis. Labels are case-sensitive and unique per axis; they name points and never move
 /// them, and they are fixed with the settings once play begins. Classic boards use vertex
 /// notation (000 §3) and keep numeric labels here.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -430,7 +432,7 @@ pub enum CoordLabels {
     Custom { x: Vec<String>, y: Vec<String>, z: Vec<String> },
 }
 
-engine::tag_first!(deny_unknown_fields CoordLabels, CoordLabelsCode, "kind"; Builtin { x, y, z }, Custom { x, y, z });
+tag_first::tag_first!(deny_unknown_fields CoordLabels, CoordLabelsCode, "kind"; Builtin { x, y, z }, Custom { x, y, z });
 
 impl Default for CoordLabels {
     fn default() -> Self {
@@ -548,179 +550,6 @@ impl fmt::Display for SettingsError {
 }
 
 impl std::error::Error for SettingsError {}
-
-// ---------------------------------------------------------------------------------------------
-// Defaults
-// ---------------------------------------------------------------------------------------------
-
-impl MatchSettings {
-    /// Space defaults: 19×19×19 axes 1..19 (003 §1.1), komi 0 to White, no bonus, 1 hour each
-    /// (003 §1.2 gives the range, not a default), nigiri, undo by consent, no hints, no
-    /// special rules, no assistance, the current common rules.
-    pub fn space_default() -> MatchSettings {
-        MatchSettings {
-            preset: Preset::Space,
-            board: BoxSpec::DEFAULT,
-            komi_half_points: 0,
-            komi_to: Color::White,
-            capture_bonus: false,
-            scoring: ScoringMethod::Space,
-            ko: KoRule::Immediate,
-            handicap: 0,
-            time: TimeControl::SpaceHours { black: 1, white: 1 },
-            colours: ColourAssignment::Nigiri,
-            undo: UndoAllowance::Unlimited,
-            draw_offer: false,
-            atari_warning: false,
-            scoring_deadline_s: SPACE_SCORING_WAIT_DEFAULT_S,
-            disconnect_grace_s: SPACE_DISCONNECT_WAIT_S,
-            special_rules: Vec::new(),
-            assistance: AssistanceScope::None,
-            common_rules_version: None,
-            record_retention_days: None,
-            labels: CoordLabels::default(),
-            review: ReviewPolicy::Required,
-            mode: RoomMode::Match,
-            access: RoomAccess::Invitation,
-        }
-    }
-
-    /// Classic defaults for a `size`×`size` board (000 §2): territory, komi 6.5 to White,
-    /// positional superko, no handicap, byo-yomi with the size's main time and 3 × 30 s,
-    /// nigiri, undo 3, draw offers and atari warnings on, scoring deadline 180 s, disconnection
-    /// grace 120 s. A size other than 9/13/19 yields settings that `validate` refuses.
-    pub fn classic_default(size: u16) -> MatchSettings {
-        let n = i64::from(size);
-        MatchSettings {
-            preset: Preset::Classic,
-            board: BoxSpec { x: Axis::one_to(n), y: Axis::one_to(n), z: Axis::one_to(1) },
-            komi_half_points: classic_default_komi_half_points(ScoringMethod::Territory, 0),
-            komi_to: Color::White,
-            capture_bonus: false,
-            scoring: ScoringMethod::Territory,
-            ko: KoRule::PositionalSuperko,
-            handicap: 0,
-            time: TimeControl::classic_default_byoyomi(size),
-            colours: ColourAssignment::Nigiri,
-            undo: UndoAllowance::Limited(3),
-            draw_offer: true,
-            atari_warning: true,
-            scoring_deadline_s: 180,
-            disconnect_grace_s: 120,
-            special_rules: Vec::new(),
-            assistance: AssistanceScope::None,
-            common_rules_version: None,
-            record_retention_days: None,
-            labels: CoordLabels::default(),
-            review: ReviewPolicy::WhenDisputed,
-            mode: RoomMode::Match,
-            access: RoomAccess::Invitation,
-        }
-    }
-}
-
-/// The Classic default komi in half points (000 §2, §4 step 4): handicap games 0.5, even games
-/// 6.5 with territory and 7.5 with area scoring.
-pub const fn classic_default_komi_half_points(scoring: ScoringMethod, handicap: u32) -> i32 {
-    if handicap >= 2 {
-        1
-    } else {
-        match scoring {
-            ScoringMethod::Area => 15,
-            _ => 13,
-        }
-    }
-}
-
-impl MatchSettings {
-    /// Trims notes and assistant names and drops empty notes — what a form should do before
-    /// `validate`. Nothing else changes.
-    pub fn normalized(mut self) -> MatchSettings {
-        self.special_rules = std::mem::take(&mut self.special_rules)
-            .into_iter()
-            .filter_map(|r| match r {
-                SpecialRule::Note { text } => {
-                    let text = text.trim().to_string();
-                    (!text.is_empty()).then_some(SpecialRule::Note { text })
-                }
-                other => Some(other),
-            })
-            .collect();
-        if let AssistanceScope::Agreed { assistants } = &mut self.assistance {
-            for a in assistants {
-                a.name = a.name.trim().to_string();
-            }
-        }
-        self
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Engine types
-    // -----------------------------------------------------------------------------------------
-
-    /// Komi as the engine sees it: a non-negative value and its recipient. A negative Classic
-    /// komi (White −k) becomes k for Black. Values are clamped only for invalid settings.
-    pub fn effective_komi(&self) -> (u32, Color) {
-        let k = i64::from(self.komi_half_points);
-        let to = if k < 0 { self.komi_to.opponent() } else { self.komi_to };
-        (u32::try_from(k.unsigned_abs()).unwrap_or(u32::MAX), to)
-    }
-
-    /// The engine rules for this match, after a full [`validate`](Self::validate)
-    /// (see [`MatchRules::engine_rules`]).
-    pub fn engine_rules(&self) -> Result<Rules, SettingsError> {
-        Ok(self.validate()?.engine_rules())
-    }
-
-    /// The validated board of this match, after a full [`validate`](Self::validate).
-    pub fn geometry(&self) -> Result<Geometry, SettingsError> {
-        self.validate()?;
-        Geometry::from_spec(self.board).map_err(|e| SettingsError {
-            problems: vec![SettingProblem {
-                field: Field::Board,
-                path: "board".into(),
-                value: describe_box(&self.board),
-                kind: ProblemKind::NotAllowed,
-                allowed: e.to_string(),
-                clause: "003 §1.1".into(),
-            }],
-        })
-    }
-
-    // -----------------------------------------------------------------------------------------
-    // Summaries for the agreement screen
-    // -----------------------------------------------------------------------------------------
-
-    /// The labels of each axis, first to last, when they are not the plain numbers.
-    /// The box as shown in the summary: `19×19×19 (x 1..19, y 1..19, z 1..19)`.
-    pub fn describe_box(&self) -> String {
-        describe_box(&self.board)
-    }
-
-    /// The Classic size, if the board is a canonical flat 9/13/19.
-    pub fn classic_size(&self) -> Option<u16> {
-        classic_size(&self.board)
-    }
-
-    /// Non-numeric labels in the summary: `X A…E, Y i…v, Z 가…마`.
-    pub fn labels_summary(&self) -> Option<String> {
-        if self.labels.is_numeric() {
-            return None;
-        }
-        let g = Geometry::from_spec(self.board).ok()?;
-        let set = self.labels.label_set(&g).ok()?;
-        let axis = |a: engine::AxisName| {
-            let l = set.axis(a);
-            format!(
-                "{} {}…{}",
-                a.as_str().to_uppercase(),
-                l.first().map_or("", String::as_str),
-                l.last().map_or("", String::as_str)
-            )
-        };
-        Some([engine::AxisName::X, engine::AxisName::Y, engine::AxisName::Z].map(axis).join(", "))
-    }
-}
 
 #[cfg(any(test, feature = "arbitrary"))]
 pub mod arbitrary;

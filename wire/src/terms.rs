@@ -89,7 +89,7 @@ impl std::str::FromStr for Xyz {
 }
 
 /// Why play is held.
-// Read by `engine::tag_first!` below, not serde's derive (it buffers internally tagged enums).
+// Read by `tag_first::tag_first!` below, not serde's derive (it buffers internally tagged enums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -117,7 +117,7 @@ pub enum HoldReason {
     DamagedRecord { seq: i64, why: String },
 }
 
-engine::tag_first!(HoldReason, HoldReasonCode, "kind"; ServerRestart, Disconnection { colour }, ScoringDispute { colour, reason }, Administrator { reasons }, PlayerCall { colour, reason }, RulingObjection { colour, reasons }, DamagedRecord { seq, why });
+tag_first::tag_first!(HoldReason, HoldReasonCode, "kind"; ServerRestart, Disconnection { colour }, ScoringDispute { colour, reason }, Administrator { reasons }, PlayerCall { colour, reason }, RulingObjection { colour, reasons }, DamagedRecord { seq, why });
 
 /// Why a player's connection is considered lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -77,7 +77,7 @@ pub struct Hints {
 }
 
 // Read by hand (below): serde's derive reads a flattened field through its private buffer,
-// which compiles the score's reader a second time into the room's WASM (engine::tag_first).
+// which compiles the score's reader a second time into the room's WASM (the `tag_first` crate).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ResultView {
@@ -95,9 +95,9 @@ struct ResultSiblings {
     statement: Option<Option<u64>>,
 }
 
-impl<'de> engine::tag_first::Siblings<'de> for ResultSiblings {
+impl<'de> tag_first::Siblings<'de> for ResultSiblings {
     fn read<A: serde::de::MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
-        use engine::tag_first::field;
+        use tag_first::field;
         match key {
             "score" => field(&mut self.score, "score", map)?,
             "statement" => field(&mut self.statement, "statement", map)?,
@@ -109,12 +109,12 @@ impl<'de> engine::tag_first::Siblings<'de> for ResultSiblings {
 
 impl<'de> Deserialize<'de> for ResultView {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use engine::tag_first::{read, Read};
+        use tag_first::{read, Read};
         match read::<D, engine::GameResult, _>(d, ResultSiblings::default())? {
             (Read::Done(result), s) => {
                 Ok(ResultView { result, score: s.score.flatten(), statement: s.statement.flatten() })
             }
-            (Read::Reordered(text), _) => engine::tag_first::reread(&text),
+            (Read::Reordered(text), _) => tag_first::reread(&text),
         }
     }
 }

@@ -118,11 +118,9 @@ pub async fn archive(filter: ArchiveFilter) -> Result<Vec<RoomSummary>, AppError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        api::profiles::tests::finished,
-        matches::{listing::SeatLabel, mode::ModeTag},
-    };
+    use crate::api::profiles::tests::finished;
     use engine::{Color, GameResult};
+    use wire::{listing::SeatLabel, mode::ModeTag};
 
     fn game(preset: Preset, board: &str, ended: i64, white: &str, result: GameResult) -> RoomSummary {
         let mut r = finished(1, preset, ModeTag::Match, "ann", SeatLabel::Person { username: white.into() }, result);

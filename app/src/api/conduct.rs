@@ -57,6 +57,14 @@ pub async fn admin_sanction(
     findings: Option<String>,
     case: Option<i64>,
 ) -> Result<SanctionRecord, AppError> {
-    let req = crate::matches::reports::SanctionRequest { room_id, target, penalty, category, reasons, findings, case };
+    let req = crate::matches::service::reports::SanctionRequest {
+        room_id,
+        target,
+        penalty,
+        category,
+        reasons,
+        findings,
+        case,
+    };
     service()?.impose_sanction(&admin().await?, req).await
 }

@@ -143,13 +143,13 @@ pub async fn player_profile(username: String) -> Result<Profile, AppError> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::matches::{
+    use engine::{Color, GameResult};
+    use wire::{
         commands::RoomPhase,
         events::Seat,
         listing::{Listing, SeatLabel},
         settings::{RoomAccess, TimeControl},
     };
-    use engine::{Color, GameResult};
 
     /// A finished 9×9 room, `black` (an account) in the first seat against `white`.
     pub(crate) fn finished(

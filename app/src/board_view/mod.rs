@@ -7,7 +7,7 @@
 //! build.
 //!
 //! A board (`BoardCanvas`) starts its renderer through `renderer::start`, a lazy function (a
-//! WASM chunk of its own) called once the page has hydrated (`pages::hydrated`), and holds it
+//! WASM chunk of its own) called once the page has hydrated (`crate::hydrated`), and holds it
 //! as a `dyn renderer::Drawing`. Why the 3D view looks as it does:
 //! docs/decisions/0001-reading-the-3d-board.md.
 
@@ -204,7 +204,7 @@ pub fn BoardCanvas(
                 let on_turn = turn.map(|t| Callback::new(move |o: [f32; 2]| t.now.set_value(Some(o))));
                 leptos::task::spawn_local(async move {
                     // The page first, then the renderer's chunk.
-                    crate::pages::hydrated().await;
+                    crate::hydrated::hydrated().await;
                     let Some(current) = scene.try_get_untracked() else { return };
                     let start = renderer::Start {
                         canvas: el,

@@ -13,11 +13,8 @@ use super::{
     audit::{append, Logged},
     internal, write_tx, Db,
 };
-use crate::{
-    audit::AuditAction,
-    governance::{seed, Permits, Precedent, RetentionReport, RulesVersion, RunTrigger, SiteDefaults, VersionEntry},
-    AppError,
-};
+use crate::{audit::AuditAction, data::shipped_rules as seed, AppError};
+use wire::governance::{Permits, Precedent, RetentionReport, RulesVersion, RunTrigger, SiteDefaults, VersionEntry};
 
 fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, AppError> {
     serde_json::from_str(text).map_err(|e| {
@@ -398,7 +395,7 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::governance::Clause;
+    use wire::governance::Clause;
 
     async fn versions(db: &Db) -> Vec<RulesVersion> {
         let mut out = Vec::new();

@@ -22,9 +22,11 @@ mod login_cache;
 pub mod logins;
 pub mod models;
 pub mod programs;
+pub mod room_log;
 mod rooms;
 pub mod secrets;
 pub mod sessions;
+pub mod shipped_rules;
 pub mod throttle;
 
 use std::{path::Path, str::FromStr, time::Duration};
@@ -55,7 +57,7 @@ pub enum OpenError {
     #[error("cannot open database {path}: {source}")]
     Connect { path: String, source: sqlx::Error },
     #[error(transparent)]
-    Writer(#[from] crate::matches::group_commit::StartError),
+    Writer(#[from] room_log::group_commit::StartError),
     #[error("the database URL is not a postgres:// URL: {0}")]
     BadUrl(String),
     #[error("database migration failed: {0}")]
@@ -70,7 +72,7 @@ pub enum OpenError {
 pub struct Db {
     pool: Pool,
     /// Room events are written by one writer on its own connection (group commit).
-    writer: crate::matches::group_commit::Writer,
+    writer: room_log::group_commit::Writer,
     /// Who a session's login is, without a query per command.
     logins: std::sync::Arc<login_cache::LoginCache>,
 }
@@ -101,7 +103,7 @@ impl Db {
         MIGRATOR.run(&pool).await?;
         // The event writer's own connection, on its own thread (group_commit::sqlite).
         // The file the pool opened, as the pool's options name it.
-        let writer = crate::matches::group_commit::Writer::start_sqlite(options.get_filename())?;
+        let writer = room_log::group_commit::Writer::start_sqlite(options.get_filename())?;
         Self::ready(Backend::Sqlite(pool), writer).await
     }
 
@@ -130,7 +132,7 @@ impl Db {
             .map_err(connect)?;
         Self::ready(
             Backend::Postgres(pool),
-            crate::matches::group_commit::Writer::start_postgres(Backend::Postgres(writer_pool)),
+            room_log::group_commit::Writer::start_postgres(Backend::Postgres(writer_pool)),
         )
         .await
     }
@@ -150,7 +152,7 @@ impl Db {
         }
     }
 
-    async fn ready(pool: Pool, writer: crate::matches::group_commit::Writer) -> Result<Self, OpenError> {
+    async fn ready(pool: Pool, writer: room_log::group_commit::Writer) -> Result<Self, OpenError> {
         let db = Db { pool, writer, logins: Default::default() };
         // Migration 0003: keys for the accounts made before it (SQL cannot normalise).
         db.backfill_name_keys().await.map_err(|_| OpenError::NameKeys)?;
@@ -172,7 +174,7 @@ impl Db {
         on!(&self.pool, p => p.close().await);
     }
 
-    pub(crate) fn writer(&self) -> &crate::matches::group_commit::Writer {
+    pub(crate) fn writer(&self) -> &room_log::group_commit::Writer {
         &self.writer
     }
 

@@ -7,7 +7,7 @@ use engine::computer::{model::fingerprint, Weights, DEFAULT_WEIGHTS};
 use super::{internal, Db};
 use crate::AppError;
 
-pub use crate::learning::ModelSource;
+pub use wire::learning::ModelSource;
 
 /// One stored model.
 #[derive(Debug, Clone, PartialEq)]

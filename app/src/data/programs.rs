@@ -4,7 +4,9 @@ use crate::data::{on, Cols, Neutral};
 use serde::{Deserialize, Serialize};
 
 use super::{internal, Db};
-use crate::{learning::programs::PinnedContestant, AppError};
+use wire::programs::PinnedContestant;
+
+use crate::AppError;
 use wire::settings::MatchSettings;
 
 /// What a series plays, fixed when it starts.

@@ -1,22 +1,13 @@
-//! Reads the app's own errors by hand, with the wire crate's reader (`wire::decode`, which
-//! says why not serde's derive): the answer's `{"error": code, ..fields}`, the training
-//! refusal's and the input problem's `{"kind": ..}`. The tests round-trip every code of the
+//! Reads the app's own errors by value with the `tag_first` crate, as `wire::decode` reads the
+//! wire's refusals (which says why): the answer's `{"error": code, ..fields}` and the input
+//! problem's `{"kind": ..}`. The tests round-trip every code of the
 //! error tree, the wire crate's refusals included.
 
-use wire::{read_by_hand, tagged};
+use tag_first::tag_first;
 
 use super::{AppError, AppErrorCode, InputProblem, InputProblemCode};
-use crate::learning::{TrainingRefusal, TrainingRefusalCode};
 
-tagged!(TrainingRefusal, TrainingRefusalCode, "kind";
-    TooFewGames { have, need },
-    EpochsOutOfRange { got, min, max },
-    AlreadyRunning,
-    PauseNotConfirmed { games_in_play },
-    NoPairs,
-);
-
-tagged!(InputProblem, InputProblemCode, "kind";
+tag_first!(by_value InputProblem, InputProblemCode, "kind";
     Length { min, max, got },
     Characters { found },
     PasswordsDiffer, Taken, WrongPassword, Unchanged,
@@ -26,7 +17,7 @@ tagged!(InputProblem, InputProblemCode, "kind";
 );
 
 // `AppError`'s own `Deserialize` reads the `ErrorBody` (see `super`); this is its tagged form.
-tagged!(AppError, AppErrorCode, "error";
+tag_first!(reader_only AppError, AppErrorCode, "error";
     InvalidInput { field, problem },
     MalformedJson { why },
     InvalidJson { why },
@@ -61,8 +52,6 @@ tagged!(AppError, AppErrorCode, "error";
     skip Match, Transport
 );
 
-read_by_hand!(TrainingRefusal, InputProblem);
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -73,20 +62,25 @@ mod tests {
 
     use super::*;
     use serde_json::Value;
+    use tag_first::TagFirst;
     use wire::commands::*;
     use wire::conduct::{AppealRefusal, ReportRefusal, SanctionProblem, SanctionProblemCode};
-    use wire::decode::Tagged;
     use wire::events::{Colour, FaultCause, MarkKind, Xyz};
+    use wire::learning::TrainingRefusal;
     use wire::referee::QueueKind;
 
     /// Every sample reads back as itself from its serialized form, and the samples name every
     /// variant of `T` (so a variant added without a sample fails here).
-    fn every_variant_round_trips<T: Tagged + PartialEq + std::fmt::Debug>(samples: &[T], tagged: impl Fn(&T) -> Value) {
+    fn every_variant_round_trips<T>(samples: &[T], tagged: impl Fn(&T) -> Value)
+    where
+        T: TagFirst + PartialEq + std::fmt::Debug,
+        T::Code: IntoEnumIterator + std::fmt::Debug,
+    {
         let mut seen = BTreeSet::new();
         for s in samples {
             let v = tagged(s);
             let map = v.as_object().unwrap_or_else(|| panic!("{s:?} is not an object: {v}"));
-            assert_eq!(T::from_map(map).as_ref(), Some(s), "{v}");
+            assert_eq!(tag_first::from_map::<T>(map.clone()).ok().as_ref(), Some(s), "{v}");
             seen.insert(format!("{:?}", map[T::TAG].as_str().unwrap().parse::<T::Code>().ok().unwrap()));
         }
         let all: BTreeSet<String> = T::Code::iter().map(|c| format!("{c:?}")).collect();
@@ -221,7 +215,7 @@ mod tests {
         SanctionProblemCode::iter()
             .map(|c| {
                 let code: &str = c.into();
-                SanctionProblem::from_map(json!({ "code": code }).as_object().unwrap()).expect("a unit variant")
+                serde_json::from_value::<SanctionProblem>(json!({ "code": code })).expect("a unit variant")
             })
             .collect()
     }

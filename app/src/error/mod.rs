@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 use wire::commands::MatchError;
 
 mod decode;
-use wire::decode::Tagged;
 
 // `remote = "Self"` derives `AppError::serialize` as an *inherent* function giving the tagged
 // form `{"error": code, ..fields}`, which `decode` reads back; the `Serialize`/`Deserialize`
@@ -26,7 +25,7 @@ use wire::decode::Tagged;
 // Read by hand (`decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(AppErrorCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum AppError {
@@ -114,7 +113,7 @@ pub enum AppError {
     ParticipantUnavailable { path: String },
     /// Training refused before it starts (003 §12.2–12.3), e.g. fewer than two eligible games.
     #[error("training: {why}")]
-    TrainingRefused { why: crate::learning::TrainingRefusal },
+    TrainingRefused { why: wire::learning::TrainingRefusal },
     /// A report refused (003 §6.4): who may report, about whom, at which event.
     #[error("report not possible: {why:?}")]
     ReportRefused { why: wire::conduct::ReportRefusal },
@@ -149,7 +148,7 @@ pub enum AppError {
 // Read by hand (`decode`), not by serde's derive: a smaller browser bundle.
 #[strum_discriminants(
     name(InputProblemCode),
-    derive(strum::EnumString, strum::EnumIter),
+    derive(strum::EnumString, strum::VariantNames, strum::EnumIter),
     strum(serialize_all = "snake_case")
 )]
 pub enum InputProblem {
@@ -275,9 +274,9 @@ impl AppError {
     pub fn from_body(body: ErrorBody) -> Self {
         let mut tagged = body.detail;
         tagged.insert("error".into(), serde_json::Value::String(body.error.clone()));
-        AppError::from_map(&tagged)
-            .or_else(|| MatchError::from_map(&tagged).map(AppError::Match))
-            .unwrap_or_else(|| AppError::Transport(format!("{}: {}", body.error, body.message)))
+        tag_first::from_map::<AppError>(tagged.clone())
+            .or_else(|_| tag_first::from_map::<MatchError>(tagged).map(AppError::Match))
+            .unwrap_or_else(|_| AppError::Transport(format!("{}: {}", body.error, body.message)))
     }
 }
 
@@ -376,9 +375,12 @@ mod response {
         pub static CORRELATION_ID: String;
     }
 
-    /// The current request's id, or a fresh one outside a request.
+    /// The current request's id, or a fresh one outside a request (a fixed word where the
+    /// OS has no random source: the fault is still answered).
     pub fn correlation_id() -> String {
-        CORRELATION_ID.try_with(Clone::clone).unwrap_or_else(|_| format!("{:016x}", crate::data::secrets::random_u64()))
+        CORRELATION_ID
+            .try_with(Clone::clone)
+            .unwrap_or_else(|_| getrandom::u64().map_or_else(|_| "unnumbered".to_string(), |n| format!("{n:016x}")))
     }
 
     impl IntoResponse for AppError {

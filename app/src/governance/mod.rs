@@ -1,5 +1,6 @@
-//! Governance on the server: the common-rules texts the program ships (`seed`), the service
-//! administrators and rooms call (`service`) and the record-retention job (`retention`). The
+//! Governance on the server: the service administrators and rooms call (`service`) and the
+//! record-retention job (`retention`). The common-rules texts the program ships are read at
+//! the first start by the storage (`crate::data::shipped_rules`). The
 //! wire types (versions, clauses, precedents, permits, site defaults, retention reports) are
 //! `wire::governance`, re-exported here; storage is `crate::data::governance`.
 //!
@@ -10,7 +11,5 @@ pub use wire::governance::*;
 
 #[cfg(feature = "ssr")]
 pub mod retention;
-#[cfg(feature = "ssr")]
-pub mod seed;
 #[cfg(feature = "ssr")]
 pub mod service;

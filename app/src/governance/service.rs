@@ -2,7 +2,9 @@
 //! see them (003 §1.3–1.5, §9.7, §10.1). Reading is open to all; changing is for
 //! administrators, with reasons, logged.
 
-use super::{seed::is_citation, Agreements, CommonRules, NewPrecedent, Precedent, RulesVersion, SiteDefaults};
+use crate::data::shipped_rules::is_citation;
+
+use super::{Agreements, CommonRules, NewPrecedent, Precedent, RulesVersion, SiteDefaults};
 use crate::{error::InputProblem, governance::SCORING_WAIT_MIN_MAX, matches::service::MatchService, AppError};
 use room::MatchError;
 use wire::{

@@ -288,7 +288,7 @@ mod tests {
             assert!(!lang.name().is_empty() && lang.name() != "lang.name", "{} names itself", lang.code());
         }
         for k in ["room.confirm_move", "room.pass", "scoring.agree"] {
-            assert_ne!(super::text(Lang::KO, k), super::text(Lang::EN, k), "{k} translated");
+            assert_ne!(crate::i18n::text(Lang::KO, k), crate::i18n::text(Lang::EN, k), "{k} translated");
         }
     }
 
@@ -299,7 +299,10 @@ mod tests {
         assert!(Lang::all().contains(&pseudo::QPS), "{:?}", Lang::all());
         assert_eq!(Lang::from_code("qps-ploc"), Some(pseudo::QPS));
         assert_eq!(pseudo::QPS.name(), pseudo::pseudo(&Lang::EN.name()));
-        assert_eq!(super::text(pseudo::QPS, "room.pass"), pseudo::pseudo(&super::text(Lang::EN, "room.pass")));
+        assert_eq!(
+            crate::i18n::text(pseudo::QPS, "room.pass"),
+            pseudo::pseudo(&crate::i18n::text(Lang::EN, "room.pass"))
+        );
         // The switch goes round every language and comes back.
         let mut seen = vec![Lang::KO];
         while let Some(next) = Some(seen.last().unwrap().next()).filter(|n| *n != Lang::KO) {

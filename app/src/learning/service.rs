@@ -3,8 +3,6 @@
 //! export and import. Methods of [`MatchService`]: training holds and resumes rooms through
 //! the same administrator commands as the referee's console.
 
-use std::sync::{Arc, Mutex};
-
 use engine::computer::{
     model::{ModelFile, ModelFileError},
     samples::{samples_from_record, AlternativePolicy, FinalPosition, GameSamples},
@@ -26,21 +24,6 @@ use crate::{
 use room::{Command, MatchState};
 use wire::commands::Requester;
 
-/// The one training run at a time and its progress, shared with the page that shows it.
-#[derive(Clone, Default)]
-pub struct Training(Arc<Mutex<TrainingStatus>>);
-
-impl Training {
-    pub fn status(&self) -> TrainingStatus {
-        self.0.lock().map(|s| s.clone()).unwrap_or_default()
-    }
-    fn update(&self, f: impl FnOnce(&mut TrainingStatus)) {
-        if let Ok(mut s) = self.0.lock() {
-            f(&mut s);
-        }
-    }
-}
-
 /// An eligible game with what training needs from it.
 struct Eligible {
     game: GameRef,
@@ -49,12 +32,12 @@ struct Eligible {
 
 /// Whether a finished room's game may go to the learning archive when its record is deleted
 /// (003 §12.7): what training could use.
-pub(crate) fn learnable(room_id: i64, log: &crate::matches::store::CheckedLog) -> bool {
+pub(crate) fn learnable(room_id: i64, log: &crate::data::room_log::CheckedLog) -> bool {
     judge(room_id, log).is_ok()
 }
 
 /// Whether a finished game's log may train (003 §12.2), or why not.
-fn judge(room_id: i64, log: &crate::matches::store::CheckedLog) -> Result<Eligible, ExclusionKind> {
+fn judge(room_id: i64, log: &crate::data::room_log::CheckedLog) -> Result<Eligible, ExclusionKind> {
     if log.damage.is_some() {
         return Err(ExclusionKind::Damaged);
     }

@@ -70,7 +70,7 @@ impl ComputerPlayer {
                     let limits = SearchLimits { max_playouts: u32::MAX };
                     let choice = computer::choose_move(&game, colour, &weights, level, seed, limits, &mut stop);
                     ThoughtResult::Move(match choice.mv {
-                        engine::Move::Place(p) => Command::Move { at: super::state::xyz_of(game.geometry(), p) },
+                        engine::Move::Place(p) => Command::Move { at: room::xyz_of(game.geometry(), p) },
                         engine::Move::Pass => Command::Pass,
                     })
                 }

@@ -119,7 +119,7 @@ impl Desk {
                 | Event::CorrectionApplied { .. }
                 | Event::CorrectionClosed { .. } => (NoticeKind::Decision, players.clone()),
                 Event::RulingObjected { colour, .. } => {
-                    let other = state.account_of(super::state::opponent(*colour));
+                    let other = state.account_of(room::opponent(*colour));
                     (NoticeKind::Objection, other.into_iter().collect())
                 }
                 Event::CorrectionProposed { .. } => (NoticeKind::CorrectionAwaitsConsent, players.clone()),
@@ -172,7 +172,7 @@ pub(crate) fn chains(state: &MatchState) -> Vec<ChainDetail> {
                 let p = g.index_of(m.at.x, m.at.y, m.at.z)?;
                 c.stones.contains(&p).then_some(m.kind)
             });
-            let at = c.stones.first().map(|p| xyz(*p)).unwrap_or(super::events::Xyz { x: 0, y: 0, z: 0 });
+            let at = c.stones.first().map(|p| xyz(*p)).unwrap_or(wire::events::Xyz { x: 0, y: 0, z: 0 });
             let opined = state.referee.opinions.iter().any(|o| o.chain == at);
             let detail = ChainDetail {
                 at,
@@ -199,7 +199,7 @@ pub(crate) fn chains(state: &MatchState) -> Vec<ChainDetail> {
 
 /// The server's timeline of the latest events (at most 300): receipt time, actor, both
 /// clocks right after each — replayed from the log, so it is what the server recorded.
-pub(crate) fn timeline(log: &[StoredEvent], secrets: super::events::RoomSecrets) -> Vec<TimelineEntry> {
+pub(crate) fn timeline(log: &[StoredEvent], secrets: wire::events::RoomSecrets) -> Vec<TimelineEntry> {
     let mut out = Vec::new();
     let Some(first) = log.first() else { return out };
     let Ok(mut state) = MatchState::replay(std::slice::from_ref(first), secrets) else { return out };

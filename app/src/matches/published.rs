@@ -2,7 +2,7 @@
 //! per event, not a copy per follower (a room may have thousands of viewers), and its wire
 //! text made once — by the first stream that sends it — then shared by every socket. Twice at
 //! most: with the view's fields, and without them for a write in which a later event's fields
-//! supersede them. For packed messages (`super::packed`) the event's packed text and the
+//! supersede them. For packed messages (`wire::packed`) the event's packed text and the
 //! fields' text, each once.
 
 use std::sync::{Arc, OnceLock};
@@ -32,9 +32,9 @@ impl Published {
         Arc::new(Published { stored, live, dt, frame, bare, packed, live_text })
     }
 
-    /// The event's text in a packed message (`super::packed::event_text`).
+    /// The event's text in a packed message (`wire::packed::event_text`).
     pub fn packed(&self) -> Option<&str> {
-        self.packed.get_or_init(|| super::packed::event_text(&self.stored, self.dt.unwrap_or(0))).as_deref()
+        self.packed.get_or_init(|| wire::packed::event_text(&self.stored, self.dt.unwrap_or(0))).as_deref()
     }
 
     /// The view's fields as JSON (`None` without them).

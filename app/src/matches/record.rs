@@ -23,7 +23,7 @@ pub struct RoomRecord {
     pub settings: MatchSettings,
     pub black: Option<String>,
     pub white: Option<String>,
-    pub phase: super::commands::RoomPhase,
+    pub phase: wire::commands::RoomPhase,
     /// How the game ended, once finished.
     pub result: Option<engine::GameResult>,
     /// The result is not settled yet: an objection, a correction or an appeal of a
@@ -56,8 +56,8 @@ impl RoomRecord {
         log: &[StoredEvent],
         audit: Vec<crate::audit::AuditEntry>,
     ) -> RoomRecord {
-        let black = s.holder_of(super::events::Colour::Black).map(|h| h.name().to_string());
-        let white = s.holder_of(super::events::Colour::White).map(|h| h.name().to_string());
+        let black = s.holder_of(wire::events::Colour::Black).map(|h| h.name().to_string());
+        let white = s.holder_of(wire::events::Colour::White).map(|h| h.name().to_string());
         let sgf = s.game.geometry().is_flat().then(|| {
             let info = engine::sgf::replay::SgfInfo {
                 black_player: black.clone(),

@@ -5,7 +5,7 @@
 //! every 30 s (the server renders none, so a page never waits for them); a page that changes
 //! them asks for a reload.
 
-use leptos::{either::Either, prelude::*, task::spawn_local};
+use leptos::{prelude::*, task::spawn_local};
 
 use crate::{
     api::referee::{header_badges, BadgeCounts},
@@ -43,37 +43,31 @@ pub fn set_queue_len(n: usize) {
     }
 }
 
-/// The top bar. `children` stand after the brand; `grouped` keeps the badges and switches
-/// together at the bar's end (a room's bar, whose name takes the middle); `text_size` adds
-/// the large-text switch; `no_badges` is for pages of someone not signed in.
+/// The top bar of every page but a room's (`room::top_bar`): `children` stand after the
+/// brand, then the badges and the language switch; `no_badges` is for pages of someone not
+/// signed in.
 #[component]
 pub fn TopBar(
     #[prop(optional)] children: Option<Children>,
-    #[prop(optional)] grouped: bool,
-    #[prop(optional)] text_size: bool,
     #[prop(optional)] no_badges: bool,
     /// The home page's brand carries the Korean name too.
     #[prop(optional)]
     home: bool,
 ) -> impl IntoView {
-    let switches = move || {
-        view! {
-            {(!no_badges).then(|| view! { <HeaderBadges/> })}
-            {text_size.then(|| view! { <super::TextSizeSwitch/> })}
-            <super::LangSwitch/>
-        }
-    };
     view! {
         <header class="topbar">
-            <a class="brand" href="/">"Space Baduk"{home.then(|| view! { <span class="sub">" 공간 바둑"</span> })}</a>
+            <Brand home=home/>
             {children.map(|c| c())}
-            {if grouped {
-                Either::Left(view! { <span class="top-actions">{switches()}</span> })
-            } else {
-                Either::Right(switches())
-            }}
+            {(!no_badges).then(|| view! { <HeaderBadges/> })}
+            <super::LangSwitch/>
         </header>
     }
+}
+
+/// The brand, a link home.
+#[component]
+pub fn Brand(#[prop(optional)] home: bool) -> impl IntoView {
+    view! { <a class="brand" href="/">"Space Baduk"{home.then(|| view! { <span class="sub">" 공간 바둑"</span> })}</a> }
 }
 
 #[component]

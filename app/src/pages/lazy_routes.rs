@@ -5,7 +5,7 @@
 //! page (with sign-in, the lobby and the player's games) and the header are in the first
 //! download; every other page comes when first visited. The 3D renderer is split out
 //! separately (`board_view::renderer::start`): a board fetches it once the page has hydrated
-//! (`pages::hydrated`), so that it is not part of the page's first download.
+//! (`crate::hydrated`), so that it is not part of the page's first download.
 //!
 //! One block per page, written out. `#[lazy_route]` names each chunk after the route's
 //! type, so a `macro_rules!` generating these blocks should give distinct chunks too. It has

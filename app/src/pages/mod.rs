@@ -113,54 +113,6 @@ pub fn ServiceWorkerRegistration() -> impl IntoView {
     });
 }
 
-#[cfg(feature = "hydrate")]
-thread_local! {
-    /// Whether the page has hydrated, and who waits for it ([`hydrated`]).
-    static HYDRATED: std::cell::RefCell<(bool, Vec<std::task::Waker>)> =
-        const { std::cell::RefCell::new((false, Vec::new())) };
-}
-
-/// Resolves once the page has hydrated (at once ever after: pages reached by the router).
-/// What the page does not need to be usable waits for it — the 3D renderer's chunk above
-/// all, which would otherwise share the first download with the page's own.
-#[cfg(feature = "hydrate")]
-pub fn hydrated() -> impl std::future::Future<Output = ()> {
-    std::future::poll_fn(|cx| {
-        HYDRATED.with_borrow_mut(|(done, waiting)| {
-            if *done {
-                std::task::Poll::Ready(())
-            } else {
-                waiting.push(cx.waker().clone());
-                std::task::Poll::Pending
-            }
-        })
-    })
-}
-
-/// Marks the page as hydrated (`window.__sb_hydrated`, which the browser tests wait for, and
-/// `__sb_hydrated_at`, when): called once the whole page, its lazy route's chunk included,
-/// has been hydrated. Wakes what waits in [`hydrated`].
-#[cfg(feature = "hydrate")]
-pub fn mark_hydrated() {
-    use wasm_bindgen::JsCast;
-    let waiting = HYDRATED.with_borrow_mut(|(done, waiting)| {
-        *done = true;
-        std::mem::take(waiting)
-    });
-    waiting.into_iter().for_each(std::task::Waker::wake);
-    let Some(window) = web_sys::window() else { return };
-    let _ = js_sys::Reflect::set(&window, &"__sb_hydrated".into(), &true.into());
-    if let Ok(p) = js_sys::Reflect::get(&window, &"performance".into()) {
-        if let Ok(now) = js_sys::Reflect::get(&p, &"now".into()) {
-            if let Some(f) = now.dyn_ref::<js_sys::Function>() {
-                if let Ok(t) = f.call0(&p) {
-                    let _ = js_sys::Reflect::set(&window, &"__sb_hydrated_at".into(), &t);
-                }
-            }
-        }
-    }
-}
-
 /// Switches to the next language of the catalogue, named in itself (remembered in a cookie).
 #[component]
 pub fn LangSwitch() -> impl IntoView {
@@ -179,10 +131,8 @@ pub fn LangSwitch() -> impl IntoView {
 /// `grid=0` and `aa=0` (no multisampling) measure the stones, the grid and multisampling apart.
 #[component]
 pub fn BoardBenchPage() -> impl IntoView {
-    use crate::{
-        board_view::{BoardCanvas, BoardScene},
-        matches::events::Colour,
-    };
+    use crate::board_view::{BoardCanvas, BoardScene};
+    use wire::events::Colour;
     let query = leptos_router::hooks::use_query_map();
     let n = query.with_untracked(|q| q.get("n").and_then(|v| v.parse::<i64>().ok())).unwrap_or(25).clamp(1, 25);
     let mut scene = BoardScene::empty_cube(n as u16);
@@ -230,38 +180,5 @@ fn gcd(a: i64, b: i64) -> i64 {
         a
     } else {
         gcd(b, a % b)
-    }
-}
-
-/// Large-text mode: the whole page scales, since sizes are in rem. The choice is
-/// remembered in this browser.
-#[component]
-pub fn TextSizeSwitch() -> impl IntoView {
-    let large = RwSignal::new(false);
-    #[cfg(feature = "hydrate")]
-    {
-        let apply = |on: bool| {
-            if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-                let _ = if on { el.class_list().add_1("large-text") } else { el.class_list().remove_1("large-text") };
-            }
-            if let Some(s) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-                let _ = s.set_item("sb_large_text", if on { "1" } else { "0" });
-            }
-        };
-        Effect::new(move |prev: Option<()>| {
-            if prev.is_none() {
-                let saved = web_sys::window()
-                    .and_then(|w| w.local_storage().ok().flatten())
-                    .and_then(|s| s.get_item("sb_large_text").ok().flatten());
-                large.set(saved.as_deref() == Some("1"));
-            }
-            apply(large.get());
-        });
-    }
-    view! {
-        <button class="lang" data-testid="text-size" aria-pressed=move || large.get().to_string()
-            on:click=move |_| large.update(|l| *l = !*l)>
-            {move || crate::tr!("ui.large_text")}
-        </button>
     }
 }

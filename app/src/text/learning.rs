@@ -1,7 +1,9 @@
 //! Sentences of local learning (003 §12): training refusals.
 
 use super::{t, t_with};
-use crate::{i18n::Lang, learning::TrainingRefusal};
+use wire::learning::TrainingRefusal;
+
+use crate::i18n::Lang;
 
 pub fn refusal(lang: Lang, r: &TrainingRefusal) -> String {
     match r {

@@ -1,10 +1,10 @@
 use super::*;
 use crate::board::Board;
+use crate::game::scoring::{score_board, ScoringMarks};
 use crate::game::tests::{at, game_from};
 use crate::geometry::Geometry;
 use crate::rules::Rules;
 use crate::rules::ScoringMethod;
-use crate::scoring::{score_board, ScoringMarks};
 use std::sync::Arc;
 
 /// A 5×5×3 box filled with Black except the given empty offsets.

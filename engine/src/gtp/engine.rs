@@ -8,12 +8,12 @@ use super::parse::{
 use crate::analysis::{dead_stone_candidates, seki_candidates};
 use crate::board::Color;
 use crate::computer::{choose_move, Level, SearchLimits, Weights};
+use crate::game::scoring::score_simple;
 use crate::game::{Game, Move, Phase};
 use crate::geometry::{Axis, Geometry, Point};
 use crate::labels::{classic_vertex, format_numeric_xyz, handicap_points, star_points};
 use crate::playout::Rng;
 use crate::rules::{KoRule, Komi, Rules, ScoringMethod};
-use crate::scoring::score_simple;
 use crate::sgf::{export_sgf, import_sgf, SgfInfo};
 
 /// Reads a file for `loadsgf` (the library itself does no I/O).

@@ -14,7 +14,7 @@ use super::{attachment, caller, extract::AuditQuery, openapi, ApiState};
 async fn entries(s: &ApiState, session: &Session, filter: &AuditFilter) -> Result<Vec<AuditEntry>, AppError> {
     let c = caller(&s.db, session).await?;
     if !c.role.is_admin() {
-        return Err(app::matches::state::MatchError::AdminOnly.into());
+        return Err(wire::commands::MatchError::AdminOnly.into());
     }
     s.db.audit_entries(filter, None).await
 }

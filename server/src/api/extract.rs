@@ -145,7 +145,7 @@ pub enum Framing {
     PerEvent,
     /// `true`: batch messages, `{"type":"batch","messages":[event message, …]}`.
     Batch,
-    /// `packed`: packed messages (`app::matches::packed`), a few bytes per move.
+    /// `packed`: packed messages (`wire::packed`), a few bytes per move.
     Packed,
 }
 

@@ -26,17 +26,7 @@ use std::{net::SocketAddr, sync::Arc};
 use app::{
     api::UserView,
     data::{sessions, Db, SignInThrottle},
-    matches::{
-        commands::{CommandReply, CreatedRoom},
-        events::StoredEvent,
-        record::RoomRecord,
-        referee::{Notice, QueueEntry, QueueKind},
-        service::MatchService,
-        settings::MatchSettings,
-        state::{Command, MatchError, Requester},
-        view::DeskView,
-        view::RoomView,
-    },
+    matches::{record::RoomRecord, service::MatchService},
     AppError, ErrorBody,
 };
 use axum::{
@@ -52,6 +42,13 @@ use axum::{
 use serde::{Deserialize, Serialize};
 use tower_sessions::Session;
 use utoipa_axum::{router::OpenApiRouter, routes};
+use wire::{
+    commands::{Command, CommandReply, CreatedRoom, MatchError, Requester},
+    events::StoredEvent,
+    referee::{Notice, QueueEntry, QueueKind},
+    settings::MatchSettings,
+    view::{DeskView, RoomView},
+};
 
 pub use extract::{After, Batch, Body, RoomId};
 pub use openapi::openapi;
@@ -277,7 +274,7 @@ struct CreateRoomBody {
 /// A valid room: Classic 9×9 with its defaults, host Black (the fuzzer's first room).
 fn create_room_example() -> serde_json::Value {
     let mut settings = MatchSettings::classic_default(9);
-    settings.colours = app::matches::settings::ColourAssignment::HostBlack;
+    settings.colours = wire::settings::ColourAssignment::HostBlack;
     serde_json::json!({ "name": "Classic 9×9", "settings": settings })
 }
 
@@ -657,7 +654,7 @@ async fn stream(
         // stream, subscribed before the view was made, each commit with its own fields.
         Some(mut events) if events.len() <= MAX_GAP_EVENTS => {
             events.retain(|e| e.seq <= follow.view.version);
-            Start::Gap { events, fields: Box::new(app::matches::live_view::LiveFields::from_view(&follow.view)) }
+            Start::Gap { events, fields: Box::new(wire::live_view::LiveFields::from_view(&follow.view)) }
         }
         // Too far behind, or no access to the stored events (003 §8.1): the room as it is.
         _ => Start::Snapshot(Box::new(follow.view)),

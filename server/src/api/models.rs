@@ -120,7 +120,7 @@ pub(super) async fn training_status(
 ) -> Result<Json<TrainingStatus>, AppError> {
     let c = caller(&s.db, &session).await?;
     if !c.is_admin() {
-        return Err(AppError::Match(app::matches::state::MatchError::AdminOnly));
+        return Err(AppError::Match(wire::commands::MatchError::AdminOnly));
     }
     Ok(Json(s.matches.training_status()))
 }

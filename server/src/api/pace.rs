@@ -24,8 +24,8 @@ use std::sync::{
 };
 use std::time::Duration;
 
-use app::matches::events::StoredEvent;
 use tokio::time::Instant;
+use wire::events::StoredEvent;
 
 /// The widest interval, however many watch: a spectator of a busy room is at most this far
 /// behind.
@@ -102,7 +102,7 @@ impl Pace {
 
     /// A viewer who takes a seat is a player from then on.
     pub fn note(&mut self, e: &StoredEvent) {
-        use app::matches::events::Event;
+        use wire::events::Event;
         if let Event::SeatTaken { user_id, .. } = &e.event {
             if Some(*user_id) == self.viewer {
                 self.shared = None;
@@ -130,7 +130,7 @@ impl Pace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use app::matches::events::{Event, Seat};
+    use wire::events::{Event, Seat};
 
     const EVERY: Duration = Duration::from_millis(100);
 

@@ -5,18 +5,16 @@
 //!
 //! What is waiting goes out in one write (at most `BURST` events). Its framing is the
 //! client's `?batch=`: one message per event (the default), batch messages (`true`), or
-//! packed messages (`packed`, the browser's: `app::matches::packed`). On a paced stream the
+//! packed messages (`packed`, the browser's: `wire::packed`). On a paced stream the
 //! view's changed fields go only with the write's last event that has them. A reconnecting
 //! client's gap ends at the view and brings its fields. The 4 KiB is `CHUNK`: tungstenite
 //! keeps each socket's write buffer at the size of its largest write. Little else outlives a
 //! write: the opening snapshot is dropped once sent, the event list shrunk after a burst.
 
-use app::{
-    matches::{events::StoredEvent, live_view::LiveFields, packed, state::MatchError, view::RoomView},
-    AppError,
-};
+use app::AppError;
 use axum::extract::ws::{Message, WebSocket};
 use serde::Serialize;
+use wire::{commands::MatchError, events::StoredEvent, live_view::LiveFields, packed, view::RoomView};
 
 use super::extract::Framing;
 use super::pace::Pace;
@@ -73,19 +71,15 @@ impl Restrictions {
         Restrictions { viewer, numbers, since: view.version }
     }
 
-    fn names(
-        subject: &app::matches::conduct::Subject,
-        penalty: app::matches::conduct::Penalty,
-        viewer: Option<i64>,
-    ) -> bool {
-        use app::matches::conduct::{Penalty, Subject};
+    fn names(subject: &wire::conduct::Subject, penalty: wire::conduct::Penalty, viewer: Option<i64>) -> bool {
+        use wire::conduct::{Penalty, Subject};
         matches!(subject, Subject::Spectator { user_id, .. } if Some(*user_id) == viewer)
             && penalty == Penalty::ViewingRestricted
     }
 
     /// The sanction number when `e` (after `since`) makes a restriction of the viewer apply.
     fn applied_by(&mut self, e: &StoredEvent) -> Option<u32> {
-        use app::matches::events::Event;
+        use wire::events::Event;
         if e.seq <= self.since {
             return None;
         }
@@ -233,7 +227,7 @@ impl Follower {
 /// The most a packed message's own keys and numbers take, besides its events and fields.
 const PACKED_FRAME: usize = 136;
 
-/// The packed messages (`app::matches::packed`) of a write: as many events in each as `CHUNK`
+/// The packed messages (`wire::packed`) of a write: as many events in each as `CHUNK`
 /// holds, a new message wherever the numbers skip or an event's `dt` is unknown; each with the
 /// last fields among its events that `with_live` lets go.
 fn packed_messages(batch: &[Published], with_live: impl Fn(usize) -> bool) -> Option<Vec<Message>> {
@@ -426,9 +420,9 @@ pub(super) async fn pump(
 mod tests {
     use super::*;
     use crate::api::pace::SpectatorPace;
-    use app::matches::events::{Colour, Event, StoredEvent, Xyz};
-    use app::matches::live_view::LiveFields;
     use app::matches::published::Published;
+    use wire::events::{Colour, Event, StoredEvent, Xyz};
+    use wire::live_view::LiveFields;
 
     /// The view's fields as the stream sends them (with the view's version `version`).
     fn fields(version: i64) -> LiveFields {

@@ -34,12 +34,12 @@ use std::{
     time::{Duration, Instant},
 };
 
-use app::matches::{commands::Command, events::Xyz, settings::MatchSettings};
 use clap::Parser;
 use serde_json::{json, Value};
 use testclient::{
     futures_util::StreamExt, started_room, tokio_tungstenite::tungstenite::Message, Client, ServerProcess,
 };
+use wire::{commands::Command, events::Xyz, settings::MatchSettings};
 
 #[derive(Debug, Parser)]
 #[command(about = "Space Baduk soak run: one complete game on the largest box, with spectators")]
@@ -173,7 +173,7 @@ async fn run(args: Args) -> std::process::ExitCode {
         json!({"x": {"start": 1, "end": 3}, "y": {"start": 1, "end": 3}, "z": {"start": 1, "end": 3}}),
     )
     .expect("a box");
-    small.colours = app::matches::settings::ColourAssignment::HostBlack;
+    small.colours = wire::settings::ColourAssignment::HostBlack;
     for i in 0..args.finished_rooms {
         let room = started_room(&black, &white, &format!("finished {i}"), &small).await.expect("room set up");
         must(&black, room, &Command::Resign).await;
@@ -187,10 +187,10 @@ async fn run(args: Args) -> std::process::ExitCode {
         json!({"x": {"start": 1, "end": n}, "y": {"start": 1, "end": n}, "z": {"start": 1, "end": n}}),
     )
     .expect("a box");
-    settings.colours = app::matches::settings::ColourAssignment::HostBlack;
-    settings.time = app::matches::settings::TimeControl::SpaceHours { black: 5, white: 5 };
+    settings.colours = wire::settings::ColourAssignment::HostBlack;
+    settings.time = wire::settings::TimeControl::SpaceHours { black: 5, white: 5 };
     // Two consents make the result final (no administrator in this run to confirm it).
-    settings.review = app::matches::referee::ReviewPolicy::WhenDisputed;
+    settings.review = wire::referee::ReviewPolicy::WhenDisputed;
     let room = started_room(&black, &white, "soak", &settings).await.expect("room set up");
     let msgs = Arc::new(AtomicU64::new(0));
     let seen: Vec<Arc<AtomicI64>> = (0..args.spectators).map(|_| Arc::new(AtomicI64::new(0))).collect();

@@ -34,14 +34,14 @@ use std::{
     time::{Duration, Instant},
 };
 
-use app::matches::{
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio_tungstenite::tungstenite::Message;
+use wire::{
     commands::Command,
     events::Xyz,
     settings::{ColourAssignment, MatchSettings},
 };
-use futures_util::StreamExt;
-use serde_json::Value;
-use tokio_tungstenite::tungstenite::Message;
 
 use crate::{
     netns::{Netns, Place},

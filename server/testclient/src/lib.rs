@@ -10,12 +10,12 @@ use std::{
     time::Duration,
 };
 
-use app::matches::{commands::Command, settings::MatchSettings};
 use futures_util::StreamExt;
 use reqwest::cookie::CookieStore;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::{self, client::IntoClientRequest, protocol::WebSocketConfig, Message};
+use wire::{commands::Command, settings::MatchSettings};
 
 // For tests' raw requests (malformed bodies, foreign origins) beside the typed ones.
 pub use futures_util;
@@ -232,7 +232,7 @@ pub fn unbatch(mut v: Value) -> Vec<Value> {
             Value::Array(messages) => messages,
             _ => vec![v],
         },
-        Some(app::matches::packed::TYPE) => app::matches::packed::unpack(&v.to_string())
+        Some(wire::packed::TYPE) => wire::packed::unpack(&v.to_string())
             .unwrap_or_else(|e| panic!("{e}"))
             .into_iter()
             .map(|(event, live)| {

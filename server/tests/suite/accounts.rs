@@ -192,7 +192,7 @@ async fn administrators_manage_accounts_with_reasons_and_every_action_is_logged(
     refused(&call(&root, "admin_accounts", &[]).await, 403, "admin_only");
 
     // Disabling: every sign-in ends, signing in is refused with the reason, the games stay.
-    let room = started_room(&alice, &root, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &root, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     let (status, state) = change(&bob, alice_id, disable.clone(), "abusive chat in room 1").await;
     assert_eq!(status, 200, "{state}");
     assert!(state["disabled_at_ms"].is_i64() && state["logins"] == 0, "{state}");
@@ -287,11 +287,11 @@ async fn administrators_manage_accounts_with_reasons_and_every_action_is_logged(
 /// in its record. Only administrators read it.
 #[tokio::test]
 async fn the_log_holds_room_actions_filters_and_exports() {
-    use app::matches::commands::Command;
+    use wire::commands::Command;
     let Table { _dir, srv, base, alice, bob, clock } = Table::new().await;
     let root = admin(&srv, "root").await;
-    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
-    let other = started_room(&bob, &alice, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
+    let other = started_room(&bob, &alice, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     let t0 = 1_800_000_000_000i64;
     root.ok(room, Command::AdminHold { reasons: "checking a report of advice".into() }).await;
     clock.advance_ms(60_000);

@@ -11,13 +11,13 @@
 
 use std::{path::Path, process::Output, time::Duration};
 
-use app::matches::{
-    commands::Command,
-    settings::{ColourAssignment, MatchSettings},
-};
 use serde_json::Value;
 use testclient::Client;
 use tokio::sync::watch;
+use wire::{
+    commands::Command,
+    settings::{ColourAssignment, MatchSettings},
+};
 
 use crate::crash::{colour_of, drive, move_to, point_of, start, Position, SIZE};
 

@@ -45,7 +45,7 @@ async fn report_hold_warning_appeal_review_decision_and_a_second_appeal_on_an_ex
     let referee = admin(&srv, "referee").await;
     let carol = Player::sign_up(&base, "carol").await;
     let nobody = Player::sign_up(&base, "nobody").await;
-    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     played(&alice, &bob, room, mv(3, 3), 1).await;
     // carol watches (signed in): she may report, and be reported.
     let _watch = carol.stream(room, 0).await;
@@ -270,8 +270,8 @@ async fn a_restricted_spectator_is_refused_on_the_stream_and_the_views_of_that_m
     let Table { _dir, srv, base, alice, bob, .. } = Table::new().await;
     let referee = admin(&srv, "referee").await;
     let dave = Player::sign_up(&base, "dave").await;
-    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
-    let other = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
+    let other = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     let mut ws = dave.stream(room, 0).await;
     read_until(&mut ws, |m| m["type"] == "snapshot" || m["type"] == "event").await;
     // A player cannot be restricted as a spectator; an unknown name is refused.
@@ -324,7 +324,7 @@ async fn a_restricted_spectator_is_refused_on_the_stream_and_the_views_of_that_m
 async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_before() {
     let Table { _dir, clock, srv, base, alice, bob } = Table::new().await;
     let referee = admin(&srv, "referee").await;
-    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     // A void in play ends the match as void: not "no winner".
     let void = json!({"room_id": room, "target": {"kind": "player", "colour": "black"}, "penalty": "void",
         "category": "outside_assistance", "reasons": "engine assistance shown by the log"});
@@ -362,7 +362,7 @@ async fn a_void_match_is_its_own_result_and_lifting_it_restores_the_result_befor
     assert_eq!(alice.get_json(&format!("/api/v1/rooms/{room}/record")).await["under_review"], false);
 
     // A loss after the end replaces the result; lifted, the result before is back.
-    let room2 = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room2 = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     bob.ok(room2, json!({"type": "resign"})).await;
     let loss = json!({"room_id": room2, "target": {"kind": "player", "colour": "black"}, "penalty": "loss",
         "category": "outside_assistance", "reasons": "assisted"});
@@ -412,7 +412,7 @@ async fn only_an_administrator_may_rule_on_conduct_rules_retention_accounts_and_
     let referee = admin(&srv, "referee").await;
     let stranger = Player::sign_up(&base, "stranger").await;
     let spectator = Player::sign_up(&base, "spectator").await;
-    let room = started_room(&alice, &bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&alice, &bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     let _watching = spectator.stream(room, 0).await;
     let anonymous = Player::new(&base);
     let (_, accounts) = server_fn(&referee, "admin_accounts", &[]).await;

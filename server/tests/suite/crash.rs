@@ -21,13 +21,13 @@
 
 use std::{collections::BTreeSet, os::unix::process::ExitStatusExt, path::Path, time::Duration};
 
-use app::matches::{
-    commands::Command,
-    settings::{ColourAssignment, MatchSettings},
-};
 use serde_json::{json, Value};
 use testclient::{futures_util::StreamExt, tokio_tungstenite::tungstenite::Message, Client, ServerProcess};
 use tokio::sync::watch;
+use wire::{
+    commands::Command,
+    settings::{ColourAssignment, MatchSettings},
+};
 
 /// When each cycle's SIGKILL is sent. Two windows are exercised:
 /// * `Replies(n)`: as soon as the players got the n-th 200 reply of the cycle. The driver is

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use app::matches::settings::ColourAssignment;
 use server::Server;
+use wire::settings::ColourAssignment;
 
 use crate::support::config;
 
@@ -373,9 +373,7 @@ async fn server_function_refusals_have_their_own_status() {
     // The browser reads the same body back into the same typed error.
     assert_eq!(
         serde_json::from_str::<app::AppError>(&body).unwrap(),
-        app::AppError::Match(app::matches::commands::MatchError::NotYourTurn {
-            to_move: app::matches::events::Colour::Black
-        })
+        app::AppError::Match(wire::commands::MatchError::NotYourTurn { to_move: wire::events::Colour::Black })
     );
     let r = alice.http.post(format!("{base}/api/match_command")).json(&command(room)).send().await.unwrap();
     assert_eq!(r.status(), 200);

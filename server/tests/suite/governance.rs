@@ -7,11 +7,11 @@
 
 use crate::support::*;
 use app::clock::Clock;
-use app::matches::{
+use serde_json::{json, Value};
+use wire::{
     commands::Command,
     settings::{ColourAssignment, MatchSettings, SpecialRule},
 };
-use serde_json::{json, Value};
 
 const DAY_MS: i64 = 86_400_000;
 

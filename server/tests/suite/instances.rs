@@ -9,8 +9,8 @@
 use app::{
     clock::Clock,
     data::leases::{Previous, Taking},
-    matches::{commands::Command, events::Xyz, settings::ColourAssignment},
 };
+use wire::{commands::Command, events::Xyz, settings::ColourAssignment};
 
 use crate::{memory::in_memory, support::*};
 

@@ -3,8 +3,8 @@
 //! make a new model while the old ones stay.
 
 use crate::support::*;
-use app::matches::{commands::Command, mode::RoomMode, settings::MatchSettings};
 use serde_json::{json, Value};
+use wire::{commands::Command, mode::RoomMode, settings::MatchSettings};
 
 fn mv(x: i64, y: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})
@@ -14,7 +14,7 @@ fn mv(x: i64, y: i64) -> Value {
 pub(crate) async fn scored_game(p: &Player, seed_x: i64) -> i64 {
     let mut s = MatchSettings::classic_default(9);
     s.mode = RoomMode::OneDevice { second_player: "Kim".into() };
-    s.colours = app::matches::settings::ColourAssignment::HostBlack;
+    s.colours = wire::settings::ColourAssignment::HostBlack;
     let room = p.create_room("learn", &s).await.unwrap()["room_id"].as_i64().unwrap();
     p.ok(room, Command::Ready).await;
     p.ok(room, Command::Ready).await;
@@ -106,9 +106,9 @@ async fn training_needs_two_eligible_games_pauses_play_and_makes_a_new_model() {
     assert_eq!(refused.1["detail"]["why"]["kind"], "too_few_games", "{}", refused.1);
     assert_eq!(refused.1["detail"]["why"]["have"], 1);
     let second = scored_game(&t.bob, 5).await;
-    let resigned = started_room(&t.alice, &t.bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let resigned = started_room(&t.alice, &t.bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     t.alice.ok(resigned, Command::Resign).await;
-    let in_play = started_room(&t.alice, &t.bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let in_play = started_room(&t.alice, &t.bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     played(&t.alice, &t.bob, in_play, mv(3, 3), 1).await;
     // Epochs out of range; a game in play needs the confirmation and reasons.
     let (status, body) = admin.post("/api/v1/admin/training", json!({"epochs": 51, "seed": 1})).await;

@@ -5,11 +5,11 @@
 //! each of it, and the refusals.
 
 use crate::support::*;
-use app::matches::{
+use serde_json::{json, Value};
+use wire::{
     commands::Command,
     settings::{ColourAssignment, RoomAccess},
 };
-use serde_json::{json, Value};
 
 async fn lobby(p: &Player) -> Value {
     let (status, body) = p.form("/api/lobby", &[]).await;
@@ -32,7 +32,7 @@ fn ids(list: &Value) -> Vec<i64> {
     list.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
 }
 
-fn open_classic() -> app::matches::settings::MatchSettings {
+fn open_classic() -> wire::settings::MatchSettings {
     let mut s = classic_9(ColourAssignment::HostBlack);
     s.access = RoomAccess::Open;
     s
@@ -103,7 +103,7 @@ async fn an_open_challenge_is_listed_taken_left_and_cancelled() {
 
     // Open only for a match between two people.
     let mut one_device = open_classic();
-    one_device.mode = app::matches::mode::RoomMode::OneDevice { second_player: "Min".into() };
+    one_device.mode = wire::mode::RoomMode::OneDevice { second_player: "Min".into() };
     let e = alice.create_room("x", &one_device).await.unwrap_err();
     assert!(e.contains("400") && e.contains("access: open is not allowed"), "{e}");
     srv.stop().await;

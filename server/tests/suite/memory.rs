@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use app::matches::{commands::Command, events::Xyz, settings::ColourAssignment};
+use wire::{commands::Command, events::Xyz, settings::ColourAssignment};
 
 use crate::support::*;
 

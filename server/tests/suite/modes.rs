@@ -4,13 +4,13 @@
 //! commands, events and record as a person's.
 
 use crate::support::*;
-use app::matches::{
+use serde_json::{json, Value};
+use wire::{
     commands::Command,
     events::Colour,
     mode::{ComputerSeat, Opponent, RoomMode},
     settings::MatchSettings,
 };
-use serde_json::{json, Value};
 
 fn mv(x: i64, y: i64) -> Value {
     json!({"type": "move", "at": {"x": x, "y": y, "z": 1}})
@@ -45,7 +45,7 @@ async fn one_device_holds_both_seats_and_acts_for_each_colour_in_turn() {
     let a = &t.alice;
     let mode = RoomMode::OneDevice { second_player: "  Grandpa Kim ".into() };
     let mut settings = classic_with(mode);
-    settings.colours = app::matches::settings::ColourAssignment::HostBlack;
+    settings.colours = wire::settings::ColourAssignment::HostBlack;
     let room = create(a, &settings).await;
     let v = view(&t.base, room).await;
     assert_eq!(v["phase"], "waiting_ready");

@@ -15,16 +15,14 @@ use std::{
 };
 
 use crate::support::*;
-use app::{
-    learning::participant::{load_wasm, script, ParticipantModel},
-    matches::{
-        events::Colour,
-        mode::{ComputerSeat, Opponent, RoomMode},
-        settings::MatchSettings,
-    },
-};
+use app::learning::participant::{load_wasm, script, ParticipantModel};
 use engine::computer::{model::fingerprint, DEFAULT_WEIGHTS};
 use serde_json::{json, Value};
+use wire::{
+    events::Colour,
+    mode::{ComputerSeat, Opponent, RoomMode},
+    settings::MatchSettings,
+};
 
 /// The build step's module (`scripts/build-participant.sh`).
 fn wasm() -> Vec<u8> {

@@ -3,8 +3,8 @@
 //! and the administrator, undo by consent, scoring with numbered statements, disconnection
 //! through a player's stream, per-viewer hints, and who may download the stored record.
 
-use app::matches::settings::ColourAssignment;
 use serde_json::{json, Value};
+use wire::settings::ColourAssignment;
 
 use crate::support::*;
 use testclient::{reqwest, tokio_tungstenite};

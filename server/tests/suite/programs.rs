@@ -4,12 +4,12 @@
 //! agreed marks, and the report tallies wins with each game's record.
 
 use crate::support::*;
-use app::matches::{
+use serde_json::{json, Value};
+use wire::{
     events::Colour,
     mode::{ComputerSeat, RoomMode},
     settings::MatchSettings,
 };
-use serde_json::{json, Value};
 
 fn request(games: u32, settings: &MatchSettings) -> Value {
     json!({
@@ -117,7 +117,7 @@ async fn a_series_plays_swapped_colours_to_counted_results_and_tallies_them() {
         let mut s: MatchSettings = serde_json::from_value(v["settings"].clone()).unwrap();
         // The seats and the colours they fix are each game's own.
         s.mode = RoomMode::Match;
-        s.colours = app::matches::settings::ColourAssignment::Nigiri;
+        s.colours = wire::settings::ColourAssignment::Nigiri;
         shared.push(s);
     }
     assert_eq!(shared[0], shared[1], "identical settings apart from the seats");

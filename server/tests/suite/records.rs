@@ -4,8 +4,8 @@
 //! approved — during play and after the end. Approvals name accounts by id; user names are
 //! unique under NFC + full case folding.
 
-use app::matches::settings::ColourAssignment;
 use serde_json::{json, Value};
+use wire::settings::ColourAssignment;
 
 use crate::support::*;
 use testclient::Ws;

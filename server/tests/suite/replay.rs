@@ -4,8 +4,8 @@
 //! lists a player's finished games by the filters asked, and those both players approved them
 //! to read; an administrator's all.
 
-use app::matches::{commands::Command, settings::ColourAssignment};
 use serde_json::{json, Value};
+use wire::{commands::Command, settings::ColourAssignment};
 
 use crate::support::*;
 

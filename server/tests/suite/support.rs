@@ -5,15 +5,13 @@
 
 use std::{path::Path, sync::Arc};
 
-use app::{
-    clock::{Clock, ManualClock},
-    matches::{
-        commands::Command,
-        settings::{ColourAssignment, MatchSettings},
-    },
-};
+use app::clock::{Clock, ManualClock};
 use server::{Config, Server};
 pub use testclient::{event_type, read_until, Client as Player};
+use wire::{
+    commands::Command,
+    settings::{ColourAssignment, MatchSettings},
+};
 
 pub struct Running {
     pub base: String,

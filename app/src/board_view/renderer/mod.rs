@@ -11,7 +11,7 @@
 //! when something changed (every frame while spinning or while a capture fades).
 //!
 //! `start` is a lazy function (`#[leptos::lazy]`): the renderer and three-d are a WASM chunk
-//! of their own, fetched once the page has hydrated (`pages::hydrated`), so they are in no
+//! of their own, fetched once the page has hydrated (`crate::hydrated`), so they are in no
 //! page's first download (docs/decisions/0004-a-small-browser-download.md). It answers with a
 //! `Box<dyn Drawing>`, which is all the board holds of it.
 

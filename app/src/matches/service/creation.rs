@@ -76,14 +76,14 @@ impl MatchService {
         if seated.is_empty() {
             self.db.set_listing(room_id, &listing).await?;
         } else {
-            let update = crate::matches::store::ListingUpdate { listing: &listing, players_changed: true };
+            let update = crate::data::room_log::ListingUpdate { listing: &listing, players_changed: true };
             let stored = self
                 .db
                 .append_events(
                     lease,
                     state.version,
                     now,
-                    crate::matches::store::Cause::by(Some(creator.user_id)),
+                    crate::data::room_log::Cause::by(Some(creator.user_id)),
                     seated,
                     Some(update),
                 )

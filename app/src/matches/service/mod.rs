@@ -10,6 +10,8 @@ mod cluster;
 mod creation;
 mod desk;
 mod registry;
+pub mod reports;
+mod training_slot;
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -21,8 +23,8 @@ use crate::{
     matches::{
         actor::{CommandReply, Request, RoomHandle},
         desk::Desk,
+        from_app,
     },
-    AppError,
 };
 
 use wire::{conduct::Target, events::StoredEvent, view::RoomView};
@@ -48,18 +50,7 @@ pub struct MatchService {
     elsewhere: Arc<std::sync::Mutex<HashMap<i64, Peer>>>,
     pub(super) desk: Desk,
     /// The one training run at a time (003 §12.3).
-    training: crate::learning::service::Training,
-}
-
-/// Storage failures are logged where they happen; callers learn only whether to ask again
-/// (the database did not answer: 503) or that it was internal.
-pub(super) fn from_app(e: AppError) -> MatchError {
-    match e {
-        AppError::DatabaseUnavailable { retry_after_s } => {
-            MatchError::DatabaseUnavailable { retry_after_s: u32::try_from(retry_after_s).unwrap_or(u32::MAX) }
-        }
-        _ => MatchError::Internal,
-    }
+    training: training_slot::Training,
 }
 
 impl MatchService {
@@ -103,7 +94,7 @@ impl MatchService {
         &self.clock
     }
 
-    pub(crate) fn training(&self) -> crate::learning::service::Training {
+    pub(crate) fn training(&self) -> training_slot::Training {
         self.training.clone()
     }
 

@@ -11,7 +11,8 @@
 
 use tokio::sync::oneshot;
 
-use super::{from_app, MatchService};
+use super::MatchService;
+use crate::matches::from_app;
 use crate::{
     data::leases::{Lease, Previous, Taking},
     matches::actor::{self, Request, RoomHandle},
@@ -105,7 +106,7 @@ impl MatchService {
                         lease,
                         state.version,
                         self.clock.now_ms(),
-                        crate::matches::store::Cause::by(None),
+                        crate::data::room_log::Cause::by(None),
                         held,
                         None,
                     )

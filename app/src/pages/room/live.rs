@@ -3,7 +3,7 @@
 //! illegal attempts itself, with the view's fields (and, for the player to move, the hints)
 //! that come with each commit's last event — on a spectator's paced stream, with each write's
 //! last event that has them; the events of a write come in packed messages
-//! (`crate::matches::packed`); after any other event, a gap, or fields without the hints this
+//! (`wire::packed`); after any other event, a gap, or fields without the hints this
 //! player should see, the view is fetched again. A dropped connection reconnects with the last
 //! event number and receives exactly the gap — or, for a viewer who may not read the stored
 //! record (003 §8.1), a snapshot of the room and the live events after it. The open socket is
@@ -33,7 +33,7 @@ mod hydrate {
     use web_sys::{MessageEvent, WebSocket};
 
     use super::super::{event_line, local_now, Notice, RoomCtx};
-    use crate::matches::{
+    use wire::{
         commands::Command,
         events::{Event, StoredEvent},
         live_view::{applied_in_browser, LiveFields},

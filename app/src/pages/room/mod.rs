@@ -15,6 +15,8 @@ mod seating;
 pub use seating::ReadyButton;
 mod live;
 mod panel;
+mod point_labels;
+pub use point_labels::{fmt_xyz, label, label_set};
 pub mod reasons;
 mod referee;
 mod scoring;
@@ -22,6 +24,7 @@ mod sound;
 mod space;
 #[cfg(all(test, feature = "ssr"))]
 mod tests;
+mod top_bar;
 
 /// Who may read the stored record, and the players' approvals (003 §8.1).
 mod records;
@@ -374,65 +377,6 @@ pub fn local_now() -> f64 {
     }
 }
 
-/// How a point is written for players: A–T without I on flat boards (000 §9), actual
-/// coordinates x,y,z on boxes (003 §7.1).
-pub fn fmt_xyz(ctx: RoomCtx, at: Xyz) -> String {
-    ctx.view.with_untracked(|v| label(v, at))
-}
-
-pub fn label(v: &RoomView, at: Xyz) -> String {
-    let b = v.settings.board;
-    // 003 §7.1: a room's own labels, with the axis names (the same label may occur on two
-    // axes). Numeric labels are the actual coordinates, written x,y,z as in the record.
-    if let Some(names) = label_set(v) {
-        let name = |a: engine::AxisName, k: i64| names.axis(a).get(k as usize).cloned().unwrap_or_default();
-        return format!(
-            "X {} · Y {} · Z {}",
-            name(engine::AxisName::X, at.x - b.x.start),
-            name(engine::AxisName::Y, at.y - b.y.start),
-            name(engine::AxisName::Z, at.z - b.z.start)
-        );
-    }
-    if b.z.start == b.z.end {
-        // Called for every line of the move list: the box alone, without re-validating
-        // all the settings.
-        if let Ok(g) = engine::Geometry::from_spec(b) {
-            if let Some(p) = g.index_of(at.x, at.y, at.z) {
-                if let Some(s) = engine::labels::classic_vertex(&g, p) {
-                    return s;
-                }
-            }
-        }
-    }
-    format!("{},{},{}", at.x, at.y, at.z)
-}
-
-/// The room's labels when they are not the plain numbers (Classic boards always use
-/// vertices: their settings keep numeric labels). Built once per room and kept, since the
-/// move list asks for every move.
-pub fn label_set(v: &RoomView) -> Option<engine::LabelSet> {
-    use wire::settings::CoordLabels;
-    type Key = (engine::BoxSpec, CoordLabels);
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(Key, Option<engine::LabelSet>)>> = const { std::cell::RefCell::new(None) };
-    }
-    if v.settings.labels.is_numeric() {
-        return None;
-    }
-    let key = (v.settings.board, v.settings.labels.clone());
-    LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some((k, set)) = last.as_ref() {
-            if *k == key {
-                return set.clone();
-            }
-        }
-        let set = engine::Geometry::from_spec(key.0).ok().and_then(|g| key.1.label_set(&g).ok());
-        *last = Some((key, set.clone()));
-        set
-    })
-}
-
 /// A refusal as the player reads it: the server's typed error in the page's language, with
 /// the coordinate and the reason when a move was illegal (003 §2.5).
 pub fn describe_error(e: &AppError) -> String {
@@ -532,9 +476,9 @@ fn Room(initial: RoomView, me: Option<UserView>, code: Option<String>, desk: Opt
     // page's order (so the keyboard's and a screen reader's too); the rest follows, folded.
     // On a wide screen the board takes the left, the bar and the action head the right.
     view! {
-        <crate::pages::TopBar grouped=true text_size=true>
+        <top_bar::RoomTopBar text_size=true>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-        </crate::pages::TopBar>
+        </top_bar::RoomTopBar>
         <div class="sr-only" aria-live="polite" data-testid="announce">{move || ctx.announcement.get()}</div>
         // data-version: the last event the page holds, so a test can wait until it is in step.
         <main class="room" class:flat=flat class:with-desk=desk.is_some() data-version=move || ctx.view.with(|v| v.version)

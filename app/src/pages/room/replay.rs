@@ -117,9 +117,9 @@ fn Replay(id: i64, steps: Vec<ReplayStep>, first: RoomView) -> impl IntoView {
     let flat = ctx.is_flat();
     let describe = move |s: &ReplayStep| ctx.view.with_untracked(|v| step_text(v, &s.kind));
     view! {
-        <crate::pages::TopBar grouped=true>
+        <super::top_bar::RoomTopBar>
             <span class="room-name" data-testid="room-name">{move || ctx.view.with(|v| v.name.clone())}</span>
-        </crate::pages::TopBar>
+        </super::top_bar::RoomTopBar>
         <main class="room replay" class:flat=flat data-testid="replay">
             {if flat {
                 view! { <section class="board-area"><board2d::FlatBoard/></section> }.into_any_sync()

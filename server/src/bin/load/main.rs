@@ -31,11 +31,6 @@ use std::{
     time::{Duration, Instant},
 };
 
-use app::matches::{
-    commands::Command,
-    events::Xyz,
-    settings::{ColourAssignment, MatchSettings},
-};
 use clap::{Parser, ValueEnum};
 use serde_json::Value;
 use testclient::{
@@ -43,6 +38,11 @@ use testclient::{
     ServerProcess,
 };
 use tokio::sync::{watch, Semaphore};
+use wire::{
+    commands::Command,
+    events::Xyz,
+    settings::{ColourAssignment, MatchSettings},
+};
 
 mod games;
 mod probe;

@@ -16,6 +16,10 @@
 //! viewer may fall behind. A ring of 256 saved no memory: what grows as games go on is each
 //! game's state and what the allocator holds (figures: docs/performance.md, "Server memory").
 
+mod commit;
+mod computer_seat;
+mod presence;
+
 use std::{collections::HashMap, sync::Arc};
 
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -61,7 +65,7 @@ pub(crate) enum Request {
     /// What the referee's desk shows beside the board (administrators only; checked by the
     /// service): the chains in detail and the state for the timeline.
     Desk {
-        reply: oneshot::Sender<(Vec<super::referee::ChainDetail>, RoomView)>,
+        reply: oneshot::Sender<(Vec<wire::referee::ChainDetail>, RoomView)>,
     },
     /// The seated players' account ids (Black and White once started), to notify them.
     Players {
@@ -148,7 +152,7 @@ pub struct ConductFacts {
     pub name: String,
     pub version: i64,
     pub players: wire::ByColour<Option<i64>>,
-    pub sanctions: Vec<(super::conduct::SanctionRecord, Option<i64>)>,
+    pub sanctions: Vec<(wire::conduct::SanctionRecord, Option<i64>)>,
 }
 
 /// Lets others talk to a room's actor and follow its events.
@@ -260,7 +264,7 @@ struct Actor {
     shared_view: Option<(i64, usize, RoomView)>,
     desk: Desk,
     /// The queue items last given to the desk (`None`: not yet, at start).
-    items: Option<Vec<super::referee::RoomItem>>,
+    items: Option<Vec<wire::referee::RoomItem>>,
     /// The listing as stored (what the room lists show of this room).
     listed: Option<Listing>,
     /// The basic computer, for a room with a computer seat (003 §11.4).
@@ -416,7 +420,7 @@ impl Actor {
         let mut live = (self.watchers > 0).then(|| self.state.live_fields(now, mover_watches));
         for (i, e) in stored.iter().enumerate() {
             let fields = if i + 1 == stored.len() { live.take() } else { None };
-            let dt = super::packed::dt(self.published, e);
+            let dt = wire::packed::dt(self.published, e);
             self.published = Some((e.seq, e.at_ms));
             let _ = self.events.send(Published::new(e.clone(), fields, dt));
         }
@@ -529,60 +533,6 @@ impl Actor {
         }
     }
 
-    /// A live stream opened or closed. A player's last stream closing during play or scoring
-    /// is a disconnection (003 §6.1); the first one opening again ends it.
-    async fn presence(&mut self, user_id: Option<i64>, connected: bool, from: Option<String>) {
-        let now = self.clock.now_ms();
-        let Some((uid, before, after)) = self.count_presence(user_id, connected, from) else { return };
-        // Only a player's first stream opening or last stream closing matters.
-        if (before == 0) == (after == 0) {
-            return;
-        }
-        // One device holds both seats: its connection is both colours'.
-        let colours: Vec<_> = self.state.seats_of(uid).filter_map(|s| self.state.colour_of_seat(s)).collect();
-        for colour in colours {
-            let events = self.state.presence(colour, after > 0, now);
-            let _ = self.commit(events, Some(uid), now).await;
-        }
-    }
-
-    /// Counts a live stream opening or closing; for a signed-in viewer, their account and
-    /// their streams before and after. A close told by an instance that has no open stream
-    /// on record (told before it was counted gone) changes nothing.
-    fn count_presence(
-        &mut self,
-        user_id: Option<i64>,
-        connected: bool,
-        from: Option<String>,
-    ) -> Option<(i64, usize, usize)> {
-        if let (Some(instance), Some(uid)) = (from, user_id) {
-            let key = (instance, uid);
-            let told = self.forwarded.get(&key).copied().unwrap_or(0);
-            match (connected, told) {
-                (false, 0) => return None,
-                (false, 1) => {
-                    self.forwarded.remove(&key);
-                }
-                (false, n) => {
-                    self.forwarded.insert(key, n - 1);
-                }
-                (true, n) => {
-                    self.forwarded.insert(key, n + 1);
-                }
-            }
-        }
-        self.watchers = if connected { self.watchers + 1 } else { self.watchers.saturating_sub(1) };
-        let uid = user_id?;
-        let n = self.connections.entry(uid).or_insert(0);
-        let before = *n;
-        *n = if connected { *n + 1 } else { n.saturating_sub(1) };
-        let after = *n;
-        if after == 0 {
-            self.connections.remove(&uid);
-        }
-        Some((uid, before, after))
-    }
-
     /// The room as `viewer` sees it now; the viewer-independent part is computed once per
     /// version and watcher count.
     fn view_for(&mut self, viewer: Option<&Requester>) -> RoomView {
@@ -600,177 +550,9 @@ impl Actor {
         view
     }
 
-    /// Stores a handled command's events (already applied) and makes the caller's answer.
-    async fn decided(
-        &mut self,
-        caller: i64,
-        decision: Decision,
-        now: i64,
-        before: Option<super::state::Standing>,
-    ) -> Result<CommandReply, MatchError> {
-        let version = self.state.version;
-        if decision.events.is_empty() {
-            return decision.outcome.map(|()| CommandReply { version, events: Vec::new() });
-        }
-        // Not stored (fenced, or a failed write), so not acknowledged: the commit's error.
-        let stored = self.commit_as(decision.events, Some(caller), now, before.as_ref()).await?;
-        decision.outcome.map(|()| CommandReply { version: self.state.version, events: stored })
-    }
-
-    /// Stores events already applied to the state, then publishes them. On a failed write
-    /// the in-memory change is dropped by rebuilding from the log.
-    async fn commit(
-        &mut self,
-        events: Vec<Event>,
-        actor: Option<i64>,
-        now: i64,
-    ) -> Result<Vec<StoredEvent>, MatchError> {
-        self.commit_as(events, actor, now, None).await
-    }
-
-    /// `commit`, with where the room stood before a command (an administrator's action is
-    /// logged with it).
-    async fn commit_as(
-        &mut self,
-        events: Vec<Event>,
-        actor: Option<i64>,
-        now: i64,
-        before: Option<&super::state::Standing>,
-    ) -> Result<Vec<StoredEvent>, MatchError> {
-        if events.is_empty() {
-            return Ok(Vec::new());
-        }
-        let Some(lease) = self.lease else {
-            // A follower never handles what makes events; if it did, its state is not the log's.
-            self.state.poisoned = true;
-            return Err(MatchError::ServedElsewhere { retry_after_s: 1 });
-        };
-        let version = self.state.version;
-        let listing = self.state.listing();
-        let update = (self.listed.as_ref() != Some(&listing)).then(|| super::store::ListingUpdate {
-            listing: &listing,
-            players_changed: self.listed.as_ref().is_none_or(|l| l.players != listing.players),
-        });
-        let before = before.and_then(|b| serde_json::to_value(b).ok());
-        let cause = super::store::Cause { actor, before: before.as_ref() };
-        match self.db.append_events(lease, version, now, cause, events, update).await {
-            Ok(stored) => {
-                self.listed = Some(listing);
-                if let Some(last) = stored.last() {
-                    self.state.version = last.seq;
-                }
-                // The view's changed fields ride with the last event, for browsers to apply.
-                self.publish(&stored, now);
-                self.tell_desk(&stored, now).await;
-                Ok(stored)
-            }
-            // Fenced: another instance owns the room now; this actor's state is not the
-            // log's and it may not write, so it stops (the service asks the new owner).
-            Err(crate::AppError::Match(e @ MatchError::ServedElsewhere { .. })) => {
-                self.lost = true;
-                Err(e)
-            }
-            Err(e) => {
-                if self.reload().await.is_err() {
-                    // Neither stored nor rebuilt: the in-memory state is not the log's, so
-                    // the run loop stops this actor (the next request starts a fresh one).
-                    self.state.poisoned = true;
-                    self.shared_view = None;
-                }
-                Err(super::service::from_app(e))
-            }
-        }
-    }
-
-    /// Gives the desk what changed: the queue items when they differ, and the events for
-    /// notifications. Rare work (only items and rulings write), after the commit.
-    async fn tell_desk(&mut self, stored: &[StoredEvent], now: i64) {
-        let items = self.state.queue_items();
-        // At start a room without items has nothing to tell (no write per room loaded).
-        let changed = match &self.items {
-            None => !items.is_empty(),
-            Some(before) => *before != items,
-        };
-        let notable = stored.iter().any(|e| {
-            matches!(
-                e.event,
-                Event::Ruling { .. }
-                    | Event::RulingConfirmed { .. }
-                    | Event::Decided { .. }
-                    | Event::StatementConfirmed { .. }
-                    | Event::TimeLossDecided { .. }
-                    | Event::CorrectionApplied { .. }
-                    | Event::CorrectionClosed { .. }
-                    | Event::RulingObjected { .. }
-                    | Event::CorrectionProposed { .. }
-                    | Event::Resumed { .. }
-                    | Event::RecordRepaired { .. }
-                    | Event::Sanctioned { .. }
-                    | Event::AppealExceptionOpened { .. }
-                    | Event::AppealDecided { .. }
-            )
-        });
-        let stored_queue = !(changed || notable)
-            || self.desk.after_commit(self.room_id, &self.state, &items, changed, stored, now).await;
-        if stored_queue {
-            self.items = Some(items);
-        }
-    }
-
-    /// Lets the computer seat act while it has something to do at once; a move or a proposal
-    /// that needs thought is started on a blocking thread and arrives as a [`Thought`].
-    ///
-    /// [`Thought`]: super::computer::Thought
-    async fn drive_computer(&mut self) {
-        use super::state::ComputerStep;
-        // Bounded: each step is a different command of a finite procedure.
-        for _ in 0..8 {
-            if self.computer.blocked(self.state.version) {
-                return;
-            }
-            let Some(step) = self.state.computer_step() else { return };
-            match step {
-                ComputerStep::Give(colour, cmd) => {
-                    if !self.computer_gives(colour, vec![cmd]).await {
-                        return;
-                    }
-                }
-                ComputerStep::Move { .. } | ComputerStep::ProposeDead { .. } => {
-                    self.computer.think(step, &self.state, &self.db).await;
-                    return;
-                }
-            }
-        }
-    }
-
-    /// Gives the computer's commands in order; false if one was refused (then it stops and
-    /// says why in the log: a refusal of its own command is a bug, never a person's fault).
-    async fn computer_gives(&mut self, colour: super::events::Colour, cmds: Vec<Command>) -> bool {
-        for cmd in cmds {
-            let now = self.clock.now_ms();
-            let decision = self.state.handle_computer(colour, &cmd, now);
-            let refused = decision.outcome.clone().err();
-            if !decision.events.is_empty() && self.commit(decision.events, None, now).await.is_err() {
-                return false;
-            }
-            if let Some(e) = refused {
-                tracing::warn!(room_id = self.room_id, ?cmd, error = ?e, "the computer's command was refused");
-                self.computer.refused(self.state.version);
-                return false;
-            }
-        }
-        true
-    }
-
-    async fn on_thought(&mut self, thought: super::computer::Thought) {
-        let colour = thought.colour;
-        let Some(cmds) = self.computer.finished(thought, &self.state) else { return };
-        self.computer_gives(colour, cmds).await;
-    }
-
     /// Rebuilds the state from the stored log (after a failed write or a poisoned state).
     async fn reload(&mut self) -> Result<(), MatchError> {
-        let log = self.db.load_log_checked(self.room_id).await.map_err(super::service::from_app)?;
+        let log = self.db.load_log_checked(self.room_id).await.map_err(super::from_app)?;
         let now = self.clock.now_ms();
         match log.and_then(|l| MatchState::replay_checked(&l.events, l.secrets, l.damage, l.last_seq, now).ok()) {
             Some(s) => {

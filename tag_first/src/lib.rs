@@ -1,17 +1,27 @@
-//! Reads an internally tagged enum (`{"tag": "variant", ..fields}`) with its tag first,
-//! straight from the object, for the enums a browser reads (`GameResult` here; the room's
-//! `Event`, the settings' and the referee's enums in the app).
+//! Reads an internally tagged enum (`{"tag": "variant", ..fields}`) with its tag first: the one
+//! reader of the tagged enums a browser reads — `engine::GameResult`, the room's `Event`, the
+//! settings' and the referee's enums, and the error tree (the answers' `{"error": code, ..}`,
+//! the refusals' `{"code": ..}`, the problems' `{"kind": ..}`).
 //!
 //! Why not serde's derive: for an internally tagged enum it buffers the whole object into
 //! serde's private `Content` and reads every variant again from that buffer, so each field
 //! type (and everything inside it) is compiled a second time for the buffer. In the room's
-//! WASM that was tens of KB. Here the tag is read first and then each field by name from the
-//! same reader. Serializing stays serde's derive, which writes the tag first; an object
-//! whose keys were reordered (a `serde_json::Value` map sorts them) is buffered as JSON and
-//! read again with the tag first, so any key order is accepted.
+//! WASM that was tens of KB; for the error tree, which any server function may answer with,
+//! 290 KB of the first download's 1.7 MB. Here the tag is read first and then each field by
+//! name. Serializing stays serde's derive, which writes the tag first.
 //!
-//! [`tag_first!`](crate::tag_first!) writes the reader: one line per variant naming its
-//! fields, and the match over the enum's strum discriminant (`…Code`) is exhaustive, so a new
+//! Two ways in, one reader per enum ([`TagFirst::read`], written by [`tag_first!`]):
+//! - **streamed** ([`deserialize`]): the fields straight from the caller's reader. An object
+//!   whose keys were reordered (a `serde_json::Value` map sorts them) is buffered as JSON and
+//!   read again with the tag first, so any key order is accepted. For the enums read often
+//!   and in bulk (events, settings).
+//! - **by value** ([`from_map`], `tag_first!(by_value …)`): the object parsed into a JSON map
+//!   first, the tag taken out, each field taken from the map by name and read from its
+//!   `serde_json::Value` ([`TagFirst::read_map`]). A variant is then a few calls, compiled
+//!   once whatever reader the caller used: for the error tree, where size matters more than
+//!   speed (any server function may answer with any of its ~130 variants).
+//!
+//! The macro's match over the enum's strum discriminant (`…Code`) is exhaustive, so a new
 //! variant, or a field left out, does not compile. Unknown fields are ignored (refused with
 //! `deny_unknown_fields`, unit variants included), a missing `Option` field reads as `None`
 //! and any other missing field is an error, as with serde's derive.
@@ -20,10 +30,11 @@ use std::{borrow::Cow, fmt, marker::PhantomData};
 
 use serde::de::{self, DeserializeOwned, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 // The crates `tag_first!` names, so that it expands anywhere.
 #[doc(hidden)]
-pub use {serde as __serde, strum as __strum};
+pub use {serde as __serde, serde_json as __serde_json, strum as __strum};
 
 /// An enum read by [`deserialize`].
 pub trait TagFirst: Sized {
@@ -40,9 +51,13 @@ pub trait TagFirst: Sized {
         map: &mut A,
         siblings: &mut S,
     ) -> Result<Self, A::Error>;
+    /// The variant `code` with its fields taken from `map` by name ([`from_map`]); keys that
+    /// are none of its fields are ignored.
+    fn read_map(code: Self::Code, map: &mut Map<String, Value>) -> Result<Self, serde_json::Error>;
 }
 
-/// Fields beside a flattened tag-first enum in the same object (`ResultView`'s `score`).
+/// Fields beside a flattened tag-first enum in the same object (`wire`'s `ResultView` and its
+/// `score`).
 pub trait Siblings<'de> {
     /// Reads `key`'s value when it is one of these fields; false leaves it unread.
     fn read<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error>;
@@ -212,22 +227,56 @@ impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
     }
 }
 
+/// Reads `T` from an object already parsed into a JSON map (see the crate's "by value").
+pub fn from_map<T: TagFirst>(mut map: Map<String, Value>) -> Result<T, serde_json::Error> {
+    let tag = match map.remove(T::TAG) {
+        Some(Value::String(tag)) => tag,
+        Some(other) => return Err(serde_json::Error::custom(format_args!("{:?} is {other}, not a string", T::TAG))),
+        None => return Err(serde_json::Error::missing_field(T::TAG)),
+    };
+    let code = tag.parse().map_err(|_| serde_json::Error::unknown_variant(&tag, T::VARIANTS))?;
+    T::read_map(code, &mut map)
+}
+
+/// `Deserialize` through [`from_map`]; a refusal names the type and the tag's value.
+pub fn deserialize_by_value<'de, D: Deserializer<'de>, T: TagFirst>(d: D, what: &str) -> Result<T, D::Error> {
+    let map = Map::<String, Value>::deserialize(d)?;
+    let code = map.get(T::TAG).and_then(Value::as_str).unwrap_or("").to_owned();
+    from_map(map)
+        .map_err(|e| D::Error::custom(format_args!("not a {what}: {:?} {code:?} with these fields ({e})", T::TAG)))
+}
+
+/// A field of a variant read by value: its value taken out of the map, or, when absent, what
+/// [`missing`] makes of it (`None` for an `Option`).
+pub fn take<T: DeserializeOwned>(map: &mut Map<String, Value>, name: &'static str) -> Result<T, serde_json::Error> {
+    match map.remove(name) {
+        Some(v) => T::deserialize(v),
+        None => missing(name),
+    }
+}
+
 /// Implements [`TagFirst`] and `Deserialize` for an internally tagged enum:
-/// `tag_first!(Enum, EnumCode, "tag"; Unit, Struct { field, defaulted = expr }, …)`, or
-/// `tag_first!(deny_unknown_fields Enum, …)` to refuse unknown fields, each
+/// `tag_first!(Enum, EnumCode, "tag"; Unit, Struct { field, defaulted = expr }, …)`, each
 /// variant with every field named (`= expr`: the value when the field is absent, for
 /// `#[serde(default …)]`). `EnumCode` is the enum's strum discriminant, parsed from the tag
-/// with `EnumString` and listing the names with `VariantNames`.
+/// with `EnumString` and listing the names with `VariantNames`. Before the enum's name:
+/// `deny_unknown_fields` refuses unknown fields; `by_value` reads through [`from_map`];
+/// `reader_only` writes no `Deserialize` (a type whose own reads something else first, then
+/// calls [`from_map`]). After the variants, `; skip A, B` names variants never sent under the
+/// tag: their codes are refused.
 #[macro_export]
 macro_rules! tag_first {
-    (deny_unknown_fields $($rest:tt)*) => { $crate::tag_first!(@impl true; $($rest)*); };
-    (@impl $deny:literal; $t:ident, $code:ident, $tag:literal;
-     $($v:ident $({ $($field:ident $(= $default:expr)?),* $(,)? })?),* $(,)?) => {
-        impl $crate::tag_first::TagFirst for $t {
+    (deny_unknown_fields $($rest:tt)*) => { $crate::tag_first!(@impl true, stream; $($rest)*); };
+    (by_value $($rest:tt)*) => { $crate::tag_first!(@impl false, by_value; $($rest)*); };
+    (reader_only $($rest:tt)*) => { $crate::tag_first!(@impl false, reader_only; $($rest)*); };
+    (@impl $deny:literal, $mode:ident; $t:ident, $code:ident, $tag:literal;
+     $($v:ident $({ $($field:ident $(= $default:expr)?),* $(,)? })?),* $(,)?
+     $(; skip $($skip:ident),* $(,)?)?) => {
+        impl $crate::TagFirst for $t {
             const TAG: &'static str = $tag;
-            const VARIANTS: &'static [&'static str] = <$code as $crate::tag_first::__strum::VariantNames>::VARIANTS;
+            const VARIANTS: &'static [&'static str] = <$code as $crate::__strum::VariantNames>::VARIANTS;
             type Code = $code;
-            fn read<'de, A: $crate::tag_first::__serde::de::MapAccess<'de>, S: $crate::tag_first::Siblings<'de>>(
+            fn read<'de, A: $crate::__serde::de::MapAccess<'de>, S: $crate::Siblings<'de>>(
                 code: $code,
                 map: &mut A,
                 siblings: &mut S,
@@ -235,14 +284,14 @@ macro_rules! tag_first {
                 ::core::result::Result::Ok(match code {
                     $($code::$v => {
                         $($(let mut $field = ::core::option::Option::None;)*)?
-                        while let ::core::option::Option::Some(key) = map.next_key::<$crate::tag_first::Key>()? {
+                        while let ::core::option::Option::Some(key) = map.next_key::<$crate::Key>()? {
                             match key.0.as_ref() {
-                                $($(stringify!($field) => $crate::tag_first::field(&mut $field, stringify!($field), map)?,)*)?
+                                $($(stringify!($field) => $crate::field(&mut $field, stringify!($field), map)?,)*)?
                                 // The tag again: serde's derive refuses it too.
-                                $tag => return ::core::result::Result::Err(<A::Error as $crate::tag_first::__serde::de::Error>::duplicate_field($tag)),
+                                $tag => return ::core::result::Result::Err(<A::Error as $crate::__serde::de::Error>::duplicate_field($tag)),
                                 other => {
                                     if !siblings.read(other, map)? {
-                                        $crate::tag_first::unknown($deny, other, &[$($(stringify!($field)),*)?], map)?;
+                                        $crate::unknown($deny, other, &[$($(stringify!($field)),*)?], map)?;
                                     }
                                 }
                             }
@@ -252,16 +301,52 @@ macro_rules! tag_first {
                             ::core::option::Option::None => $crate::tag_first!(@missing A, $field $(, $default)?),
                         }),* })?
                     })*
+                    $($($code::$skip => return ::core::result::Result::Err(
+                        <A::Error as $crate::__serde::de::Error>::custom(concat!("no ", stringify!($t), " is sent as ", stringify!($skip)))
+                    ),)*)?
+                })
+            }
+            fn read_map(
+                code: $code,
+                map: &mut $crate::__serde_json::Map<::std::string::String, $crate::__serde_json::Value>,
+            ) -> ::core::result::Result<Self, $crate::__serde_json::Error> {
+                let _ = &map;
+                ::core::result::Result::Ok(match code {
+                    $($code::$v => $t::$v $({ $($field: $crate::tag_first!(@take map, $field $(, $default)?)),* })?,)*
+                    $($($code::$skip => return ::core::result::Result::Err(
+                        <$crate::__serde_json::Error as $crate::__serde::de::Error>::custom(concat!("no ", stringify!($t), " is sent as ", stringify!($skip)))
+                    ),)*)?
                 })
             }
         }
-        impl<'de> $crate::tag_first::__serde::Deserialize<'de> for $t {
-            fn deserialize<D: $crate::tag_first::__serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
-                $crate::tag_first::deserialize(d)
+        $crate::tag_first!(@deserialize $mode, $t);
+    };
+    (@deserialize stream, $t:ident) => {
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                $crate::deserialize(d)
             }
         }
     };
-    (@missing $a:ident, $field:ident) => { $crate::tag_first::missing::<_, $a::Error>(stringify!($field))? };
+    (@deserialize by_value, $t:ident) => {
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                $crate::deserialize_by_value(d, stringify!($t))
+            }
+        }
+    };
+    (@deserialize reader_only, $t:ident) => {};
+    (@take $map:ident, $field:ident) => { $crate::take($map, stringify!($field))? };
+    (@take $map:ident, $field:ident, $default:expr) => {
+        match $map.remove(stringify!($field)) {
+            ::core::option::Option::Some(v) => <_ as $crate::__serde::Deserialize>::deserialize(v)?,
+            ::core::option::Option::None => $default,
+        }
+    };
+    (@missing $a:ident, $field:ident) => { $crate::missing::<_, $a::Error>(stringify!($field))? };
     (@missing $a:ident, $field:ident, $default:expr) => { $default };
-    ($t:ident, $($rest:tt)*) => { $crate::tag_first!(@impl false; $t, $($rest)*); };
+    ($t:ident, $($rest:tt)*) => { $crate::tag_first!(@impl false, stream; $t, $($rest)*); };
 }
+
+#[cfg(test)]
+mod tests;

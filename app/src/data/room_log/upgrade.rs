@@ -138,10 +138,8 @@ fn decode(mut body: Value, method: Option<ScoringMethod>) -> Result<Event, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::{
-        events::{RoomSecrets, StoredEvent},
-        state::MatchState,
-    };
+    use room::MatchState;
+    use wire::events::{RoomSecrets, StoredEvent};
 
     /// A fixture's log (`StoredEvent` values, oldest first) read as the database loader reads
     /// rows, from their text: secrets and the scoring method from the `room_created` row, then
@@ -224,10 +222,8 @@ mod tests {
     /// no one access by name; a new approval of the same name by id does (003 §8.1).
     #[test]
     fn old_approvals_by_name_alone_grant_nothing() {
-        use crate::{
-            matches::{commands::Requester, settings::MatchSettings, state::SeatHolder},
-            Role,
-        };
+        use room::SeatHolder;
+        use wire::{commands::Requester, settings::MatchSettings, Role};
         let old = json!({"type": "record_viewer_approved", "colour": "black", "username": "dave"});
         let e = decode(old, None).unwrap();
         assert_eq!(

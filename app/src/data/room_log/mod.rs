@@ -11,10 +11,11 @@
 
 use crate::data::{on, Cols, Conn, Neutral};
 
-use super::{
-    group_commit::Append,
-    upgrade::{self, Body},
-};
+pub(crate) mod group_commit;
+pub mod upgrade;
+
+use group_commit::Append;
+use upgrade::Body;
 
 use crate::data::{internal, leases::Lease, Db};
 use crate::AppError;
@@ -81,7 +82,7 @@ impl Db {
     /// changed it and, for an administrator's action, where the room stood `before` it (for
     /// their log); fails (nothing written) if another writer got there first, or with
     /// `ServedElsewhere` if `lease` was taken by another instance (fencing). Answers after
-    /// the commit (group commit: [`super::group_commit`]).
+    /// the commit (group commit: [`group_commit`]).
     pub async fn append_events(
         &self,
         lease: Lease,
@@ -367,7 +368,7 @@ pub(super) async fn append_in(
         .await)
         .map_err(internal)?;
     if let Some(Some(at_ms)) = purged {
-        return Err(AppError::Match(super::commands::MatchError::RecordDeleted { at_ms }));
+        return Err(AppError::Match(wire::commands::MatchError::RecordDeleted { at_ms }));
     }
     if let Some(status) = status {
         // Retention counts from the end (003 §9.7); a cancelled time loss reopens play.
@@ -476,7 +477,7 @@ async fn insert_event(
     .map_err(internal)?;
     if written == 0 {
         tracing::warn!(room_id, seq, epoch, "append refused: the room's lease was taken by another instance");
-        return Err(AppError::Match(super::commands::MatchError::ServedElsewhere { retry_after_s: 1 }));
+        return Err(AppError::Match(wire::commands::MatchError::ServedElsewhere { retry_after_s: 1 }));
     }
     Ok(StoredEvent { seq, at_ms, actor, event })
 }

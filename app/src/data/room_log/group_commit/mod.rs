@@ -210,7 +210,7 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
             Err(fault.clone())
         } else {
             on!(&mut tx, t => match t.begin().await {
-                Ok(mut savepoint) => match super::store::append_in(&mut savepoint.as_conn(), append).await {
+                Ok(mut savepoint) => match super::append_in(&mut savepoint.as_conn(), append).await {
                     Ok(stored) => match savepoint.commit().await {
                         Ok(()) => Ok(stored),
                         Err(e) => Err(broken.insert(internal(e)).clone()),
@@ -255,14 +255,12 @@ async fn write_batch(pool: &Pool, batch: &mut Vec<Job>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        data::{
-            leases::{Lease, Previous, Taking},
-            secrets::random_hex,
-            Db,
-        },
-        matches::{events::RoomSecrets, settings::MatchSettings},
+    use crate::data::{
+        leases::{Lease, Previous, Taking},
+        secrets::random_hex,
+        Db,
     };
+    use wire::{events::RoomSecrets, settings::MatchSettings};
 
     async fn rooms(n: usize) -> (Db, Vec<Lease>, std::path::PathBuf) {
         let dir = std::env::temp_dir().join(format!("sb-group-commit-{}", random_hex::<8>().unwrap()));

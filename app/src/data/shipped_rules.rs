@@ -4,7 +4,7 @@
 //! the version after it. Rooms pin a version, so a shipped text never changes: a revision is
 //! a new file here, stored once as the next version at the first start that lacks it.
 
-use super::{Clause, Permits, RulesVersion};
+use wire::governance::{Clause, Permits, RulesVersion};
 
 /// The rules reference's shipped texts, oldest first (server only).
 const SHIPPED: [&str; 2] = [include_str!("../../../docs/rules-v1.md"), include_str!("../../../docs/rules.md")];
@@ -87,8 +87,8 @@ pub fn next_shipped(latest: Option<&RulesVersion>, mut clauses: Vec<Clause>, now
 /// `latest` with an administrator's precedent under 003 §3.6 and narrower permits, as the
 /// next version (tests).
 #[cfg(test)]
-pub(crate) fn with_a_precedent(latest: &RulesVersion) -> (RulesVersion, super::Precedent) {
-    let precedent = super::Precedent {
+pub(crate) fn with_a_precedent(latest: &RulesVersion) -> (RulesVersion, wire::governance::Precedent) {
+    let precedent = wire::governance::Precedent {
         clause: "003 §3.6".into(),
         text: "A seki is ruled as such.".into(),
         reasons: "ruled in room 7".into(),
@@ -109,7 +109,7 @@ pub(crate) fn with_a_precedent(latest: &RulesVersion) -> (RulesVersion, super::P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::governance::Precedent;
+    use wire::governance::Precedent;
 
     #[test]
     fn every_clause_of_each_shipped_text_is_read_once_in_order() {

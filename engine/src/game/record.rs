@@ -38,10 +38,10 @@
 //!   so the replayed game equals the original, log included.
 
 use crate::board::Color;
+use crate::game::scoring::ScoringMarks;
 use crate::game::{Game, IllegalKind, Move, SetupError};
 use crate::geometry::{BoxSpec, Coord, Geometry, Point};
 use crate::rules::Rules;
-use crate::scoring::ScoringMarks;
 use serde::{Deserialize, Serialize};
 
 /// Current record format version.

@@ -14,7 +14,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{gather, refuse, unavailable, Append, Job, Msg, BATCH};
-use crate::{matches::store, AppError};
+use crate::{data::room_log as store, AppError};
 use wire::{
     commands::{MatchError, RoomPhase},
     events::StoredEvent,

@@ -5,10 +5,8 @@
 
 use tokio::sync::oneshot;
 
-use super::{
-    actor::{ConductFacts, Request},
-    service::MatchService,
-};
+use super::MatchService;
+use crate::matches::actor::{ConductFacts, Request};
 
 use crate::{data::conduct::ReportRow, error::AppError};
 use wire::{
@@ -166,7 +164,7 @@ impl MatchService {
             .events
             .iter()
             .find_map(|e| match e.event {
-                super::events::Event::Sanctioned { number, .. } => Some(number),
+                wire::events::Event::Sanctioned { number, .. } => Some(number),
                 _ => None,
             })
             .ok_or(AppError::Internal)?;

@@ -6,14 +6,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use wire::{commands::RoomPhase, events::Colour, mode::ModelPin, settings::MatchSettings};
+use crate::{commands::RoomPhase, events::Colour, mode::ModelPin, settings::MatchSettings};
 
 /// A series has an even number of games, so that each side plays Black as often as White.
 pub const SERIES_GAMES: std::ops::RangeInclusive<u32> = 2..=100;
 
 /// One side of a program match as asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Contestant {
     /// The stored model; absent: the built-in one.
@@ -27,7 +27,7 @@ pub struct Contestant {
 
 /// What the administrator starts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ProgramMatchRequest {
     pub a: Contestant,
@@ -42,7 +42,7 @@ pub struct ProgramMatchRequest {
 
 /// One side as pinned when the series started (003 §12.5: a series never switches model).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PinnedContestant {
     pub model: ModelPin,
     pub level: u8,
@@ -51,7 +51,7 @@ pub struct PinnedContestant {
 
 /// Which side of the series.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
     A,
@@ -71,7 +71,7 @@ impl Side {
 
 /// One game of the series, as it stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SeriesGame {
     /// 1-based.
     pub game: u32,
@@ -90,7 +90,7 @@ pub struct SeriesGame {
 
 /// A program match and its tally.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ssr", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ProgramMatch {
     pub id: i64,
     pub created_at_ms: i64,

@@ -1,67 +1,6 @@
-//! The referee's console over the real server (HTTP and WebSocket, a real SQLite file, the
-//! manual clock): the queue and its claims, rulings per chain (003 §3.2–3.6, §8.4), regions
-//! ruled neutral (§4.2), review before finalization (§2.7), calls during play (§1.4),
-//! time-loss objections (§5.7), corrections after the end (§4.7), damaged records (§6.2),
-//! notifications, and who may do any of it.
+//! Disputes ruled, objected, re-ruled and reviewed; regions ruled neutral; calls; cancelled time losses; corrections; damaged records.
 
-use crate::support::*;
-use serde_json::{json, Value};
-
-fn mv(x: i64, y: i64, z: i64) -> Value {
-    json!({"type": "move", "at": {"x": x, "y": y, "z": z}})
-}
-
-fn at(x: i64, y: i64, z: i64) -> Value {
-    json!({"x": x, "y": y, "z": z})
-}
-
-async fn queue(admin: &Player) -> Vec<Value> {
-    let v = admin.get_json("/api/v1/admin/queue").await;
-    let entries = v.as_array().cloned().unwrap_or_else(|| panic!("the queue is a list: {v}"));
-    // Each entry as the document promises it (an empty queue has nothing to check).
-    for e in &entries {
-        assert_documented("QueueEntry", e);
-    }
-    entries
-}
-
-fn kinds_in(q: &[Value], room: i64) -> Vec<String> {
-    q.iter().filter(|e| e["room_id"] == room).map(|e| e["kind"].as_str().unwrap_or_default().to_string()).collect()
-}
-
-/// The header's badge counts (`header_badges`, the server function every page's header asks).
-async fn badges(p: &Player) -> Value {
-    let (status, body) = p.form("/api/header_badges", &[]).await;
-    assert_eq!(status, 200, "{body}");
-    serde_json::from_str(&body).unwrap()
-}
-
-async fn notices(p: &Player) -> Vec<String> {
-    let v = p.get_json("/api/v1/notifications").await;
-    v["items"].as_array().unwrap().iter().map(|n| n["kind"].as_str().unwrap().to_string()).collect()
-}
-
-/// A Space 5×5×5 game in scoring: Black owns a chain at 1,1,1–2,1,1 with two separate eyes
-/// in the corner layer, White one stone at 5,5,5; both passed.
-async fn space_in_scoring(t: &Table) -> i64 {
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    let (b, w) = (&t.alice, &t.bob);
-    let mut n = 0;
-    // Black: a wall on z = 1 leaving the points 1,1,1 and 3,1,1 empty inside it.
-    let black = [(2, 1, 1), (1, 2, 1), (2, 2, 1), (3, 2, 1), (4, 1, 1), (1, 1, 2), (2, 1, 2), (3, 1, 2), (4, 2, 1)];
-    let white = [(5, 5, 5), (5, 5, 4), (5, 4, 5), (4, 5, 5), (5, 5, 3), (5, 3, 5), (3, 5, 5), (4, 4, 5), (4, 5, 4)];
-    for (bs, ws) in black.iter().zip(white.iter()) {
-        n += 1;
-        played(b, w, room, mv(bs.0, bs.1, bs.2), n).await;
-        n += 1;
-        played(w, b, room, mv(ws.0, ws.1, ws.2), n).await;
-    }
-    n += 1;
-    played(b, w, room, json!({"type": "pass"}), n).await;
-    w.ok(room, json!({"type": "pass"})).await;
-    assert_eq!(view(&t.base, room).await["phase"], "scoring");
-    room
-}
+use super::*;
 
 #[tokio::test]
 async fn a_space_dispute_is_queued_claimed_ruled_objected_reruled_reviewed_and_final() {
@@ -194,7 +133,7 @@ async fn a_region_ruled_neutral_changes_the_score() {
     // 003 §4.2: mere contact does not award territory.
     let t = Table::new().await;
     let referee = admin(&t.srv, "referee").await;
-    let room = started_room(&t.alice, &t.bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&t.alice, &t.bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     played(&t.alice, &t.bob, room, mv(5, 5, 1), 1).await;
     played(&t.bob, &t.alice, room, json!({"type": "pass"}), 2).await;
     t.alice.ok(room, json!({"type": "pass"})).await;
@@ -332,7 +271,7 @@ async fn a_cancelled_time_loss_restores_board_turn_and_both_clocks() {
 
 /// A Classic 9×9 game ended by two consents (no review there): Black 5,5 alone.
 async fn classic_finished(t: &Table) -> i64 {
-    let room = started_room(&t.alice, &t.bob, classic_9(app::matches::settings::ColourAssignment::HostBlack)).await;
+    let room = started_room(&t.alice, &t.bob, classic_9(wire::settings::ColourAssignment::HostBlack)).await;
     played(&t.alice, &t.bob, room, mv(5, 5, 1), 1).await;
     played(&t.bob, &t.alice, room, json!({"type": "pass"}), 2).await;
     t.alice.ok(room, json!({"type": "pass"})).await;
@@ -447,170 +386,4 @@ async fn a_damaged_log_is_queued_held_and_repaired() {
     played(&alice, &bob, room, mv(3, 3, 3), 3).await;
     assert_eq!(view(&srv.base, room).await["move_number"], 3);
     srv.stop().await;
-}
-
-#[tokio::test]
-async fn only_an_administrator_may_do_what_an_administrator_does() {
-    // Every administrator action, tried by an anonymous visitor, a signed-in stranger, a
-    // spectator following the room, each player and an administrator: only the last passes
-    // the authorization (it may still be refused for the room's phase, never as forbidden).
-    let t = Table::new().await;
-    let referee = admin(&t.srv, "referee").await;
-    let stranger = Player::sign_up(&t.base, "stranger").await;
-    let spectator = Player::sign_up(&t.base, "spectator").await;
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    let _watching = spectator.stream(room, 0).await;
-    let r = "reasons";
-    let commands = [
-        json!({"type": "admin_hold", "reasons": r}),
-        json!({"type": "admin_resume", "reasons": r}),
-        json!({"type": "admin_ruling", "chains": [{"at": at(1, 1, 1), "verdict": {"kind": "dead"}}], "reasons": r}),
-        json!({"type": "admin_confirm_ruling", "reasons": r}),
-        json!({"type": "admin_confirm_statement", "statement": 1, "reasons": r}),
-        json!({"type": "admin_time_loss_decision", "cancel": true, "reasons": r}),
-        json!({"type": "admin_propose_correction", "reasons": r,
-            "correction": {"kind": "result", "result": {"reason": "resign", "winner": "white"}}}),
-        json!({"type": "admin_close_correction", "reasons": r}),
-        json!({"type": "admin_repair", "reasons": r}),
-        json!({"type": "admin_decide", "winner": null, "reasons": r}),
-    ];
-    let anonymous = Player::new(&t.base);
-    for c in &commands {
-        assert_eq!(anonymous.cmd(room, c).await.0, 401, "anonymous: {c}");
-        for (who, p) in [("stranger", &stranger), ("spectator", &spectator), ("black", &t.alice), ("white", &t.bob)] {
-            let (status, e) = p.cmd(room, c).await;
-            assert_eq!((status, e["error"].as_str()), (403, Some("admin_only")), "{who}: {c}");
-        }
-        let (status, e) = referee.cmd(room, c).await;
-        assert!(status != 401 && status != 403, "administrator: {c} → {status} {e}");
-    }
-    // The administrator's routes.
-    for path in ["/api/v1/admin/queue", &format!("/api/v1/admin/rooms/{room}/desk"), "/api/v1/admin/attention"] {
-        assert_eq!(anonymous.get(path).await.0, 401, "{path}");
-        for p in [&stranger, &spectator, &t.alice, &t.bob] {
-            assert_eq!(p.get(path).await.0, 403, "{path}");
-        }
-        assert_eq!(referee.get(path).await.0, 200, "{path}");
-    }
-    let claim = json!({"room_id": room, "kind": "administrator_hold"});
-    assert_eq!(anonymous.post("/api/v1/admin/queue/claim", &claim).await.0, 401);
-    assert_eq!(t.alice.post("/api/v1/admin/queue/claim", &claim).await.0, 403);
-    // The administrator's live queue refuses anyone else before the upgrade.
-    let ws = t.base.replace("http", "ws") + "/api/v1/admin/stream";
-    assert!(tokio_tungstenite_connect(&ws).await.is_err(), "anonymous admin stream refused");
-    // Notifications are per user and need a session.
-    assert_eq!(anonymous.get("/api/v1/notifications").await.0, 401);
-    t.srv.stop().await;
-}
-
-async fn tokio_tungstenite_connect(url: &str) -> Result<(), ()> {
-    testclient::tokio_tungstenite::connect_async(url).await.map(|_| ()).map_err(|_| ())
-}
-
-#[tokio::test]
-async fn the_administrators_stream_sends_the_queue_at_once_and_after_each_change() {
-    let t = Table::new().await;
-    let referee = admin(&t.srv, "referee").await;
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    let mut ws = admin_stream(&referee, &t.base).await;
-    let first = next_json(&mut ws).await.unwrap();
-    assert_eq!((first["type"].as_str(), first["items"].as_array().map(Vec::len)), (Some("queue"), Some(0)));
-    t.alice.ok(room, json!({"type": "call_administrator", "reason": "a fault"})).await;
-    let second = next_json(&mut ws).await.unwrap();
-    assert_eq!(kinds_in(second["items"].as_array().unwrap(), room), ["player_call"]);
-    t.srv.stop().await;
-}
-
-#[tokio::test]
-async fn a_disconnection_in_scoring_suspends_consents_then_queues_the_room() {
-    // 003 §4.6, §6.1: consent processing is suspended; after five minutes the room is held
-    // and queued; a consent given before stays only while the statement is unchanged.
-    let t = Table::new().await;
-    let referee = admin(&t.srv, "referee").await;
-    let room = space_in_scoring(&t).await;
-    let n = view(&t.base, room).await["scoring"]["statement"].as_u64().unwrap();
-    t.alice.ok(room, json!({"type": "consent", "statement": n})).await;
-    let ws = t.bob.stream(room, 0).await;
-    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
-    drop(ws);
-    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
-    let (status, e) = t.bob.cmd(room, json!({"type": "consent", "statement": n})).await;
-    assert_eq!((status, e["error"].as_str()), (409, Some("suspended")), "{e}");
-    assert_eq!(view(&t.base, room).await["scoring"]["consents"][0], n, "Black's consent stands meanwhile");
-    t.clock.advance_ms(300_000);
-    let v = until_view(&t.alice, room, |v| v["phase"] == "held").await;
-    assert_eq!(v["hold"]["kind"], "disconnection");
-    assert_eq!(kinds_in(&queue(&referee).await, room), ["connection_hold"]);
-    t.srv.stop().await;
-}
-
-#[tokio::test]
-async fn the_clock_keeps_running_after_an_illegal_attempt() {
-    // 003 §2.5, §8.6: an illegal attempt is recorded and refused; the mover's time runs on.
-    let t = Table::new().await;
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
-    t.clock.advance_ms(5_000);
-    let (status, e) = t.bob.cmd(room, mv(1, 1, 1)).await;
-    assert_eq!((status, e["detail"]["reason"].as_str()), (422, Some("occupied")), "{e}");
-    t.clock.advance_ms(5_000);
-    let v = view(&t.base, room).await;
-    assert_eq!((v["clocks"]["running"].as_str(), v["illegal_attempts"].as_u64()), (Some("white"), Some(1)));
-    assert_eq!(v["clocks"]["main_ms"][1], 3_600_000 - 10_000, "ten seconds charged to White");
-    t.srv.stop().await;
-}
-
-#[tokio::test]
-async fn a_consent_survives_a_reconnection_when_the_statement_is_unchanged() {
-    // 003 §4.6: the consent binds to its number; coming back in time changes nothing.
-    let t = Table::new().await;
-    let room = space_in_scoring(&t).await;
-    let n = view(&t.base, room).await["scoring"]["statement"].as_u64().unwrap();
-    t.alice.ok(room, json!({"type": "consent", "statement": n})).await;
-    let ws = t.bob.stream(room, 0).await;
-    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
-    drop(ws);
-    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
-    t.clock.advance_ms(200_000);
-    let _back = t.bob.stream(room, 0).await;
-    let v = until_view(&t.alice, room, |v| v["faults"][1].is_null()).await;
-    assert_eq!((v["phase"].as_str(), v["scoring"]["statement"].as_u64()), (Some("scoring"), Some(n)));
-    assert_eq!(v["scoring"]["consents"][0], n, "Black's consent survived");
-    t.bob.ok(room, json!({"type": "consent", "statement": n})).await;
-    assert_eq!(view(&t.base, room).await["phase"], "awaiting_review");
-    t.srv.stop().await;
-}
-
-#[tokio::test]
-async fn time_expiry_and_a_disconnection_are_decided_in_the_order_the_server_received_them() {
-    // 003 §10.4, §5.4, §6.1: expiry first — the loss stands and the disconnection after it
-    // changes nothing; disconnection first — the clock stops, no loss, and after the wait
-    // the game is held for the administrator.
-    let t = Table::new().await;
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
-    let ws = t.bob.stream(room, 0).await;
-    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
-    t.clock.advance_ms(3_600_000);
-    until_view(&t.alice, room, |v| v["phase"] == "finished").await;
-    drop(ws);
-    t.clock.advance_ms(600_000);
-    let v = view(&t.base, room).await;
-    assert_eq!((v["result"]["reason"].as_str(), v["hold"].clone()), (Some("time"), Value::Null));
-
-    let room = started_room(&t.alice, &t.bob, space_box(5)).await;
-    played(&t.alice, &t.bob, room, mv(1, 1, 1), 1).await;
-    let ws = t.bob.stream(room, 0).await;
-    until_view(&t.alice, room, |v| v["watchers"].as_u64() >= Some(1)).await;
-    t.clock.advance_ms(3_599_000);
-    drop(ws);
-    until_view(&t.alice, room, |v| v["faults"][1]["cause"] == "disconnected").await;
-    t.clock.advance_ms(10_000);
-    let v = view(&t.base, room).await;
-    assert_eq!((v["phase"].as_str(), v["clocks"]["running"].clone()), (Some("playing"), Value::Null), "{v}");
-    assert_eq!(v["clocks"]["main_ms"][1], 1_000, "White's last second is kept");
-    t.clock.advance_ms(300_000);
-    let v = until_view(&t.alice, room, |v| v["phase"] == "held").await;
-    assert_eq!((v["hold"]["kind"].as_str(), v["result"].clone()), (Some("disconnection"), Value::Null));
-    t.srv.stop().await;
 }
