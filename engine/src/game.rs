@@ -2,18 +2,22 @@
 //! `boardhistory.h`): turn, phase, prisoners, repetition bookkeeping, undo,
 //! and the action log that becomes the game record.
 //!
-//! This file is the API ([`Game`] and the values it hands out); refusals are
-//! in `errors`, the repetition journal in `history`.
+//! This file is [`Game`], its values and play; refusals are in `errors`, the
+//! repetition journal in `history`, setup stones in `setup`, the action log
+//! and the record it becomes in `log`, phase changes and endings in `endings`.
 //!
 //! A server holds many long games at once, so a game keeps little per move:
 //! only the repetition maps its ko rule reads (none for Space's immediate ko;
 //! `history`), and its action log in 16-byte entries (`Logged`) instead of
 //! 96-byte actions (figures: docs/performance.md, "Server memory").
 
+mod endings;
 mod errors;
 mod history;
+mod log;
 pub mod record;
 pub mod scoring;
+mod setup;
 
 pub use errors::{IllegalKind, IllegalMove, PhaseError, RepetitionKind, SetupError, UndoError};
 
@@ -272,36 +276,6 @@ impl Game {
     pub fn setup_stones(&self) -> &[(Point, Color)] {
         &self.setup
     }
-    /// The action log (every action, including illegal attempts and undos).
-    pub fn log(&self) -> Vec<Action> {
-        self.log.iter().map(|l| self.action(l)).collect()
-    }
-    /// The log's last action.
-    pub fn last_action(&self) -> Option<Action> {
-        self.log.last().map(|l| self.action(l))
-    }
-    fn action(&self, l: &Logged) -> Action {
-        match *l {
-            Logged::Play(color, p) => Action::Play { color, at: self.coord(p) },
-            Logged::Pass(color) => Action::Pass { color },
-            Logged::Illegal(color, mv, reason) => {
-                let (at, index) = match mv {
-                    Move::Pass => (None, None),
-                    Move::Place(p) => match self.geometry().coords_of(p) {
-                        Some(x) => (Some(x), None),
-                        None => (None, Some(p.0 as u32)),
-                    },
-                };
-                Action::Illegal { color, pass: mv == Move::Pass, at, index, reason }
-            }
-            Logged::Undo(color, p) => Action::Undo { color, at: self.coord(p) },
-            Logged::Other(ref a) => (**a).clone(),
-        }
-    }
-    /// Logs one of the rare actions (boxed: they are few, and `Score` is large).
-    fn log_other(&mut self, a: Action) {
-        self.log.push(Logged::Other(Box::new(a)));
-    }
     /// 003 §5.3: whether the special after-undo restriction is active.
     pub fn undo_restriction_active(&self) -> bool {
         self.undo_restriction.is_some()
@@ -316,82 +290,6 @@ impl Game {
     }
     fn coord(&self, p: Point) -> Coord {
         self.geometry().coords_of(p).unwrap_or(Coord::new(0, 0, 0))
-    }
-
-    /// The serde game record (003 §2.5, §5.3: includes illegal attempts and undos).
-    pub fn record(&self) -> GameRecord {
-        let g = self.geometry();
-        GameRecord {
-            version: RECORD_VERSION,
-            geometry: g.spec(),
-            rules: self.rules,
-            setup: self
-                .setup
-                .iter()
-                .map(|&(p, c)| crate::game::record::SetupStone { color: c, at: self.coord(p) })
-                .collect(),
-            first_to_move: self.first_to_move,
-            actions: self.log(),
-        }
-    }
-
-    // ------------------------------------------------------------------
-    // Setup
-
-    /// Put or remove setup stones (SGF AB/AW/AE) before the first move.
-    /// No captures happen; a setup that would leave a chain without
-    /// liberties is refused.
-    pub fn set_stones(&mut self, changes: &[(Point, Option<Color>)]) -> Result<(), SetupError> {
-        if !self.steps.is_empty() || self.move_number > 0 {
-            return Err(SetupError::GameStarted);
-        }
-        for &(p, _) in changes {
-            if !self.geometry().contains(p) {
-                return Err(SetupError::OffBoard { index: p.0 as u32 });
-            }
-        }
-        if !self.board.set_cells(changes) {
-            return Err(SetupError::NoLiberties);
-        }
-        for &(p, c) in changes {
-            self.setup.retain(|&(q, _)| q != p);
-            if let Some(c) = c {
-                self.setup.push((p, c));
-            }
-        }
-        self.reset_history();
-        Ok(())
-    }
-
-    /// Put the setup list in the order of `changes` (record replay).
-    pub(crate) fn reorder_setup(&mut self, changes: &[(Point, Option<Color>)]) {
-        let mut v = Vec::with_capacity(self.setup.len());
-        for &(p, c) in changes {
-            if let Some(c) = c {
-                if self.setup.contains(&(p, c)) {
-                    v.push((p, c));
-                }
-            }
-        }
-        if v.len() == self.setup.len() {
-            self.setup = v;
-        }
-    }
-
-    /// One setup stone (`None` clears the point).
-    pub fn set_stone(&mut self, p: Point, c: Option<Color>) -> Result<(), SetupError> {
-        self.set_stones(&[(p, c)])
-    }
-
-    /// Choose who moves first (SGF `PL`), before the first move.
-    pub fn set_first_to_move(&mut self, c: Color) -> Result<(), SetupError> {
-        if !self.steps.is_empty() || self.move_number > 0 {
-            return Err(SetupError::GameStarted);
-        }
-        self.first_to_move = c;
-        self.to_move = c;
-        self.reset_history();
-        Ok(())
     }
 
     // ------------------------------------------------------------------
@@ -687,95 +585,6 @@ impl Game {
                 Step::EnterScoring => self.enter_scoring_inner(),
             }
         }
-    }
-
-    // ------------------------------------------------------------------
-    // Phase changes and endings
-
-    /// Leave the scoring phase and continue play (000 §5.5 step 5): the
-    /// opponent of the requesting player moves first.
-    pub fn resume(&mut self, requested_by: Color) -> Result<(), PhaseError> {
-        if self.phase != Phase::Scoring {
-            return Err(PhaseError { phase: self.phase });
-        }
-        self.resume_inner(requested_by);
-        self.log_other(Action::Resume { by: requested_by });
-        Ok(())
-    }
-    fn resume_inner(&mut self, by: Color) {
-        self.phase = Phase::Playing;
-        self.consecutive_passes = 0;
-        self.to_move = by.opponent();
-        self.ko = None;
-        self.steps.push(Step::Resume(by));
-    }
-
-    /// Enter scoring by agreement (003 §2.7: both players requested scoring
-    /// on the same position).
-    pub fn enter_scoring(&mut self) -> Result<(), PhaseError> {
-        if self.phase != Phase::Playing {
-            return Err(PhaseError { phase: self.phase });
-        }
-        self.enter_scoring_inner();
-        self.log_other(Action::EnterScoring);
-        Ok(())
-    }
-    fn enter_scoring_inner(&mut self) {
-        self.phase = Phase::Scoring;
-        self.steps.push(Step::EnterScoring);
-    }
-
-    fn end(&mut self, r: GameResult, a: Action) -> Result<GameResult, PhaseError> {
-        if self.phase == Phase::Over {
-            return Err(PhaseError { phase: self.phase });
-        }
-        self.phase = Phase::Over;
-        self.result = Some(r);
-        self.log_other(a);
-        Ok(r)
-    }
-    /// `loser` resigns (003 §2.7).
-    pub fn resign(&mut self, loser: Color) -> Result<GameResult, PhaseError> {
-        self.end(GameResult::resignation(loser), Action::Resign { color: loser })
-    }
-    /// `loser` ran out of time (003 §5.4).
-    pub fn time_loss(&mut self, loser: Color) -> Result<GameResult, PhaseError> {
-        self.end(GameResult::time_loss(loser), Action::TimeLoss { color: loser })
-    }
-    /// An administrator cancelled the time loss that ended the game (003 §5.7): play goes
-    /// on from the same position with the same player to move. Refused unless the game
-    /// ended by `time_loss` and nothing came after it.
-    pub fn cancel_time_loss(&mut self) -> Result<(), PhaseError> {
-        match self.log.last() {
-            Some(Logged::Other(a)) if matches!(**a, Action::TimeLoss { .. }) && self.phase == Phase::Over => {
-                self.log.pop();
-                self.phase = Phase::Playing;
-                self.result = None;
-                Ok(())
-            }
-            _ => Err(PhaseError { phase: self.phase }),
-        }
-    }
-    /// Both players agreed to a draw.
-    pub fn agree_draw(&mut self) -> Result<GameResult, PhaseError> {
-        self.end(GameResult::draw_agreed(), Action::DrawAgreed)
-    }
-
-    /// Finish the game by counting with the agreed final marks (003 §4,
-    /// 000 §6). Allowed in the playing and scoring phases.
-    pub fn finish_by_score(
-        &mut self,
-        marks: &crate::game::scoring::ScoringMarks,
-    ) -> Result<crate::game::scoring::ScoreStatement, crate::game::scoring::ScoringError> {
-        if self.phase == Phase::Over {
-            return Err(crate::game::scoring::ScoringError::GameOver);
-        }
-        let st = crate::game::scoring::score(self, marks)?;
-        let rec = crate::game::record::MarksRecord::from_marks(self.geometry(), marks);
-        self.phase = Phase::Over;
-        self.result = Some(st.result);
-        self.log_other(Action::Score { marks: rec });
-        Ok(st)
     }
 }
 
