@@ -261,7 +261,10 @@ def figures(folders, arrows):
 def main():
     folders, arrows, top = read_graph()
     if "--why" in sys.argv:
-        crate, a, b = sys.argv[sys.argv.index("--why") + 1:][:3]
+        args = sys.argv[sys.argv.index("--why") + 1:][:3]
+        if len(args) != 3:
+            sys.exit("usage: scripts/module-graph.py --why CRATE A B (e.g. --why app data matches)")
+        crate, a, b = args
         for file, path in sorted(set(WHY.get((crate, a, b), []))):
             print(f"{file}: {path}")
         return

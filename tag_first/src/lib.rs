@@ -52,7 +52,8 @@ pub trait TagFirst: Sized {
         siblings: &mut S,
     ) -> Result<Self, A::Error>;
     /// The variant `code` with its fields taken from `map` by name ([`from_map`]); keys that
-    /// are none of its fields are ignored.
+    /// are none of its fields are ignored, even for `deny_unknown_fields` enums (which are read
+    /// streamed: for them this is never called, and the linker drops it).
     fn read_map(code: Self::Code, map: &mut Map<String, Value>) -> Result<Self, serde_json::Error>;
 }
 

@@ -176,22 +176,7 @@ fn reconnecting_in_time_resumes_after_both_players_are_ready() {
 #[test]
 fn five_minutes_without_readiness_notifies_the_administrator_and_nothing_else() {
     // 003 §1.6, §6.3.
-    let settings = space_box(5);
-    let mut t = T {
-        s: MatchState::new("t".into(), settings.clone(), HOST, secrets()).unwrap(),
-        now: 0,
-        log: vec![StoredEvent {
-            seq: 1,
-            at_ms: 0,
-            actor: None,
-            event: Event::RoomCreated { name: "t".into(), settings, created_by: HOST },
-        }],
-    };
-    t.s.version = 1;
-    t.ok(HOST, Command::Join { code: "code-a".into() });
-    t.ok(GUEST, Command::Join { code: "code-b".into() });
-    t.ok(HOST, Command::Confirm);
-    t.ok(GUEST, Command::Confirm);
+    let mut t = T::confirmed(space_box(5));
     t.ok(HOST, Command::Ready);
     assert!(t.advance(299_999).is_empty());
     assert_eq!(T::kinds(&t.advance(1)), ["attention_needed"]);

@@ -48,8 +48,8 @@ fn at(x: i64, y: i64, z: i64) -> Xyz {
 }
 
 impl T {
-    /// Both seated, confirmed and ready at time 0.
-    fn started(settings: MatchSettings) -> T {
+    /// Both seated and confirmed at time 0, nobody ready yet.
+    fn confirmed(settings: MatchSettings) -> T {
         settings.validate().expect("valid settings");
         let first = Event::RoomCreated { name: "t".into(), settings: settings.clone(), created_by: HOST };
         let s = MatchState::new("t".into(), settings, HOST, secrets()).unwrap();
@@ -59,6 +59,12 @@ impl T {
         t.ok(GUEST, Command::Join { code: "code-b".into() });
         t.ok(HOST, Command::Confirm);
         t.ok(GUEST, Command::Confirm);
+        t
+    }
+
+    /// Both seated, confirmed and ready at time 0.
+    fn started(settings: MatchSettings) -> T {
+        let mut t = T::confirmed(settings);
         t.ok(HOST, Command::Ready);
         t.ok(GUEST, Command::Ready);
         assert_eq!(t.s.phase(), RoomPhase::Playing);

@@ -76,9 +76,7 @@ pub(super) async fn admin_stream(
     headers: axum::http::HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
-    let ws =
-        ws.map_err(|e| AppError::BadRequest { why: format!("expected a WebSocket handshake: {}", e.body_text()) })?;
-    crate::csrf::verdict(&headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
+    let ws = same_site_upgrade(ws, &headers)?;
     let c = caller(&s.db, &session).await?;
     let first = s.matches.queue(&c).await?;
     let mut changes = s.matches.queue_changes();

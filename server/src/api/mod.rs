@@ -197,6 +197,18 @@ pub(super) fn attachment(content_type: &'static str, filename: &str, body: Strin
     )
 }
 
+/// A WebSocket handshake, refused when it is not one (400) or when another site's page started
+/// it (403): WebSockets are not bound by CORS.
+fn same_site_upgrade(
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    headers: &axum::http::HeaderMap,
+) -> Result<WebSocketUpgrade, AppError> {
+    let ws =
+        ws.map_err(|e| AppError::BadRequest { why: format!("expected a WebSocket handshake: {}", e.body_text()) })?;
+    crate::csrf::verdict(headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
+    Ok(ws)
+}
+
 async fn caller(db: &Db, session: &Session) -> Result<Requester, AppError> {
     Ok(app::api::requester(sessions::current(db, session).await?.ok_or(AppError::NotSignedIn)?))
 }
@@ -502,10 +514,7 @@ async fn stream(
     headers: axum::http::HeaderMap,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, AppError> {
-    let ws =
-        ws.map_err(|e| AppError::BadRequest { why: format!("expected a WebSocket handshake: {}", e.body_text()) })?;
-    // WebSockets are not bound by CORS: refuse handshakes that other sites' pages start.
-    crate::csrf::verdict(&headers).map_err(|why| AppError::CrossSiteRequest { why: why.into() })?;
+    let ws = same_site_upgrade(ws, &headers)?;
     let who = viewer(&s.db, &session).await?;
     // Resolve the room before upgrading, so a missing room is a plain 404.
     let follow = s.matches.follow(id, who.clone(), after).await?;
